@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { uuid } from './common';
+
+/**
+ * Auth, current user and privacy contracts (spec sections 3, 5 and 7).
+ * Messages are the exact texts the product shows.
+ */
+export const PASSWORD_MIN = 6;
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 30;
+export const DISPLAY_NAME_MAX = 50;
+export const BIO_MAX = 200;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+export const email = z
+  .string({ error: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ error: 'Please enter a valid email address' }).max(254, { error: 'Email is too long' }));
+
+export const password = z
+  .string({ error: 'Password is required' })
+  .min(PASSWORD_MIN, { error: `Password must be at least ${PASSWORD_MIN} characters long` })
+  .max(200, { error: 'Password must be at most 200 characters long' });
+
+export const username = z
+  .string({ error: 'Username is required' })
+  .trim()
+  .min(USERNAME_MIN, { error: `Username must be at least ${USERNAME_MIN} characters` })
+  .max(USERNAME_MAX, { error: `Username must be at most ${USERNAME_MAX} characters` })
+  .regex(/^[A-Za-z0-9_.-]+$/, { error: 'Username may only contain letters, numbers, dots, dashes and underscores' });
+
+export const displayName = z
+  .string({ error: 'Display name is required' })
+  .trim()
+  .min(1, { error: 'Display name is required' })
+  .max(DISPLAY_NAME_MAX, { error: `Display name must be at most ${DISPLAY_NAME_MAX} characters` });
+
+export const bio = z.string().max(BIO_MAX, { error: `Bio must be at most ${BIO_MAX} characters` });
+
+export const registerRequest = z.object({ email, username, displayName, password });
+export type RegisterRequest = z.infer<typeof registerRequest>;
+
+export const loginRequest = z.object({
+  email,
+  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }).max(200),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+export const forgotPasswordRequest = z.object({ email });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
+
+/** token and resetUrl are present only in development (spec section 7). */
+export const forgotPasswordResponse = z.object({
+  message: z.string(),
+  token: z.string().optional(),
+  resetUrl: z.string().optional(),
+});
+export type ForgotPasswordResponse = z.infer<typeof forgotPasswordResponse>;
+
+export const resetTokenParams = z.object({
+  token: z.string().min(1, { error: 'Token is required' }).max(200, { error: 'Token is too long' }),
+});
+export const verifyResetTokenResponse = z.object({ email: z.string() });
+export type VerifyResetTokenResponse = z.infer<typeof verifyResetTokenResponse>;
+
+export const resetPasswordRequest = z.object({
+  token: z.string({ error: 'Token is required' }).min(1, { error: 'Token is required' }).max(200),
+  newPassword: password,
+});
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
+
+/** The signed-in user as /api/me returns it. */
+export const currentUser = z.object({
+  id: uuid,
+  email: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  avatar: z.string().nullable(),
+  profilePicture: z.string().nullable(),
+  bio: z.string().nullable(),
+  isProfilePrivate: z.boolean(),
+  allowDirectMessages: z.boolean(),
+  showOnlineStatus: z.boolean(),
+  socialMediaPublic: z.boolean(),
+  isEmailVerified: z.boolean(),
+  createdAt: z.string(),
+  joinDate: z.string(),
+});
+export type CurrentUser = z.infer<typeof currentUser>;
+
+export const authResponse = z.object({
+  token: z.string(),
+  message: z.string(),
+  user: currentUser,
+});
+export type AuthResponse = z.infer<typeof authResponse>;
+
+export const PRIVACY_KEYS = ['isProfilePrivate', 'allowDirectMessages', 'showOnlineStatus'] as const;
+export type PrivacyKey = (typeof PRIVACY_KEYS)[number];
+
+/** PUT /api/privacy: one or more of the three switches. */
+export const privacyUpdateRequest = z
+  .object({
+    isProfilePrivate: z.boolean({ error: 'isProfilePrivate must be true or false' }).optional(),
+    allowDirectMessages: z.boolean({ error: 'allowDirectMessages must be true or false' }).optional(),
+    showOnlineStatus: z.boolean({ error: 'showOnlineStatus must be true or false' }).optional(),
+  })
+  .refine((body) => PRIVACY_KEYS.some((key) => body[key] !== undefined), {
+    error: 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus',
+    path: ['isProfilePrivate'],
+  });
+export type PrivacyUpdateRequest = z.infer<typeof privacyUpdateRequest>;
+
+/** An image URL the media service handed out: absolute http(s) or a path on our own origin. */
+export const imageUrl = z
+  .string({ error: 'profilePictureUrl is required' })
+  .max(2048, { error: 'URL is too long' })
+  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) || /^\/[^\s/][^\s]*$/.test(value), {
+    error: 'Must be an http(s) URL or a path starting with /',
+  });
+
+export const profilePictureUpdateRequest = z.object({ profilePictureUrl: imageUrl });
+export type ProfilePictureUpdateRequest = z.infer<typeof profilePictureUpdateRequest>;
+
+/** PATCH /api/me: the profile update schema of spec section 5. */
+export const profileUpdateRequest = z
+  .object({ displayName: displayName.optional(), bio: bio.optional() })
+  .refine((body) => body.displayName !== undefined || body.bio !== undefined, {
+    error: 'Provide displayName or bio',
+    path: ['displayName'],
+  });
+export type ProfileUpdateRequest = z.infer<typeof profileUpdateRequest>;

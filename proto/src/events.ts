@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { uuid } from './common';
+
+/**
+ * Events on NATS JetStream. The subject of an event is its type name, prefixed
+ * by the deployment's bus namespace (`hoptrack.user.registered.v1`).
+ * Type names are a persisted contract: a new shape gets a new version (`.v2`),
+ * never an edit, or consumers strand on messages they cannot read.
+ */
+
+/** What every service may know about a user: public profile, privacy switches, email for search. */
+export const userSnapshot = z.object({
+  id: uuid,
+  email: z.string(),
+  username: z.string(),
+  displayName: z.string(),
+  bio: z.string().nullable(),
+  avatar: z.string().nullable(),
+  profilePicture: z.string().nullable(),
+  isProfilePrivate: z.boolean(),
+  allowDirectMessages: z.boolean(),
+  showOnlineStatus: z.boolean(),
+  /** Bumped by a password reset: tokens carrying an older version are void everywhere. */
+  tokenVersion: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type UserSnapshot = z.infer<typeof userSnapshot>;
+
+export const eventSchemas = {
+  'user.registered.v1': userSnapshot,
+  'user.updated.v1': userSnapshot,
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+export type EventData<T extends EventType> = z.infer<(typeof eventSchemas)[T]>;
+
+/** The envelope every event travels in; `id` doubles as the JetStream msgID for de-duplication. */
+export interface EventEnvelope<T extends EventType = EventType> {
+  id: string;
+  type: T;
+  occurredAt: string;
+  /** The request id of the HTTP call that caused the event, for log correlation. */
+  requestId?: string;
+  data: EventData<T>;
+}
+
+export const envelopeBase = z.object({
+  id: uuid,
+  type: z.string(),
+  occurredAt: z.string(),
+  requestId: z.string().optional(),
+  data: z.unknown(),
+});
+
+/** Parses an envelope and its payload against the schema of its type. */
+export function parseEvent(raw: unknown): EventEnvelope {
+  const envelope = envelopeBase.parse(raw);
+  if (!(envelope.type in eventSchemas)) throw new Error(`Unknown event type ${envelope.type}`);
+  const type = envelope.type as EventType;
+  const data = eventSchemas[type].parse(envelope.data);
+  return { ...envelope, type, data };
+}
+
+/** JetStream streams and the event types each one holds. */
+export const streams = {
+  USERS: { types: ['user.registered.v1', 'user.updated.v1'] as EventType[], subjects: ['user.>'] },
+} as const;
+export type StreamName = keyof typeof streams;
+
+export function subjectFor(namespace: string, type: EventType): string {
+  return `${namespace}.${type}`;
+}
+export function streamNameFor(namespace: string, stream: StreamName): string {
+  return `${namespace.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase()}_${stream}`;
+}
