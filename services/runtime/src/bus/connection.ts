@@ -1,0 +1,99 @@
+import {
+  connect,
+  nanos,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamClient,
+  type JetStreamManager,
+  type NatsConnection,
+  type PubAck,
+} from 'nats';
+import { streamNameFor, streams, type StreamName } from '@hoptrack/proto';
+import type { Logger } from 'pino';
+
+export interface Bus {
+  namespace: string;
+  nc: NatsConnection;
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  /** Publishes one serialized envelope; `msgId` makes JetStream drop a re-publish inside the duplicate window. */
+  publish(subject: string, payload: string, msgId: string): Promise<PubAck>;
+  /** Readiness: the server answers a round trip. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Consumers that were down longer than this must rebuild from their owner; a week is the operators' window. */
+const STREAM_MAX_AGE_MS = 7 * DAY_MS;
+/** JetStream forgets msg ids after this; the outbox relay re-publishes well inside it. */
+const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
+export async function connectBus(options: {
+  url: string;
+  name: string;
+  namespace: string;
+  logger: Logger;
+}): Promise<Bus> {
+  const nc = await connect({
+    servers: options.url.split(','),
+    name: options.name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 1000,
+  });
+  (async () => {
+    for await (const status of nc.status()) {
+      options.logger.info({ nats: status.type, data: String(status.data ?? '') }, 'nats status');
+    }
+  })().catch(() => undefined);
+  const jsm = await nc.jetstreamManager();
+  const js = nc.jetstream();
+  return {
+    namespace: options.namespace,
+    nc,
+    js,
+    jsm,
+    publish: (subject, payload, msgId) => js.publish(subject, payload, { msgID: msgId }),
+    async check() {
+      await nc.flush();
+    },
+    async close() {
+      if (!nc.isClosed()) await nc.drain();
+    },
+  };
+}
+
+/** Creates or updates the namespace's streams; every process that publishes or consumes calls it at start. */
+export async function ensureStreams(bus: Bus, names: StreamName[] = Object.keys(streams) as StreamName[]): Promise<void> {
+  for (const stream of names) {
+    const config = {
+      name: streamNameFor(bus.namespace, stream),
+      subjects: streams[stream].subjects.map((s) => `${bus.namespace}.${s}`),
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      max_age: nanos(STREAM_MAX_AGE_MS),
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    };
+    try {
+      await bus.jsm.streams.info(config.name);
+      await bus.jsm.streams.update(config.name, config);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      await bus.jsm.streams.add(config);
+    }
+  }
+}
+
+export async function deleteStreams(bus: Bus): Promise<void> {
+  for (const stream of Object.keys(streams) as StreamName[]) {
+    try {
+      await bus.jsm.streams.delete(streamNameFor(bus.namespace, stream));
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof Error && /not found/i.test(err.message);
+}

@@ -1,0 +1,146 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  nanos,
+  type ConsumerMessages,
+  type JsMsg,
+} from 'nats';
+import {
+  parseEvent,
+  streamNameFor,
+  subjectFor,
+  type EventEnvelope,
+  type EventType,
+  type StreamName,
+} from '@hoptrack/proto';
+import type { Logger } from 'pino';
+import type { SqlClient, TransactionalSqlClient } from '../db/sql';
+import type { Bus } from './connection';
+
+/** One handler per event type, typed from the contract in proto/. */
+export type EventHandlers = {
+  [T in EventType]?: (event: EventEnvelope<T>, context: HandlerContext) => Promise<void>;
+};
+
+export interface HandlerContext {
+  /** Child logger carrying the event id, type and originating request id. */
+  logger: Logger;
+  /** The transaction that also records the event as processed (with an inbox). */
+  tx?: SqlClient;
+  redeliveryCount: number;
+}
+
+/** Records processed event ids so a redelivered event changes nothing twice. */
+export interface Inbox {
+  /** Runs `fn` unless this consumer already processed `eventId`; true when it ran. */
+  runOnce(consumer: string, eventId: string, fn: (tx: SqlClient) => Promise<void>): Promise<boolean>;
+}
+
+/** The Postgres inbox: the dedup row and the handler's writes commit together. */
+export function sqlInbox(db: TransactionalSqlClient): Inbox {
+  return {
+    runOnce(consumer, eventId, fn) {
+      return db.$transaction(async (tx) => {
+        const inserted = await tx.$executeRawUnsafe(
+          'INSERT INTO "processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
+          consumer,
+          eventId,
+        );
+        if (inserted === 0) return false;
+        await fn(tx);
+        return true;
+      });
+    },
+  };
+}
+
+export interface ConsumerOptions {
+  bus: Bus;
+  stream: StreamName;
+  /** Durable name: the consumer's identity, kept by JetStream across restarts. */
+  durable: string;
+  handlers: EventHandlers;
+  logger: Logger;
+  inbox?: Inbox;
+  /** Cap on unacknowledged messages in flight. */
+  maxAckPending?: number;
+  maxDeliver?: number;
+  ackWaitMs?: number;
+}
+
+export interface RunningConsumer {
+  /** Resolves when every message received so far is settled. */
+  stop(): Promise<void>;
+}
+
+const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
+
+/**
+ * A durable JetStream consumer with explicit acks. Expected outcomes ack;
+ * a fault naks with backoff and JetStream redelivers; a message that cannot
+ * be parsed is terminated, since no retry will ever make it valid.
+ */
+export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
+  const { bus, logger } = options;
+  const stream = streamNameFor(bus.namespace, options.stream);
+  const types = Object.keys(options.handlers) as EventType[];
+  if (types.length === 0) throw new Error(`consumer ${options.durable} has no handlers`);
+  await bus.jsm.consumers.add(stream, {
+    durable_name: options.durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    // One subject filter (NATS 2.9 has no filter_subjects): the exact subject for a
+    // single type, else the whole stream; types without a handler are acked unread.
+    filter_subject: types.length === 1 && types[0] ? subjectFor(bus.namespace, types[0]) : `${bus.namespace}.>`,
+    max_ack_pending: options.maxAckPending ?? 64,
+    max_deliver: options.maxDeliver ?? 20,
+    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+  });
+  const consumer = await bus.js.consumers.get(stream, options.durable);
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxAckPending ?? 64 });
+
+  const loop = (async () => {
+    for await (const msg of messages) {
+      await handleMessage(msg, options);
+    }
+  })();
+
+  return {
+    async stop() {
+      await messages.close();
+      await loop;
+    },
+  };
+}
+
+async function handleMessage(msg: JsMsg, options: ConsumerOptions): Promise<void> {
+  let event: EventEnvelope;
+  try {
+    event = parseEvent(msg.json());
+  } catch (err) {
+    options.logger.error({ err, subject: msg.subject, seq: msg.seq }, 'unreadable event terminated');
+    msg.term();
+    return;
+  }
+  const log = options.logger.child({ eventId: event.id, eventType: event.type, reqId: event.requestId, consumer: options.durable });
+  const handler = options.handlers[event.type] as
+    | ((e: EventEnvelope, c: HandlerContext) => Promise<void>)
+    | undefined;
+  if (!handler) {
+    msg.ack();
+    return;
+  }
+  const redeliveryCount = msg.info.redeliveryCount;
+  try {
+    if (options.inbox) {
+      const ran = await options.inbox.runOnce(options.durable, event.id, (tx) => handler(event, { logger: log, tx, redeliveryCount }));
+      if (!ran) log.debug('duplicate event skipped');
+    } else {
+      await handler(event, { logger: log, redeliveryCount });
+    }
+    msg.ack();
+  } catch (err) {
+    log.error({ err, redeliveryCount }, 'event handler failed; will be redelivered');
+    msg.nak(backoffMs(redeliveryCount));
+  }
+}

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { eventSchemas, subjectFor, type EventData, type EventEnvelope, type EventType } from '@hoptrack/proto';
+import type { Logger } from 'pino';
+import type { SqlClient, TransactionalSqlClient } from '../db/sql';
+import type { Bus } from './connection';
+
+/**
+ * Transactional outbox. A change and the event announcing it are written in
+ * one database transaction; the relay publishes afterwards. An event is thus
+ * never published for a rolled-back change, and never lost when the process
+ * dies between commit and publish: the row waits for the next relay run.
+ */
+export class Outbox {
+  constructor(
+    private readonly namespace: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /** Validates the payload against its contract and writes it in the caller's transaction. */
+  async enqueue<T extends EventType>(
+    tx: SqlClient,
+    type: T,
+    data: EventData<T>,
+    requestId?: string,
+  ): Promise<EventEnvelope<T>> {
+    const envelope: EventEnvelope<T> = {
+      id: randomUUID(),
+      type,
+      occurredAt: this.clock().toISOString(),
+      ...(requestId ? { requestId } : {}),
+      data: eventSchemas[type].parse(data) as EventData<T>,
+    };
+    await tx.$executeRawUnsafe(
+      'INSERT INTO "outbox" ("id", "subject", "payload") VALUES ($1::uuid, $2, $3::jsonb)',
+      envelope.id,
+      subjectFor(this.namespace, type),
+      JSON.stringify(envelope),
+    );
+    return envelope;
+  }
+}
+
+interface OutboxRow {
+  id: string;
+  subject: string;
+  payload: unknown;
+}
+
+export interface RelayOptions {
+  db: TransactionalSqlClient;
+  bus: Bus;
+  logger: Logger;
+  /** How often to look for rows another process (or a crash) left behind. */
+  pollMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Publishes outbox rows in order. Rows are locked with SKIP LOCKED so several
+ * replicas can relay side by side; a crash after publish and before the
+ * update re-publishes the same msg id, which JetStream drops as a duplicate.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+
+  constructor(private readonly options: RelayOptions) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.batchSize = options.batchSize ?? 100;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.poke();
+  }
+
+  /** Called after a commit that wrote events, so they go out now rather than at the next poll. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.drain()
+      .then(() => undefined)
+      .catch((err: unknown) => this.options.logger.error({ err }, 'outbox relay failed; will retry'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        } else {
+          this.timer = setTimeout(() => this.poke(), this.pollMs);
+          this.timer.unref();
+        }
+      });
+  }
+
+  /** Publishes everything pending; returns how many events went out. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const published = await this.publishBatch();
+      total += published;
+      if (published < this.batchSize) return total;
+    }
+  }
+
+  private publishBatch(): Promise<number> {
+    return this.options.db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
+          `SELECT "id"::text AS "id", "subject", "payload" FROM "outbox"
+           WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          this.batchSize,
+        );
+        for (const row of rows) {
+          const ack = await this.options.bus.publish(row.subject, JSON.stringify(row.payload), row.id);
+          this.options.logger.debug({ eventId: row.id, subject: row.subject, duplicate: ack.duplicate }, 'event published');
+        }
+        if (rows.length > 0) {
+          await tx.$executeRawUnsafe(
+            'UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])',
+            rows.map((r) => r.id),
+          );
+        }
+        return rows.length;
+      },
+      { timeout: 30_000 },
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}

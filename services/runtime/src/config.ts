@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Settings every service shares; a service extends this with its own. */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
+  /** Prefix of every subject and stream, so deployments (and test runs) sharing a NATS server stay apart. */
+  BUS_NAMESPACE: z.string().regex(/^[a-z][a-z0-9_-]*$/i, { error: 'letters, digits, - and _ only' }).default('hoptrack'),
+  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }),
+  /** Trust X-Forwarded-For from the gateway, so rate limits and logs see the client address. */
+  TRUST_PROXY: z.stringbool().default(true),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(
+    readonly service: string,
+    readonly problems: string[],
+  ) {
+    super(`${service}: invalid configuration\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment once at boot. A bad or missing variable stops the
+ * process with one message listing every problem, rather than failing later.
+ */
+export function loadConfig<S extends z.ZodType>(
+  service: string,
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join('.') || '(environment)';
+    const received = env[name] === undefined ? 'is not set' : 'is invalid';
+    return `${name} ${received}: ${issue.message}`;
+  });
+  throw new ConfigError(service, problems);
+}

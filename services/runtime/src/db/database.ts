@@ -1,0 +1,29 @@
+import pg from 'pg';
+
+/** Creates the service's database when it does not exist yet (development, tests, a fresh compose volume). */
+export async function ensureDatabase(connectionString: string): Promise<boolean> {
+  const url = new URL(connectionString);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`Refusing to create database with unusual name "${name}"`);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (existing.rowCount) return false;
+    try {
+      await client.query(`CREATE DATABASE "${name}"`);
+    } catch (err) {
+      // Two processes starting at once may race; the loser finds it created.
+      if ((err as { code?: string }).code !== '42P04') throw err;
+    }
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Readiness check: a round trip to Postgres. */
+export async function pingDatabase(pool: pg.Pool): Promise<void> {
+  await pool.query('SELECT 1');
+}

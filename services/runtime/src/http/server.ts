@@ -1,0 +1,117 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { HttpError, statusText } from './errors';
+import type { ServiceMetrics } from './metrics';
+import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
+import { ValidationError, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './validation';
+
+/** A dependency /readyz checks: resolves when it answers, throws when it does not. */
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface ServerOptions {
+  logger: Logger;
+  metrics: ServiceMetrics;
+  readiness?: Record<string, ReadinessCheck>;
+  trustProxy?: boolean;
+  bodyLimit?: number;
+}
+
+export type ServiceApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+const READY_TIMEOUT_MS = 2000;
+
+function withTimeout(check: ReadinessCheck, ms: number): Promise<unknown> {
+  return Promise.race([
+    check(),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref()),
+  ]);
+}
+
+/**
+ * The Fastify app every service starts from: request ids, zod validation,
+ * the uniform error body, JSON 404, health, readiness and metrics.
+ * It does not listen; `runService` does, so tests use `app.inject`.
+ */
+export function createServer(options: ServerOptions): ServiceApp {
+  const loggerInstance: FastifyBaseLogger = options.logger;
+  const app = Fastify({
+    loggerInstance,
+    genReqId: requestIdFrom,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    options.metrics.httpDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError | ValidationError, request, reply) => {
+    const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    const field = error instanceof HttpError || error instanceof ValidationError ? error.field : undefined;
+    if (statusCode >= 500) {
+      request.log.error({ err: error, method: request.method, url: request.url }, 'request failed');
+    } else {
+      request.log.info({ statusCode, reason: error.message, field }, 'request rejected');
+    }
+    const message =
+      statusCode >= 500
+        ? 'Internal Server Error'
+        : 'code' in error && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+          ? 'Request body is not valid JSON'
+          : error.message;
+    return reply.status(statusCode).type('application/json').send(
+      JSON.stringify({ statusCode, error: statusText(statusCode), message, field, requestId: request.id }),
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).type('application/json').send(
+      JSON.stringify({
+        statusCode: 404,
+        error: 'Not Found',
+        message: `Route ${request.method} ${request.url.split('?')[0]} not found`,
+        requestId: request.id,
+      }),
+    );
+  });
+
+  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+    const entries = Object.entries(options.readiness ?? {});
+    const results = await Promise.all(
+      entries.map(async ([name, check]) => {
+        try {
+          await withTimeout(check, READY_TIMEOUT_MS);
+          return [name, 'ok'] as const;
+        } catch (err) {
+          request.log.warn({ dependency: name, err }, 'dependency not ready');
+          return [name, err instanceof Error ? err.message : 'failed'] as const;
+        }
+      }),
+    );
+    const ready = results.every(([, state]) => state === 'ok');
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
+  });
+
+  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+    return reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
+  });
+
+  return app;
+}

@@ -1,0 +1,17 @@
+export { baseConfigSchema, loadConfig, ConfigError, type BaseConfig } from './config';
+export { createLogger, type Logger } from './logger';
+export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions } from './http/server';
+export { createMetrics, type ServiceMetrics } from './http/metrics';
+export * from './http/errors';
+export { ValidationError, describeIssue, type ZodTypeProvider } from './http/validation';
+export { REQUEST_ID_HEADER } from './http/request-id';
+export { createTokenService, parseDuration, InvalidTokenError, type TokenClaims, type TokenService } from './auth/tokens';
+export { bearerAuth, authOf, type Authenticate } from './auth/authenticate';
+export { connectBus, ensureStreams, deleteStreams, type Bus } from './bus/connection';
+export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
+export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';
+export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';
+export type { SqlClient, TransactionalSqlClient } from './db/sql';
+export { ensureDatabase } from './db/database';
+export { migrate, readMigrations } from './db/migrate';
+export { runService, type BuiltService, type ServiceContext, type ServiceConfig } from './lifecycle';

@@ -1,0 +1,86 @@
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { ConfigError, loadConfig, type BaseConfig } from './config';
+import type { ServiceApp } from './http/server';
+import { createLogger } from './logger';
+import { createMetrics, type ServiceMetrics } from './http/metrics';
+
+export interface ServiceContext<C> {
+  config: C;
+  logger: Logger;
+  metrics: ServiceMetrics;
+}
+
+export interface BuiltService {
+  app: ServiceApp;
+  /** Background work started once the HTTP server listens (outbox relay, consumers). */
+  start?: () => Promise<void> | void;
+  /** Released after HTTP has drained, in order: workers first, connections last. */
+  closers: Array<{ name: string; close: () => Promise<unknown> }>;
+}
+
+export type ServiceConfig = BaseConfig & { PORT: number };
+
+/**
+ * The main of every service: validate config, build, listen, and on SIGTERM
+ * drain HTTP, stop background work, close connections, exit. A failure to
+ * start exits non-zero with the reason, never half-running.
+ */
+export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
+  name: string;
+  configSchema: S;
+  build: (context: ServiceContext<z.infer<S>>) => Promise<BuiltService>;
+}): Promise<void> {
+  let config: z.infer<S>;
+  try {
+    config = loadConfig(options.name, options.configSchema);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw err;
+  }
+  const logger = createLogger(options.name, config.LOG_LEVEL);
+  const metrics = createMetrics(options.name);
+
+  process.on('unhandledRejection', (reason) => {
+    logger.fatal({ err: reason }, 'unhandled rejection');
+    process.exit(1);
+  });
+
+  let built: BuiltService;
+  try {
+    built = await options.build({ config, logger, metrics });
+    await built.app.listen({ port: config.PORT, host: config.HOST });
+    await built.start?.();
+  } catch (err) {
+    logger.fatal({ err }, `${options.name} failed to start`);
+    process.exit(1);
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
+    try {
+      await built.app.close();
+      for (const closer of built.closers) {
+        await closer.close().catch((err: unknown) => logger.error({ err, closer: closer.name }, 'close failed'));
+      }
+      logger.info('stopped');
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}

@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises';
+import pg from 'pg';
+
+/**
+ * Proves the SQL migrations build the database the Prisma schema describes:
+ * the same tables, columns, types and nullability. `prisma migrate diff`
+ * would say this, but needs the schema engine we cannot download.
+ */
+interface ExpectedColumn {
+  table: string;
+  column: string;
+  dataType: string;
+  nullable: boolean;
+}
+
+const SCALARS: Record<string, string> = {
+  String: 'text',
+  Int: 'integer',
+  BigInt: 'bigint',
+  Boolean: 'boolean',
+  Float: 'double precision',
+  Decimal: 'numeric',
+  Json: 'jsonb',
+  DateTime: 'timestamp without time zone',
+  Bytes: 'bytea',
+};
+
+const NATIVE: Record<string, string> = {
+  Uuid: 'uuid',
+  Timestamptz: 'timestamp with time zone',
+  Timestamp: 'timestamp without time zone',
+  VarChar: 'character varying',
+  Text: 'text',
+  Date: 'date',
+  DoublePrecision: 'double precision',
+  Real: 'real',
+  SmallInt: 'smallint',
+};
+
+export function parsePrismaSchema(source: string): ExpectedColumn[] {
+  const columns: ExpectedColumn[] = [];
+  const modelPattern = /^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm;
+  const models = [...source.matchAll(modelPattern)];
+  const modelNames = new Set(models.map((m) => m[1]));
+  const enumNames = new Set([...source.matchAll(/^enum\s+(\w+)/gm)].map((m) => m[1]));
+  for (const [, name, body = ''] of models) {
+    const table = /@@map\("([^"]+)"\)/.exec(body)?.[1] ?? name ?? '';
+    for (const raw of body.split('\n')) {
+      const line = raw.replace(/\/\/.*$/, '').trim();
+      const field = /^(\w+)\s+(\w+)(\?|\[\])?(.*)$/.exec(line);
+      if (!field || line.startsWith('@@')) continue;
+      const [, fieldName = '', type = '', modifier, attributes = ''] = field;
+      if (modelNames.has(type)) continue; // relation field: no column of its own
+      const native = /@db\.(\w+)/.exec(attributes)?.[1];
+      const base = enumNames.has(type) ? 'USER-DEFINED' : ((native && NATIVE[native]) ?? SCALARS[type] ?? type);
+      columns.push({
+        table,
+        column: /@map\("([^"]+)"\)/.exec(attributes)?.[1] ?? fieldName,
+        dataType: modifier === '[]' ? 'ARRAY' : base,
+        nullable: modifier === '?',
+      });
+    }
+  }
+  return columns;
+}
+
+export async function assertSchemaMatchesDatabase(schemaPath: string, connectionString: string): Promise<void> {
+  const expected = parsePrismaSchema(await readFile(schemaPath, 'utf8'));
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string }>(
+      `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns
+       WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+    );
+    const actual = new Map(rows.map((r) => [`${r.table_name}.${r.column_name}`, r]));
+    const problems: string[] = [];
+    for (const column of expected) {
+      const key = `${column.table}.${column.column}`;
+      const found = actual.get(key);
+      actual.delete(key);
+      if (!found) {
+        problems.push(`${key} is in the Prisma schema but not in the database`);
+        continue;
+      }
+      if (found.data_type !== column.dataType) problems.push(`${key} is ${found.data_type} in the database, ${column.dataType} in the schema`);
+      if ((found.is_nullable === 'YES') !== column.nullable) {
+        problems.push(`${key} is ${found.is_nullable === 'YES' ? 'nullable' : 'NOT NULL'} in the database but not in the schema`);
+      }
+    }
+    for (const key of actual.keys()) problems.push(`${key} is in the database but not in the Prisma schema`);
+    if (problems.length > 0) throw new Error(`Migrations and schema.prisma disagree:\n${problems.join('\n')}`);
+  } finally {
+    await client.end();
+  }
+}

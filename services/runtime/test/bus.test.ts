@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { UserSnapshot } from '@hoptrack/proto';
+import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
+import { sqlInbox, startConsumer } from '../src/bus/consumer';
+import { Outbox, OutboxRelay } from '../src/bus/outbox';
+import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
+import { ensureDatabase } from '../src/db/database';
+import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
+import { readEvents } from '../src/testing/events';
+import { memoryLogger } from '../src/testing/memory-logger';
+import { pgSqlClient } from './pg-sql-client';
+
+const url = testDatabaseUrl('runtime_bus');
+const { logger, lines } = memoryLogger('bus-test', 'debug');
+let pool: pg.Pool;
+let bus: Bus;
+
+const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({
+  id: randomUUID(),
+  email: 'a@example.com',
+  username: 'a',
+  displayName: 'A',
+  bio: null,
+  avatar: null,
+  profilePicture: null,
+  isProfilePrivate: false,
+  allowDirectMessages: true,
+  showOnlineStatus: true,
+  tokenVersion: 0,
+  createdAt: new Date().toISOString(),
+  updatedAt: new Date().toISOString(),
+  ...over,
+});
+
+const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+beforeAll(async () => {
+  await ensureDatabase(url);
+  pool = new pg.Pool({ connectionString: url });
+  await pool.query(`${OUTBOX_TABLE_SQL}${INBOX_TABLE_SQL}
+    CREATE TABLE IF NOT EXISTS "seen" ("user_id" UUID NOT NULL, "event_id" UUID NOT NULL)`);
+  bus = await connectBus({ url: 'nats://127.0.0.1:4222', name: 'bus-test', namespace: testNamespace('bus'), logger });
+  await ensureStreams(bus);
+});
+beforeEach(() => pool.query('TRUNCATE "outbox", "processed_events", "seen"'));
+afterAll(async () => {
+  await deleteStreams(bus);
+  await bus.close();
+  await pool.end();
+});
+
+describe('outbox', () => {
+  it('publishes nothing for a rolled-back transaction', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    const user = snapshot();
+    await expect(
+      db.$transaction(async (tx) => {
+        await outbox.enqueue(tx, 'user.registered.v1', user);
+        throw new Error('domain write failed');
+      }),
+    ).rejects.toThrow('domain write failed');
+    await new OutboxRelay({ db, bus, logger }).drain();
+    expect((await readEvents(bus, 'USERS')).some((e) => e.data.id === user.id)).toBe(false);
+  });
+
+  it('refuses a payload that breaks the contract', async () => {
+    const bad = { ...snapshot(), email: 42 } as unknown as UserSnapshot;
+    await expect(new Outbox(bus.namespace).enqueue(pgSqlClient(pool), 'user.updated.v1', bad)).rejects.toThrow();
+  });
+
+  it('publishes in commit order, and two relays side by side publish each event once', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    const users = Array.from({ length: 30 }, () => snapshot());
+    for (const user of users) await outbox.enqueue(db, 'user.registered.v1', user);
+    const relays = [new OutboxRelay({ db, bus, logger, batchSize: 7 }), new OutboxRelay({ db, bus, logger, batchSize: 7 })];
+    await Promise.all(relays.map((r) => r.drain()));
+    const ids = new Set(users.map((u) => u.id));
+    const published = (await readEvents(bus, 'USERS')).filter((e) => ids.has(e.data.id));
+    expect(published).toHaveLength(30);
+    expect(new Set(published.map((e) => e.data.id)).size).toBe(30);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('consumer', () => {
+  it('handles each event once despite a failure and a duplicate delivery', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    const user = snapshot();
+    const envelope = await outbox.enqueue(db, 'user.updated.v1', user);
+    await new OutboxRelay({ db, bus, logger }).drain();
+    // A second copy of the same event id, published past JetStream's dedup (a different msg id),
+    // as happens when an upstream re-sends: the inbox must still apply it once.
+    await bus.publish(`${bus.namespace}.user.updated.v1`, JSON.stringify(envelope), randomUUID());
+
+    let attempts = 0;
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: `test-${randomUUID().slice(0, 8)}`,
+      logger,
+      inbox: sqlInbox(db),
+      ackWaitMs: 2000,
+      handlers: {
+        'user.updated.v1': async (event, { tx }) => {
+          attempts += 1;
+          await tx?.$executeRawUnsafe('INSERT INTO "seen" ("user_id", "event_id") VALUES ($1, $2)', event.data.id, event.id);
+          if (attempts === 1) throw new Error('transient failure');
+        },
+      },
+    });
+    try {
+      await until(async () => (await pool.query('SELECT 1 FROM "seen" WHERE user_id = $1', [user.id])).rowCount === 1);
+      await until(() => attempts >= 2);
+      await new Promise((r) => setTimeout(r, 1500)); // give the duplicate time to arrive and be skipped
+      const seen = await pool.query('SELECT event_id FROM "seen" WHERE user_id = $1', [user.id]);
+      expect(seen.rows).toEqual([{ event_id: envelope.id }]);
+      expect(lines.some((l) => l.msg === 'event handler failed; will be redelivered' && l.eventId === envelope.id)).toBe(true);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('terminates an unreadable message instead of retrying it forever', async () => {
+    await bus.publish(`${bus.namespace}.user.updated.v1`, '{"not":"an event"}', randomUUID());
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: `poison-${randomUUID().slice(0, 8)}`,
+      logger,
+      handlers: { 'user.updated.v1': async () => undefined },
+    });
+    try {
+      await until(() => lines.some((l) => l.msg === 'unreadable event terminated'));
+    } finally {
+      await consumer.stop();
+    }
+  });
+});

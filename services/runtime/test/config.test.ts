@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { baseConfigSchema, ConfigError, loadConfig } from '../src/config';
+
+const schema = baseConfigSchema.extend({ PORT: z.coerce.number().int().min(1).max(65535) });
+
+describe('loadConfig', () => {
+  it('lists every problem in one readable message', () => {
+    let error: unknown;
+    try {
+      loadConfig('svc', schema, { DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', PORT: 'eighty' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('svc: invalid configuration');
+    expect(message).toContain('DATABASE_URL is invalid: must be a postgresql:// URL');
+    expect(message).toContain('JWT_SECRET is invalid: must be at least 32 characters');
+    expect(message).toMatch(/PORT is invalid/);
+  });
+
+  it('names a variable that is not set', () => {
+    expect(() => loadConfig('svc', schema, { JWT_SECRET: 'x'.repeat(32), PORT: '1' })).toThrow(/DATABASE_URL is not set/);
+  });
+
+  it('applies defaults and coerces numbers and booleans', () => {
+    const config = loadConfig('svc', schema, {
+      DATABASE_URL: 'postgresql://u@h/db',
+      JWT_SECRET: 'x'.repeat(32),
+      PORT: '4100',
+      TRUST_PROXY: 'false',
+    });
+    expect(config).toMatchObject({ PORT: 4100, TRUST_PROXY: false, NODE_ENV: 'development', BUS_NAMESPACE: 'hoptrack' });
+  });
+});

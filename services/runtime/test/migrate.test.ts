@@ -1,0 +1,86 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDatabase } from '../src/db/database';
+import { migrate } from '../src/db/migrate';
+import { testDatabaseUrl } from '../src/testing/environment';
+import { memoryLogger } from '../src/testing/memory-logger';
+import { parsePrismaSchema } from '../src/testing/schema-check';
+
+const url = testDatabaseUrl('runtime_migrate');
+const { logger } = memoryLogger('test');
+let dir: string;
+let client: pg.Client;
+
+async function addMigration(name: string, sql: string) {
+  await mkdir(path.join(dir, name), { recursive: true });
+  await writeFile(path.join(dir, name, 'migration.sql'), sql);
+}
+
+beforeAll(async () => {
+  await ensureDatabase(url);
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('DROP TABLE IF EXISTS "_prisma_migrations", "widgets" CASCADE');
+  dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+});
+afterAll(() => client.end());
+
+describe('migrate', () => {
+  it('applies pending migrations once, in order, with Prisma bookkeeping', async () => {
+    await addMigration('20260101000000_init', 'CREATE TABLE "widgets" ("id" SERIAL PRIMARY KEY);');
+    await addMigration('20260102000000_name', 'ALTER TABLE "widgets" ADD COLUMN "name" TEXT;');
+    expect(await migrate({ connectionString: url, migrationsDir: dir, logger })).toEqual(['20260101000000_init', '20260102000000_name']);
+    expect(await migrate({ connectionString: url, migrationsDir: dir, logger })).toEqual([]);
+    const rows = await client.query('SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" ORDER BY migration_name');
+    expect(rows.rows.map((r) => r.migration_name)).toEqual(['20260101000000_init', '20260102000000_name']);
+    expect(rows.rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at)).toBe(true);
+  });
+
+  it('runs concurrent starts one at a time', async () => {
+    await addMigration('20260103000000_more', 'ALTER TABLE "widgets" ADD COLUMN "size" INT;');
+    const results = await Promise.all([1, 2, 3].map(() => migrate({ connectionString: url, migrationsDir: dir, logger })));
+    expect(results.flat()).toEqual(['20260103000000_more']);
+  });
+
+  it('rolls back a failing migration and reports it', async () => {
+    await addMigration('20260104000000_broken', 'ALTER TABLE "widgets" ADD COLUMN "ok" INT; SELECT * FROM no_such_table;');
+    await expect(migrate({ connectionString: url, migrationsDir: dir, logger })).rejects.toThrow(/20260104000000_broken failed/);
+    const cols = await client.query(`SELECT 1 FROM information_schema.columns WHERE table_name = 'widgets' AND column_name = 'ok'`);
+    expect(cols.rowCount).toBe(0);
+    await writeFile(path.join(dir, '20260104000000_broken', 'migration.sql'), 'ALTER TABLE "widgets" ADD COLUMN "ok" INT;');
+    expect(await migrate({ connectionString: url, migrationsDir: dir, logger })).toEqual(['20260104000000_broken']);
+  });
+
+  it('refuses a migration edited after it was applied', async () => {
+    await writeFile(path.join(dir, '20260101000000_init', 'migration.sql'), 'CREATE TABLE "widgets" ("id" BIGSERIAL PRIMARY KEY);');
+    await expect(migrate({ connectionString: url, migrationsDir: dir, logger })).rejects.toThrow(/was edited after it was applied/);
+  });
+});
+
+describe('parsePrismaSchema', () => {
+  it('reads tables, mapped columns, native types, optionality and skips relations', () => {
+    const columns = parsePrismaSchema(`
+model Post {
+  id     String  @id @db.Uuid
+  title  String? @map("post_title")
+  tags   String[]
+  author User    @relation(fields: [authorId], references: [id])
+  authorId String @map("author_id") @db.Uuid
+  @@map("posts")
+}
+model User {
+  id String @id @db.Uuid
+  posts Post[]
+}`);
+    expect(columns).toEqual([
+      { table: 'posts', column: 'id', dataType: 'uuid', nullable: false },
+      { table: 'posts', column: 'post_title', dataType: 'text', nullable: true },
+      { table: 'posts', column: 'tags', dataType: 'ARRAY', nullable: false },
+      { table: 'posts', column: 'author_id', dataType: 'uuid', nullable: false },
+      { table: 'User', column: 'id', dataType: 'uuid', nullable: false },
+    ]);
+  });
+});
