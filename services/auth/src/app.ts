@@ -1,0 +1,87 @@
+import rateLimit from '@fastify/rate-limit';
+import {
+  bearerAuth,
+  createServer,
+  createTokenService,
+  Outbox,
+  OutboxRelay,
+  type Bus,
+  type Logger,
+  type ServiceApp,
+  type ServiceMetrics,
+  type TokenService,
+} from '@hoptrack/runtime';
+import type { Redis } from 'ioredis';
+import type { AuthConfig } from './config';
+import type { PrismaClient } from './db';
+import { Accounts } from './domain/accounts';
+import { createMailer, type Mailer } from './domain/mailer';
+import { authRoutes } from './routes/auth.routes';
+import { meRoutes } from './routes/me.routes';
+
+export interface AuthDeps {
+  config: AuthConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  prisma: PrismaClient;
+  bus: Bus;
+  redis: Redis;
+  /** Injected so tests can move time (token and reset-link expiry). */
+  clock?: () => Date;
+  mailer?: Mailer;
+}
+
+export interface AuthApp {
+  app: ServiceApp;
+  accounts: Accounts;
+  relay: OutboxRelay;
+  tokens: TokenService;
+}
+
+/** Wires the auth service from its connections; `server.ts` opens them, tests pass their own. */
+export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
+  const { config, logger, prisma, bus, redis } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const tokens = createTokenService({ secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, clock });
+  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const accounts = new Accounts({
+    prisma,
+    outbox: new Outbox(config.BUS_NAMESPACE, clock),
+    onEventsCommitted: () => relay.poke(),
+    tokens,
+    mailer: deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === 'production' }),
+    clock,
+    publicWebUrl: config.PUBLIC_WEB_URL,
+    exposeResetToken: config.NODE_ENV !== 'production',
+    logger,
+  });
+
+  const app = createServer({
+    logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: {
+      postgres: () => prisma.$queryRaw`SELECT 1`,
+      redis: () => redis.ping(),
+      nats: () => bus.check(),
+    },
+  });
+  // Limits live in Redis so every replica counts together. A Redis outage
+  // lets requests through rather than locking everyone out; /readyz reports it.
+  // Counted at preHandler, once the body is parsed: the login key includes the e-mail.
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler',
+    redis,
+    nameSpace: `${config.BUS_NAMESPACE}:auth-rate:`,
+    skipOnError: true,
+  });
+
+  authRoutes(app, accounts, {
+    loginMax: config.LOGIN_RATE_LIMIT_MAX,
+    forgotMax: config.FORGOT_RATE_LIMIT_MAX,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+  });
+  meRoutes(app, accounts, bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)));
+  return { app, accounts, relay, tokens };
+}

@@ -1,0 +1,35 @@
+import { connectBus, ensureDatabase, ensureStreams, migrate, type Bus, type Logger } from '@hoptrack/runtime';
+import { Redis } from 'ioredis';
+import { fileURLToPath } from 'node:url';
+import type { AuthConfig } from './config';
+import { createPrisma, type PrismaClient } from './db';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export interface AuthConnections {
+  prisma: PrismaClient;
+  bus: Bus;
+  redis: Redis;
+  close(): Promise<void>;
+}
+
+/** Opens what the auth service depends on, migrating its database first. */
+export async function openConnections(config: AuthConfig, logger: Logger): Promise<AuthConnections> {
+  await ensureDatabase(config.DATABASE_URL);
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir, logger });
+  const prisma = createPrisma(config.DATABASE_URL);
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', (err) => logger.warn({ err }, 'redis error'));
+  const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger });
+  await ensureStreams(bus, ['USERS']);
+  return {
+    prisma,
+    bus,
+    redis,
+    async close() {
+      await bus.close();
+      redis.disconnect();
+      await prisma.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import type {
+  EventType,
+  LoginRequest,
+  PrivacyUpdateRequest,
+  ProfileUpdateRequest,
+  RegisterRequest,
+} from '@hoptrack/proto';
+import { conflict, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
+import type { PrismaClient, User } from '../db';
+import type { Prisma } from '../generated/prisma/client';
+import { isUniqueViolation, usersRepository as users, type UserChanges } from '../repositories/users.repository';
+import type { Mailer } from './mailer';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { hashResetToken, newResetToken } from './reset-tokens';
+import { toSnapshot } from './user-views';
+
+export interface AccountsDeps {
+  prisma: PrismaClient;
+  outbox: Outbox;
+  /** Asks the relay to publish now what the last commit wrote to the outbox. */
+  onEventsCommitted: () => void;
+  tokens: TokenService;
+  mailer: Mailer;
+  clock: () => Date;
+  publicWebUrl: string;
+  /** Development and tests: the reset token and link come back in the response. */
+  exposeResetToken: boolean;
+  logger: Logger;
+}
+
+export interface Session {
+  token: string;
+  user: User;
+}
+
+const INVALID_RESET = 'Invalid or expired reset token';
+
+/** Accounts, credentials and the user's own settings; every change announces itself through the outbox. */
+export class Accounts {
+  constructor(private readonly deps: AccountsDeps) {}
+
+  async register(input: RegisterRequest, requestId: string): Promise<Session> {
+    await this.assertAvailable(input.email, input.username);
+    const password = await hashPassword(input.password);
+    let user: User;
+    try {
+      user = await this.inTransactionWithEvent('user.registered.v1', requestId, (tx) =>
+        users.create(tx, { email: input.email, username: input.username, displayName: input.displayName, password }),
+      );
+    } catch (err) {
+      // Lost a race with a concurrent registration of the same e-mail or username.
+      if (isUniqueViolation(err)) await this.assertAvailable(input.email, input.username);
+      throw err;
+    }
+    return { user, token: await this.issueToken(user) };
+  }
+
+  async login(input: LoginRequest): Promise<Session> {
+    const user = await users.findByEmail(this.deps.prisma, input.email);
+    if (!user) {
+      await burnPasswordCheck(input.password);
+      throw unauthorized('Invalid email or password');
+    }
+    if (!(await verifyPassword(user.password, input.password))) throw unauthorized('Invalid email or password');
+    return { user, token: await this.issueToken(user) };
+  }
+
+  /** Answers the same whether or not the e-mail exists, so it cannot be used to find accounts. */
+  async forgotPassword(email: string): Promise<{ token?: string; resetUrl?: string }> {
+    const user = await users.findByEmail(this.deps.prisma, email);
+    if (!user) {
+      this.deps.logger.info('password reset requested for an unknown e-mail');
+      return {};
+    }
+    const reset = newResetToken(this.deps.clock());
+    await users.update(this.deps.prisma, user.id, { passwordResetToken: reset.hash, passwordResetExpires: reset.expiresAt });
+    const resetUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(reset.token)}`;
+    await this.deps.mailer.sendPasswordReset(user.email, resetUrl);
+    return this.deps.exposeResetToken ? { token: reset.token, resetUrl } : {};
+  }
+
+  async verifyResetToken(token: string): Promise<{ email: string }> {
+    const user = await this.findByValidResetToken(token);
+    return { email: user.email };
+  }
+
+  /** Single use: the token is cleared, and every bearer token issued before is revoked. */
+  async resetPassword(token: string, newPassword: string, requestId: string): Promise<void> {
+    const user = await this.findByValidResetToken(token);
+    const password = await hashPassword(newPassword);
+    await this.inTransactionWithEvent('user.updated.v1', requestId, async (tx) => {
+      const locked = await users.lockById(tx, user.id);
+      // A concurrent reset with the same token got here first.
+      if (!locked || locked.passwordResetToken !== hashResetToken(token)) throw new HttpError(400, INVALID_RESET);
+      return users.update(tx, user.id, {
+        password,
+        passwordResetToken: null,
+        passwordResetExpires: null,
+        tokenVersion: { increment: 1 },
+      });
+    });
+  }
+
+  async me(userId: string): Promise<User> {
+    const user = await users.findById(this.deps.prisma, userId);
+    if (!user) throw notFound('User not found');
+    return user;
+  }
+
+  updatePrivacy(userId: string, changes: PrivacyUpdateRequest, requestId: string): Promise<User> {
+    return this.change(userId, changes, requestId);
+  }
+
+  updateProfile(userId: string, changes: ProfileUpdateRequest, requestId: string): Promise<User> {
+    return this.change(userId, changes, requestId);
+  }
+
+  setProfilePicture(userId: string, profilePictureUrl: string, requestId: string): Promise<User> {
+    return this.change(userId, { profilePicture: profilePictureUrl }, requestId);
+  }
+
+  /** Tokens issued before the last password reset are refused. */
+  async isTokenCurrent(claims: TokenClaims): Promise<boolean> {
+    const user = await users.findById(this.deps.prisma, claims.userId);
+    return user !== null && user.tokenVersion === claims.tokenVersion;
+  }
+
+  private issueToken(user: User): Promise<string> {
+    return this.deps.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion });
+  }
+
+  private async assertAvailable(email: string, username: string): Promise<void> {
+    if (await users.findByEmail(this.deps.prisma, email)) throw conflict('Email already registered', 'email');
+    if (await users.findByUsername(this.deps.prisma, username)) throw conflict('Username already taken', 'username');
+  }
+
+  private async findByValidResetToken(token: string): Promise<User> {
+    const user = await users.findByResetTokenHash(this.deps.prisma, hashResetToken(token));
+    if (!user?.passwordResetExpires || user.passwordResetExpires <= this.deps.clock()) {
+      throw new HttpError(400, INVALID_RESET);
+    }
+    return user;
+  }
+
+  /** Applies the changes that differ from the stored user; only a real change emits user.updated.v1. */
+  private async change(userId: string, changes: UserChanges, requestId: string): Promise<User> {
+    let changed = false;
+    const user = await this.deps.prisma.$transaction(async (tx) => {
+      const current = await users.lockById(tx, userId);
+      if (!current) throw notFound('User not found');
+      const effective = Object.fromEntries(
+        Object.entries(changes).filter(([key, value]) => value !== undefined && current[key as keyof User] !== value),
+      ) as UserChanges;
+      if (Object.keys(effective).length === 0) return current;
+      changed = true;
+      const updated = await users.update(tx, userId, effective);
+      await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId);
+      return updated;
+    });
+    if (changed) this.deps.onEventsCommitted();
+    return user;
+  }
+
+  private async inTransactionWithEvent(
+    type: EventType,
+    requestId: string,
+    write: (tx: Prisma.TransactionClient) => Promise<User>,
+  ): Promise<User> {
+    const user = await this.deps.prisma.$transaction(async (tx) => {
+      const written = await write(tx);
+      await this.deps.outbox.enqueue(tx, type, toSnapshot(written), requestId);
+      return written;
+    });
+    this.deps.onEventsCommitted();
+    return user;
+  }
+}

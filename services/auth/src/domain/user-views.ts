@@ -1,0 +1,41 @@
+import type { CurrentUser, UserSnapshot } from '@hoptrack/proto';
+import type { User } from '../db';
+
+/** The signed-in user's own view (GET /api/me). */
+export function toCurrentUser(user: User): CurrentUser {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    displayName: user.displayName,
+    avatar: user.avatar,
+    profilePicture: user.profilePicture,
+    bio: user.bio,
+    isProfilePrivate: user.isProfilePrivate,
+    allowDirectMessages: user.allowDirectMessages,
+    showOnlineStatus: user.showOnlineStatus,
+    socialMediaPublic: user.socialMediaPublic,
+    isEmailVerified: user.isEmailVerified,
+    createdAt: user.createdAt.toISOString(),
+    joinDate: user.createdAt.toISOString(),
+  };
+}
+
+/** What other services learn about a user through user.* events. */
+export function toSnapshot(user: User): UserSnapshot {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    displayName: user.displayName,
+    bio: user.bio,
+    avatar: user.avatar,
+    profilePicture: user.profilePicture,
+    isProfilePrivate: user.isProfilePrivate,
+    allowDirectMessages: user.allowDirectMessages,
+    showOnlineStatus: user.showOnlineStatus,
+    tokenVersion: user.tokenVersion,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,32 @@
+import { createLogger, createMetrics, loadConfig } from '@hoptrack/runtime';
+import { buildAuthApp } from './app';
+import { authConfigSchema } from './config';
+import { openConnections } from './connections';
+
+/**
+ * Demo accounts for `make dev`. Goes through the same domain code as the API,
+ * so the other services hear about the users through user.registered.v1.
+ * Idempotent: existing accounts are left alone.
+ */
+export const DEMO_PASSWORD = 'hoptrack';
+export const DEMO_USERS = [
+  { email: 'alice@hoptrack.dev', username: 'alice', displayName: 'Alice Amber', bio: 'Hazy IPAs and long summer sessions.' },
+  { email: 'bob@hoptrack.dev', username: 'bob', displayName: 'Bob Barleywine', bio: 'Barrel-aged everything.' },
+  { email: 'carol@hoptrack.dev', username: 'carol', displayName: 'Carol Cask', bio: 'Real ale, real pubs.' },
+];
+
+const config = loadConfig('auth-seed', authConfigSchema);
+const logger = createLogger('auth-seed', config.LOG_LEVEL);
+const connections = await openConnections(config, logger);
+const { accounts, relay } = await buildAuthApp({ config, logger, metrics: createMetrics('auth-seed'), ...connections });
+try {
+  for (const demo of DEMO_USERS) {
+    if (await connections.prisma.user.findUnique({ where: { email: demo.email } })) continue;
+    const { user } = await accounts.register({ ...demo, password: DEMO_PASSWORD }, 'seed');
+    await accounts.updateProfile(user.id, { bio: demo.bio }, 'seed');
+    logger.info({ username: demo.username }, 'demo user created');
+  }
+  await relay.drain();
+} finally {
+  await connections.close();
+}

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestAuth, type TestAuth } from './support';
+
+let auth: TestAuth;
+beforeAll(async () => {
+  auth = await startTestAuth();
+});
+afterAll(() => auth.close());
+
+const call = (method: 'PUT' | 'PATCH' | 'GET', url: string, token: string, payload?: object) =>
+  auth.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+describe('PUT /api/privacy', () => {
+  it('saves each switch on its own and keeps the others', async () => {
+    const { token } = await auth.register();
+    const first = await call('PUT', '/api/privacy', token, { isProfilePrivate: true });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ isProfilePrivate: true, allowDirectMessages: true, showOnlineStatus: true });
+    await call('PUT', '/api/privacy', token, { allowDirectMessages: false });
+    await call('PUT', '/api/privacy', token, { showOnlineStatus: false });
+    const me = await call('GET', '/api/me', token);
+    expect(me.json()).toMatchObject({ isProfilePrivate: true, allowDirectMessages: false, showOnlineStatus: false });
+  });
+
+  it.each([
+    [{}, 'isProfilePrivate', 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus'],
+    [{ isProfilePrivate: 'yes' }, 'isProfilePrivate', 'isProfilePrivate must be a boolean'],
+    [{ showOnlineStatus: 1 }, 'showOnlineStatus', 'showOnlineStatus must be a boolean'],
+  ])('rejects %j', async (payload, field, message) => {
+    const { token } = await auth.register();
+    const res = await call('PUT', '/api/privacy', token, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ field, message });
+  });
+
+  it('requires a signed-in user', async () => {
+    const res = await auth.app.inject({ method: 'PUT', url: '/api/privacy', payload: { isProfilePrivate: true } });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('PATCH /api/me', () => {
+  it('updates display name and bio', async () => {
+    const { token } = await auth.register();
+    const res = await call('PATCH', '/api/me', token, { displayName: '  Hop Head ', bio: 'IPA forever' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ displayName: 'Hop Head', bio: 'IPA forever' });
+  });
+
+  it.each([
+    [{ bio: 'b'.repeat(201) }, 'bio', 'Bio must be at most 200 characters'],
+    [{ displayName: '' }, 'displayName', 'Display name is required'],
+    [{ displayName: 'n'.repeat(51) }, 'displayName', 'Display name must be at most 50 characters'],
+    [{}, 'displayName', 'Provide displayName or bio'],
+  ])('rejects %j', async (payload, field, message) => {
+    const { token } = await auth.register();
+    const res = await call('PATCH', '/api/me', token, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ field, message });
+  });
+
+  it('accepts a bio of exactly 200 characters', async () => {
+    const { token } = await auth.register();
+    expect((await call('PATCH', '/api/me', token, { bio: 'b'.repeat(200) })).statusCode).toBe(200);
+  });
+});
+
+describe('PUT /api/me/profile-picture', () => {
+  it('stores an http(s) URL or a same-origin path', async () => {
+    const { token } = await auth.register();
+    const absolute = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: 'https://cdn.example.com/a.png' });
+    expect(absolute.json().profilePicture).toBe('https://cdn.example.com/a.png');
+    const relative = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: '/media/avatars/a.png' });
+    expect(relative.json().profilePicture).toBe('/media/avatars/a.png');
+  });
+
+  it.each(['javascript:alert(1)', '//evil.example.com/x.png', 'not a url', ''])('rejects %j', async (profilePictureUrl) => {
+    const { token } = await auth.register();
+    const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().field).toBe('profilePictureUrl');
+  });
+});
