@@ -1,0 +1,47 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import createGateway from 'express-gateway';
+import { expressGatewayLogsAsJson, logger } from './plugin/logger';
+import { redisEnvFromUrl } from './redis-env';
+
+/**
+ * Starts express-gateway on config/ (gateway.config.yml, system.config.yml).
+ * Everything it does is declared there and in the plugin (src/plugin);
+ * this file only prepares the environment the YAML reads and stops cleanly.
+ */
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+// Hot reload would mount the plugin's gateway routes a second time; a
+// config change is a restart.
+process.env.EG_DISABLE_CONFIG_WATCH ??= 'true';
+redisEnvFromUrl(process.env);
+expressGatewayLogsAsJson();
+
+function stopOnSignal(server: Server): void {
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'gateway stopping: draining connections');
+    // close() stops accepting and drops idle keep-alive sockets; requests in
+    // flight finish unless they outlast the grace period.
+    server.close(() => process.exit(0));
+    setTimeout(() => {
+      server.closeAllConnections();
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS).unref();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+// Inside a promise: express-gateway throws synchronously on a bad config.
+Promise.resolve()
+  .then(() => createGateway().load(path.resolve(__dirname, '../config')).run())
+  .then(([{ app }]) => {
+    if (!app) throw new Error('no http server: gateway.config.yml needs an `http` section');
+    logger.info({ address: app.address() }, 'gateway ready');
+    stopOnSignal(app);
+  })
+  .catch((err: unknown) => {
+    logger.fatal({ err }, 'gateway failed to start');
+    process.exit(1);
+  });

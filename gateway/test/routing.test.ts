@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from '../../infra/testing/gateway';
+import type { RunningProcess } from '../../infra/testing/processes';
+import { expectGatewayError, fetchJson, rateLimitPrefix, runId, startAuth, UUID, waitForLogLine } from './support';
+
+/**
+ * The gateway in front of the real auth service: what a browser's /api
+ * call goes through in production.
+ */
+describe('gateway → auth service', () => {
+  let auth: RunningProcess;
+  let gateway: RunningProcess;
+  let limited: RunningProcess;
+  let behindProxy: RunningProcess;
+  const LIMIT = 3;
+
+  beforeAll(async () => {
+    auth = await startAuth();
+    const gatewayFor = (name: string, env: Record<string, string> = {}) =>
+      startGateway({
+        env: { AUTH_SERVICE_URL: auth.url, GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix(name), WEB_DIST_DIR: '', ...env },
+      });
+    [gateway, limited, behindProxy] = await Promise.all([
+      gatewayFor('routing'),
+      gatewayFor('limited', { GATEWAY_RATE_LIMIT_MAX: String(LIMIT) }),
+      // As behind a load balancer on the same host.
+      gatewayFor('trusting', { GATEWAY_TRUST_PROXY: 'loopback' }),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([gateway?.stop(), limited?.stop(), behindProxy?.stop(), auth?.stop()]);
+  });
+
+  const authLogLine = (reqId: string) => waitForLogLine(auth, (line) => line.reqId === reqId);
+
+  it('routes POST /api/auth/login to auth and relays its JSON 401', async () => {
+    const res = await fetchJson(`${gateway.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `nobody-${runId}@example.com`, password: 'not-the-password' }),
+    });
+
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+    // auth, not the gateway, answered: it logged the request under the same id.
+    const requestId = res.headers.get('x-request-id') ?? '';
+    expect(res.body.requestId).toBe(requestId);
+    await authLogLine(requestId);
+  });
+
+  it('routes GET /api/me to auth, which wants a token', async () => {
+    const res = await fetchJson(`${gateway.url}/api/me`);
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ statusCode: 401, error: 'Unauthorized' });
+  });
+
+  it('passes a valid incoming request id to the service and back', async () => {
+    const id = `test-${runId}-${Date.now()}`;
+    const res = await fetchJson(`${gateway.url}/api/me`, { headers: { 'x-request-id': id } });
+
+    expect(res.headers.get('x-request-id')).toBe(id);
+    const serviceLine = await authLogLine(id);
+    expect(serviceLine.service).toBe('auth');
+    const gatewayLine = await waitForLogLine(gateway, (line) => line.reqId === id && line.msg === 'request completed');
+    expect(gatewayLine).toMatchObject({ route: 'auth', res: { statusCode: 401 } });
+  });
+
+  it('creates a request id when none (or a malformed one) is sent', async () => {
+    const none = await fetchJson(`${gateway.url}/api/me`);
+    const malformed = await fetchJson(`${gateway.url}/api/me`, { headers: { 'x-request-id': 'has spaces & "quotes"' } });
+
+    for (const res of [none, malformed]) {
+      const id = res.headers.get('x-request-id') ?? '';
+      expect(id).toMatch(UUID);
+      await authLogLine(id);
+    }
+  });
+
+  it('lets the service see the connecting address, not a forged X-Forwarded-For', async () => {
+    const id = `test-${runId}-xff`;
+    await fetchJson(`${gateway.url}/api/me`, { headers: { 'x-request-id': id, 'x-forwarded-for': '203.0.113.7' } });
+    const incoming = await waitForLogLine(auth, (line) => line.reqId === id && line.msg === 'incoming request');
+    expect(incoming.req).toMatchObject({ remoteAddress: '127.0.0.1' });
+  });
+
+  it('passes on the client address a trusted proxy in front reports', async () => {
+    const id = `test-${runId}-trusted-xff`;
+    await fetchJson(`${behindProxy.url}/api/me`, { headers: { 'x-request-id': id, 'x-forwarded-for': '203.0.113.7' } });
+    const incoming = await waitForLogLine(auth, (line) => line.reqId === id && line.msg === 'incoming request');
+    expect(incoming.req).toMatchObject({ remoteAddress: '203.0.113.7' });
+  });
+
+  it('answers 429 JSON once a client exceeds the limit, proxied routes included', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++) statuses.push((await fetchJson(`${limited.url}/api/me`)).status);
+    expect(statuses).toEqual(Array(LIMIT).fill(401));
+
+    const refused = await fetchJson(`${limited.url}/api/me`);
+    expectGatewayError(refused, 429, 'Too many requests, please try again later.');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The unknown-path pipeline shares the same per-client budget.
+    expect((await fetchJson(`${limited.url}/api/nothing-here`)).status).toBe(429);
+  });
+
+  // Last: it stops the auth service.
+  it('answers 503 JSON within a second once the auth service is stopped', async () => {
+    await auth.stop();
+    const started = Date.now();
+    const res = await fetchJson(`${gateway.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `nobody-${runId}@example.com`, password: 'whatever' }),
+    });
+
+    expect(Date.now() - started).toBeLessThan(1000);
+    expectGatewayError(res, 503, 'The auth service is unavailable');
+  });
+});

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { freePort, startProcess, type RunningProcess } from '../../infra/testing/processes';
+
+/** A fresh token per test run: Redis keys, emails and request ids never collide with another run. */
+export const runId = randomBytes(4).toString('hex');
+
+/** Rate-limit keys of one gateway under test; they expire with the window, nothing to clean up. */
+export function rateLimitPrefix(name: string): string {
+  return `gwtest:${runId}:${name}:`;
+}
+
+/** The real auth service, on its own test database and bus namespace. */
+export async function startAuth(): Promise<RunningProcess> {
+  return startProcess({
+    name: 'auth',
+    entry: 'services/auth/src/server.ts',
+    port: await freePort(),
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/hoptrack_auth_test',
+      NATS_URL: 'nats://127.0.0.1:4222',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      JWT_SECRET: 'test-secret-test-secret-test-secret-123',
+      BUS_NAMESPACE: 'gwtest',
+      PUBLIC_WEB_URL: 'http://127.0.0.1:5173',
+    },
+    readyTimeoutMs: 60_000,
+  });
+}
+
+/** Log lines arrive asynchronously: wait for the first JSON line that passes `match`. */
+export async function waitForLogLine(
+  proc: RunningProcess,
+  match: (line: Record<string, unknown>) => boolean,
+  timeoutMs = 3000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const raw of proc.lines) {
+      const line = parseJson(raw);
+      if (line && match(line)) return line;
+    }
+    if (Date.now() > deadline) throw new Error(`${proc.name}: no matching log line in ${timeoutMs} ms:\n${proc.lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function parseJson(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A stand-in for `vite build` output: index.html plus one hashed asset. */
+export async function fakeWebDist(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'hoptrack-web-dist-'));
+  await mkdir(path.join(dir, 'assets'));
+  await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Hoptrack test</title><div id="root"></div>');
+  await writeFile(path.join(dir, 'assets', 'index-Ab12Cd34.js'), 'console.log("hoptrack");');
+  return dir;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface JsonReply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** fetch + JSON body; fails loudly when the body is not JSON (an HTML error page would be a bug). */
+export async function fetchJson(url: string, init?: RequestInit): Promise<JsonReply> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(5000) });
+  const text = await res.text();
+  const parsed = parseJson(text);
+  if (!parsed) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status} body is not a JSON object: ${text}`);
+  return { status: res.status, headers: res.headers, body: parsed };
+}
+
+/** The gateway's own errors use the uniform body of proto's errorBody, carrying the response's request id. */
+export function expectGatewayError(res: JsonReply, statusCode: number, message: string): void {
+  expect(res.status).toBe(statusCode);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(res.body).toEqual({
+    statusCode,
+    error: STATUS_CODES[statusCode],
+    message,
+    requestId: res.headers.get('x-request-id'),
+  });
+}

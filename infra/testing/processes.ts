@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Starts the project's own processes for black-box tests and the dev stack:
+ * real child processes on real ports, their output kept for assertions.
+ */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsxBin = path.join(repoRoot, 'node_modules/.bin/tsx');
+
+export interface RunningProcess {
+  name: string;
+  port: number;
+  url: string;
+  /** Every line the process printed (stdout and stderr), in order. */
+  lines: string[];
+  child: ChildProcess;
+  /** Stops the process (SIGTERM, SIGKILL after 5 s) and waits for it to exit. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface StartOptions {
+  name: string;
+  /** A .ts entry point run with tsx, relative to the repository root... */
+  entry?: string;
+  /** ...or any command (the Vite dev server), run in `cwd`. */
+  command?: string[];
+  cwd?: string;
+  port: number;
+  env: Record<string, string | undefined>;
+  /** Path polled until it answers 200; defaults to /healthz. */
+  readyPath?: string;
+  readyTimeoutMs?: number;
+  /** Echo output to this process's stdout with a name prefix (the dev stack). */
+  echo?: boolean;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startProcess(options: StartOptions): Promise<RunningProcess> {
+  const [command, ...args] = options.command ?? [tsxBin, path.join(repoRoot, options.entry ?? '')];
+  if (!command || (!options.command && !options.entry)) throw new Error(`${options.name}: give an entry or a command`);
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line) continue;
+      lines.push(line);
+      if (options.echo) process.stdout.write(`[${options.name}] ${line}\n`);
+    }
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const running: RunningProcess = {
+    name: options.name,
+    port: options.port,
+    url,
+    lines,
+    child,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  const readyUrl = `${url}${options.readyPath ?? '/healthz'}`;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`${options.name} exited with ${child.exitCode} before it was ready:\n${lines.join('\n')}`);
+    }
+    try {
+      const res = await fetch(readyUrl, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return running;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  await running.stop('SIGKILL');
+  throw new Error(`${options.name} was not ready at ${readyUrl} in time:\n${lines.join('\n')}`);
+}
