@@ -2,6 +2,18 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
+/** Secrets that travel in a URL path (reset links) are cut out before a URL is logged. */
+export function redactUrl(url: string): string {
+  return url.replace(/(\/verify-reset-token\/)[^/?#]+/, '$1[redacted]').replace(/([?&]token=)[^&#]+/, '$1[redacted]');
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+}
+
 /**
  * Structured JSON logs. Secrets never reach them: credentials are redacted
  * wherever they appear in a logged object.
@@ -23,6 +35,9 @@ export function createLogger(service: string, level: string, destination?: Desti
           'newPassword',
         ],
         censor: '[redacted]',
+      },
+      serializers: {
+        req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip }),
       },
     },
     destination,
