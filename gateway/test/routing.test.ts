@@ -67,6 +67,15 @@ describe('gateway → auth service', () => {
     expect(gatewayLine).toMatchObject({ route: 'auth', res: { statusCode: 401 } });
   });
 
+  it('keeps a reset token in the URL out of the gateway and service logs', async () => {
+    const id = `reset-${runId}-${Date.now()}`;
+    const res = await fetchJson(`${gateway.url}/api/auth/verify-reset-token/leaky-secret-${runId}`, { headers: { 'x-request-id': id } });
+    expect(res.status).toBe(400);
+    await authLogLine(id);
+    await waitForLogLine(gateway, (line) => line.reqId === id && line.msg === 'request completed');
+    expect([...auth.lines, ...gateway.lines].join('\n')).not.toContain(`leaky-secret-${runId}`);
+  });
+
   it('creates a request id when none (or a malformed one) is sent', async () => {
     const none = await fetchJson(`${gateway.url}/api/me`);
     const malformed = await fetchJson(`${gateway.url}/api/me`, { headers: { 'x-request-id': 'has spaces & "quotes"' } });

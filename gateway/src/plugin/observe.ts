@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { redactUrl } from '@hoptrack/runtime/logger';
 import { createMetrics } from '@hoptrack/runtime/metrics';
 import { pathOf } from './errors';
 import { logger } from './logger';
@@ -45,7 +46,7 @@ export function observeRequests(app: GatewayApp): void {
       logger[level](
         {
           reqId: requestIdOf(req),
-          req: { method: req.method, url: pathOf(req.originalUrl), remoteAddress: req.ip ?? req.socket.remoteAddress },
+          req: { method: req.method, url: redactUrl(pathOf(req.originalUrl)), remoteAddress: req.ip ?? req.socket.remoteAddress },
           res: { statusCode },
           route,
           responseTime: Math.round(seconds * 1e5) / 100,
