@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
  * real child processes on real ports, their output kept for assertions.
  */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsxBin = path.join(repoRoot, 'node_modules/.bin/tsx');
+// Node itself with tsx's loader, not the tsx CLI: the CLI runs the program as a
+// grandchild, so a SIGKILL would hit the wrapper and orphan the real server.
+const tsxNode = (entry: string) => [process.execPath, '--import', 'tsx', path.join(repoRoot, entry)];
 
 export interface RunningProcess {
   name: string;
@@ -51,7 +53,7 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startProcess(options: StartOptions): Promise<RunningProcess> {
-  const [command, ...args] = options.command ?? [tsxBin, path.join(repoRoot, options.entry ?? '')];
+  const [command, ...args] = options.command ?? tsxNode(options.entry ?? '');
   if (!command || (!options.command && !options.entry)) throw new Error(`${options.name}: give an entry or a command`);
   const child = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,

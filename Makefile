@@ -1,0 +1,64 @@
+# The verbs an operator or a newcomer types. `make dev` runs the product,
+# `make test` proves it; both install what they need first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+export PRISMA_HIDE_UPDATE_MESSAGE := 1
+
+NODE_STAMP := node_modules/.install-stamp
+
+.PHONY: help install generate infra dev seed test typecheck test-integration e2e build-web up down logs bench clean
+
+help:
+	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app"
+	@echo "make test   - typecheck, integration tests (real Postgres, Redis, NATS) and browser tests"
+	@echo "make e2e    - only the browser tests"
+	@echo "make up     - the whole stack in Docker (docker compose up --build -d); make down stops it"
+	@echo "make bench  - benchmarks (issue 10)"
+
+$(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: $(NODE_STAMP) generate
+
+generate: $(NODE_STAMP)
+	npm run generate --silent
+
+infra:
+	@bash infra/scripts/check-infra.sh $(if $(CI),--start,)
+
+seed: install infra
+	npm run seed --silent
+
+dev: install infra seed
+	npm run dev --silent
+
+typecheck: install
+	npm run typecheck --silent
+
+build-web: install
+	npm run build:web --silent
+
+test-integration: install infra
+	npx vitest run --project integration
+
+e2e: install infra build-web
+	npx vitest run --project e2e
+
+test: typecheck test-integration e2e
+
+up:
+	docker compose up --build -d
+	@echo "Hoptrack: http://localhost:$${GATEWAY_PORT:-8080}  (Grafana and Prometheus arrive with issue 8)"
+
+down:
+	docker compose down
+
+logs:
+	docker compose logs -f
+
+bench:
+	@echo "Benchmarks are not written yet (issue 10)." && exit 1
+
+clean:
+	rm -rf node_modules */node_modules services/*/node_modules web/dist services/*/src/generated

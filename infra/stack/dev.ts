@@ -1,0 +1,58 @@
+import path from 'node:path';
+import { repoRoot, startProcess, type RunningProcess } from '../testing/processes';
+import { startStack } from '../testing/stack';
+
+/**
+ * `make dev`: every service and the gateway (as the browser tests start
+ * them), plus the Vite dev server proxying /api to the gateway, with
+ * prefixed logs. Ctrl-C stops them all.
+ */
+const gatewayPort = Number(process.env.GATEWAY_PORT ?? 8080);
+const webPort = Number(process.env.WEB_PORT ?? 5173);
+const webUrl = `http://localhost:${webPort}`;
+
+const stack = await startStack({
+  mode: 'dev',
+  gatewayPort,
+  authPort: Number(process.env.AUTH_PORT ?? 4001),
+  serveWeb: process.env.SERVE_WEB === 'true',
+  publicWebUrl: webUrl,
+  echo: true,
+  env: { HOST: '0.0.0.0' },
+});
+
+let web: RunningProcess | undefined;
+try {
+  web = await startProcess({
+    name: 'web',
+    command: [path.join(repoRoot, 'node_modules/.bin/vite'), '--port', String(webPort), '--strictPort'],
+    cwd: path.join(repoRoot, 'web'),
+    port: webPort,
+    readyPath: '/',
+    env: { GATEWAY_URL: stack.baseUrl, WEB_PORT: String(webPort) },
+    echo: true,
+  });
+} catch (err) {
+  await stack.stop();
+  throw err;
+}
+
+process.stdout.write(
+  [
+    '',
+    '  Hoptrack is running.',
+    `  Open ${webUrl}`,
+    `  API gateway: http://localhost:${gatewayPort}/api   metrics: http://localhost:${gatewayPort}/metrics`,
+    '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack"',
+    '  Ctrl-C stops everything.',
+    '',
+  ].join('\n'),
+);
+
+const shutdown = async () => {
+  await web?.stop();
+  await stack.stop();
+  process.exit(0);
+};
+process.once('SIGINT', () => void shutdown());
+process.once('SIGTERM', () => void shutdown());

@@ -1,0 +1,97 @@
+import { connectBus, createLogger, deleteStreams } from '@hoptrack/runtime';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { startGateway } from './gateway';
+import { freePort, repoRoot, startProcess, type RunningProcess } from './processes';
+
+/**
+ * The whole product as processes: every service, then the gateway in front.
+ * `make dev` and the browser tests start it the same way; only the ports,
+ * database names and whether the gateway serves the built web app differ.
+ */
+export interface StackOptions {
+  /** 'e2e' uses its own database and bus namespace per run; 'dev' the developer's. */
+  mode?: 'e2e' | 'dev';
+  gatewayPort?: number;
+  authPort?: number;
+  /** Serve web/dist from the gateway (production shape); `make dev` uses Vite instead. */
+  serveWeb?: boolean;
+  /** The origin reset links point to: the gateway, or Vite in `make dev`. */
+  publicWebUrl?: string;
+  echo?: boolean;
+  env?: Record<string, string | undefined>;
+}
+
+export interface Stack {
+  baseUrl: string;
+  auth: RunningProcess;
+  gateway: RunningProcess;
+  stop(): Promise<void>;
+}
+
+const pgBase = () => (process.env.TEST_PG_URL ?? process.env.PG_URL ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const mode = options.mode ?? 'e2e';
+  const namespace = mode === 'dev' ? (process.env.BUS_NAMESPACE ?? 'hoptrack') : `e2e${randomBytes(4).toString('hex')}`;
+  const gatewayPort = options.gatewayPort ?? (await freePort());
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const shared = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    JWT_SECRET: process.env.JWT_SECRET ?? 'hoptrack-development-secret-change-me-please',
+    BUS_NAMESPACE: namespace,
+    ...options.env,
+  };
+
+  const started: RunningProcess[] = [];
+  const stopAll = async () => {
+    for (const proc of started.reverse()) await proc.stop();
+  };
+  try {
+    const auth = await startProcess({
+      name: 'auth',
+      entry: 'services/auth/src/server.ts',
+      port: options.authPort ?? (await freePort()),
+      env: {
+        ...shared,
+        DATABASE_URL: process.env.AUTH_DATABASE_URL ?? `${pgBase()}/hoptrack_auth${mode === 'dev' ? '' : '_e2e'}`,
+        PUBLIC_WEB_URL: options.publicWebUrl ?? baseUrl,
+      },
+      echo: options.echo,
+    });
+    started.push(auth);
+    const gateway = await startGateway({
+      port: gatewayPort,
+      echo: options.echo,
+      env: {
+        ...shared,
+        HOST: process.env.HOST ?? '127.0.0.1',
+        AUTH_SERVICE_URL: auth.url,
+        WEB_DIST_DIR: options.serveWeb === false ? '' : path.join(repoRoot, 'web/dist'),
+        GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`,
+      },
+    });
+    started.push(gateway);
+    return {
+      baseUrl,
+      auth,
+      gateway,
+      async stop() {
+        await stopAll();
+        if (mode === 'e2e') await dropStreams(namespace, shared.NATS_URL);
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+async function dropStreams(namespace: string, url: string): Promise<void> {
+  const bus = await connectBus({ url, name: 'stack-cleanup', namespace, logger: createLogger('stack', 'silent') });
+  await deleteStreams(bus);
+  await bus.close();
+}
