@@ -1,0 +1,153 @@
+import type { AuthResponse } from '@hoptrack/proto';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { launchBrowser, openPage, type OpenedPage } from '../../infra/testing/browser';
+import { startStack } from '../../infra/testing/stack';
+
+/** Shared steps of the e2e tests: the stack harness, unique users, API shortcuts and common locators. */
+export interface E2eHarness {
+  /** The gateway's origin: the built web app and /api. */
+  readonly baseUrl: string;
+  /** A page in a fresh browser context (own localStorage), opened at `path`. */
+  open(path: string, options?: { narrow?: boolean }): Promise<OpenedPage>;
+}
+
+/**
+ * Registers the hooks of one e2e file: one stack and one browser for the
+ * file; after each test its pages are closed and must have logged no errors.
+ */
+export function useE2eStack(): E2eHarness {
+  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  let browser: Browser | undefined;
+  const opened: OpenedPage[] = [];
+
+  beforeAll(async () => {
+    stack = await startStack();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  afterEach(async () => {
+    for (const tab of opened.splice(0)) {
+      await tab.close();
+      expect(tab.consoleErrors).toEqual([]);
+    }
+  });
+
+  return {
+    get baseUrl() {
+      if (!stack) throw new Error('the stack is not started yet (use baseUrl inside a test)');
+      return stack.baseUrl;
+    },
+    async open(path, options = {}) {
+      if (!browser || !stack) throw new Error('the stack is not started yet (open pages inside a test)');
+      const tab = await openPage(browser, { baseUrl: stack.baseUrl, path, narrow: options.narrow });
+      opened.push(tab);
+      return tab;
+    },
+  };
+}
+
+export interface TestUser {
+  email: string;
+  username: string;
+  displayName: string;
+  password: string;
+}
+
+const RUN_ID = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+let userCount = 0;
+
+/** A user nobody registered yet: unique per test run and per call. */
+export function uniqueUser(label: string): TestUser {
+  userCount += 1;
+  const id = `${RUN_ID}${userCount}`;
+  return {
+    email: `e2e-${label}-${id}@example.com`,
+    username: `${label}_${id}`.slice(0, 30),
+    displayName: `${label.charAt(0).toUpperCase()}${label.slice(1)} Tester`,
+    password: 'hoppy-secret-1',
+  };
+}
+
+/** Registers through the API (not the UI) for tests that are about something else. */
+export async function registerViaApi(baseUrl: string, user: TestUser): Promise<AuthResponse> {
+  const res = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      email: user.email,
+      username: user.username,
+      displayName: user.displayName,
+      password: user.password,
+    }),
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as AuthResponse;
+}
+
+/** Signs the page in the way the app does it: the token in localStorage, then a fresh load. */
+export async function signInWithToken(page: Page, token: string, path = '/'): Promise<void> {
+  await page.goto('/');
+  await page.evaluate((value) => window.localStorage.setItem('token', value), token);
+  await page.goto(path);
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+}
+
+export function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate(() => window.localStorage.getItem('token'));
+}
+
+export function notifications(page: Page): Locator {
+  return page.getByRole('status', { name: 'Notifications (F8)' });
+}
+
+/** Waits for a toast with this title (and description), and checks it is the only one shown. */
+export async function expectToast(page: Page, title: string, description?: string): Promise<void> {
+  const region = notifications(page);
+  await region.getByText(title, { exact: true }).waitFor();
+  if (description !== undefined) await region.getByText(description, { exact: true }).waitFor();
+  expect(await region.locator('.toast').count()).toBe(1);
+}
+
+/** Closes the current toast, so that the next identical one is provably new. */
+export async function dismissToast(page: Page): Promise<void> {
+  const toast = notifications(page).locator('.toast');
+  await notifications(page).getByRole('button', { name: 'Close notification' }).click();
+  await toast.waitFor({ state: 'detached' });
+}
+
+export function authDialog(page: Page, title: string): Locator {
+  return page.getByRole('dialog', { name: title });
+}
+
+export async function fillRegisterForm(
+  dialog: Locator,
+  values: Partial<TestUser> & { confirmPassword?: string },
+): Promise<void> {
+  await dialog.getByLabel('Email', { exact: true }).fill(values.email ?? '');
+  await dialog.getByLabel('Username', { exact: true }).fill(values.username ?? '');
+  await dialog.getByLabel('Display Name', { exact: true }).fill(values.displayName ?? '');
+  await dialog.getByLabel('Password', { exact: true }).fill(values.password ?? '');
+  await dialog.getByLabel('Confirm Password', { exact: true }).fill(values.confirmPassword ?? values.password ?? '');
+}
+
+export async function logInViaDialog(page: Page, email: string, password: string): Promise<void> {
+  const dialog = authDialog(page, 'Sign In');
+  await dialog.getByLabel('Email', { exact: true }).fill(email);
+  await dialog.getByLabel('Password', { exact: true }).fill(password);
+  await dialog.getByRole('button', { name: 'Sign In', exact: true }).click();
+}
+
+/** The signed-in shell: the feed title and the avatar menu. */
+export async function expectSignedInFeed(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Activity Feed' }).waitFor();
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+}
+
+export async function expectWelcomePage(page: Page): Promise<void> {
+  await page.getByRole('heading', { level: 1, name: 'Welcome to Hoptrack' }).waitFor();
+  await page.getByText('Like a fitness tracker, but for beer', { exact: true }).waitFor();
+}

@@ -1,0 +1,33 @@
+import type { ComponentType, SVGProps } from 'react';
+import { CameraIcon, CompassIcon, HomeIcon, MessageIcon, SearchIcon, UserIcon, UsersIcon } from '../components/icons';
+
+/** Where the header, hamburger and bottom bar lead (spec section 2). */
+export interface NavTarget {
+  to: string;
+  label: string;
+  Icon: ComponentType<SVGProps<SVGSVGElement>>;
+}
+
+const FEED: NavTarget = { to: '/', label: 'Feed', Icon: HomeIcon };
+const FRIENDS: NavTarget = { to: '/friends', label: 'Friends', Icon: UsersIcon };
+const MESSAGES: NavTarget = { to: '/messages', label: 'Messages', Icon: MessageIcon };
+const DISCOVERY = { to: '/discovery', Icon: CompassIcon };
+
+/** Wide-screen header row and the hamburger dropdown on narrow screens. */
+export const HEADER_LINKS: readonly NavTarget[] = [
+  FEED,
+  { ...DISCOVERY, label: 'Discovery' },
+  FRIENDS,
+  MESSAGES,
+  { to: '/photos', label: 'Photos', Icon: CameraIcon },
+  { to: '/search', label: 'Search', Icon: SearchIcon },
+];
+
+/** The fixed bottom bar of narrow screens: the same places, shorter labels, and the profile. */
+export const BOTTOM_TABS: readonly NavTarget[] = [
+  FEED,
+  { ...DISCOVERY, label: 'Discover' },
+  FRIENDS,
+  MESSAGES,
+  { to: '/my-profile', label: 'Profile', Icon: UserIcon },
+];

@@ -1,0 +1,78 @@
+import type { CurrentUser } from '@hoptrack/proto';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useAuth } from '../../lib/auth';
+import { Avatar } from '../Avatar';
+import { LogoutIcon, ShieldIcon, UserIcon } from '../icons';
+import { useDropdown } from '../useDropdown';
+
+/** The avatar button and its menu: My Profile, Privacy, Logout. Arrow keys move between items. */
+export function AvatarMenu({ user }: { user: CurrentUser }) {
+  const { signOut } = useAuth();
+  const navigate = useNavigate();
+  const { open, close, containerRef, triggerProps } = useDropdown();
+  const menuRef = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+  }, [open]);
+
+  const logout = () => {
+    close();
+    signOut();
+    void navigate('/');
+  };
+
+  return (
+    <div className="avatar-menu" ref={containerRef}>
+      <button
+        {...triggerProps}
+        className="avatar-button"
+        aria-label="Account menu"
+        aria-haspopup="menu"
+        aria-controls={open ? menuId : undefined}
+      >
+        <Avatar user={user} />
+      </button>
+      {open && (
+        <div id={menuId} ref={menuRef} className="dropdown dropdown--end" role="menu" aria-label="Account" onKeyDown={moveFocus}>
+          <div className="dropdown__header" role="presentation">
+            <strong>{user.displayName}</strong>
+            <span>@{user.username}</span>
+          </div>
+          <Link to="/profile" role="menuitem" className="dropdown__item" onClick={close}>
+            <UserIcon />
+            <span>My Profile</span>
+          </Link>
+          <Link to="/privacy" role="menuitem" className="dropdown__item" onClick={close}>
+            <ShieldIcon />
+            <span>Privacy</span>
+          </Link>
+          <button type="button" role="menuitem" className="dropdown__item" onClick={logout}>
+            <LogoutIcon />
+            <span>Logout</span>
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
+  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
+  const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]'));
+  if (!items.length) return;
+  let next: HTMLElement | undefined;
+  if (step !== undefined) {
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    next = items[(index + step + items.length) % items.length];
+  } else if (event.key === 'Home') {
+    next = items[0];
+  } else if (event.key === 'End') {
+    next = items[items.length - 1];
+  }
+  if (!next) return;
+  event.preventDefault();
+  next.focus();
+}

@@ -1,0 +1,78 @@
+import type { QueryFunction } from '@tanstack/react-query';
+import { errorBody, type ErrorBody } from '@hoptrack/proto';
+import { readStoredToken } from './tokenStorage';
+
+/**
+ * The one way the web talks to /api (spec section 7): FormData bodies go as
+ * they are, anything else as JSON; the stored token rides along as a Bearer
+ * header; cookies are always included. A non-OK answer throws
+ * `Error("<status>: <body text or status text>")`.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export async function apiRequest<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
+  const headers = new Headers();
+  const token = readStoredToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) {
+    payload = body;
+  } else if (body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    payload = JSON.stringify(body);
+  }
+
+  const res = await fetch(url, { method, headers, body: payload, credentials: 'include' });
+  await throwIfNotOk(res);
+  if (res.status === 204) return null as T;
+  return (await res.json()) as T;
+}
+
+async function throwIfNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  const text = await res.text();
+  throw new Error(`${res.status}: ${text || res.statusText}`);
+}
+
+/** The HTTP status an `apiRequest` error carries, if it is one. */
+export function errorStatus(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const match = /^(\d{3}): /.exec(error.message);
+  return match ? Number(match[1]) : undefined;
+}
+
+const shownError = errorBody.pick({ message: true, field: true });
+export type ShownError = Pick<ErrorBody, 'message' | 'field'>;
+
+/** `message` (and `field`) of an `apiRequest` error whose body is the shared error JSON. */
+export function serverError(error: unknown): ShownError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
+  if (!match?.[1]) return undefined;
+  try {
+    const parsed = shownError.safeParse(JSON.parse(match[1]));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a toast shows for a failed call: the server's message, else the screen's fallback. */
+export function serverMessage(error: unknown, fallback: string): string {
+  return serverError(error)?.message || fallback;
+}
+
+export type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+/** The default cached read: GET to the query key's parts joined with '/'. */
+export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
+  return async ({ queryKey }) => {
+    try {
+      return await apiRequest<T>('GET', queryKey.join('/'));
+    } catch (error) {
+      if (options.on401 === 'returnNull' && errorStatus(error) === 401) return null;
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,91 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { getQueryFn } from './api';
+import { CURRENT_USER_KEY } from './authApi';
+import { TOKEN_KEY, readStoredToken, writeStoredToken } from './tokenStorage';
+
+/**
+ * Auth state (spec section 4): the token in memory and in localStorage, and
+ * the current user from GET /api/me. The query runs only while a token
+ * exists, once per page load, never retried. A 401 means the token is stale:
+ * it is dropped silently and the signed-out UI shows.
+ */
+export interface AuthState {
+  user: CurrentUser | null;
+  isAuthenticated: boolean;
+  /** A token exists and /api/me has not answered yet. */
+  isLoading: boolean;
+  /** Keeps the token of a login/registration and refreshes the current user. */
+  signIn(response: AuthResponse): void;
+  /** Forgets the token and every cached answer. */
+  signOut(): void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+const currentUserQueryFn = getQueryFn<CurrentUser>({ on401: 'returnNull' });
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [token, setToken] = useState<string | null>(readStoredToken);
+
+  const me = useQuery({
+    queryKey: CURRENT_USER_KEY,
+    queryFn: currentUserQueryFn,
+    enabled: token !== null,
+  });
+
+  const signOut = useCallback(() => {
+    writeStoredToken(null);
+    setToken(null);
+    queryClient.clear();
+  }, [queryClient]);
+
+  const signIn = useCallback(
+    (response: AuthResponse) => {
+      queryClient.clear();
+      writeStoredToken(response.token);
+      setToken(response.token);
+      queryClient.setQueryData(CURRENT_USER_KEY, response.user);
+      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    },
+    [queryClient],
+  );
+
+  const tokenRejected = token !== null && me.data === null;
+  useEffect(() => {
+    if (tokenRejected) signOut();
+  }, [tokenRejected, signOut]);
+
+  // Another tab signed in or out: follow it.
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== TOKEN_KEY && event.key !== null) return;
+      const next = readStoredToken();
+      setToken(next);
+      queryClient.clear();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [queryClient]);
+
+  const user = token !== null ? (me.data ?? null) : null;
+  const value = useMemo<AuthState>(
+    () => ({
+      user,
+      isAuthenticated: user !== null,
+      isLoading: token !== null && me.isLoading,
+      signIn,
+      signOut,
+    }),
+    [user, token, me.isLoading, signIn, signOut],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used inside <AuthProvider>');
+  return value;
+}

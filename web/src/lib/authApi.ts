@@ -1,0 +1,30 @@
+import type {
+  AuthResponse,
+  CurrentUser,
+  ForgotPasswordRequest,
+  ForgotPasswordResponse,
+  LoginRequest,
+  MessageResponse,
+  PrivacyUpdateRequest,
+  RegisterRequest,
+  ResetPasswordRequest,
+} from '@hoptrack/proto';
+import { apiRequest } from './api';
+
+/** Query keys are the URL parts the default query fn joins with '/'. */
+export const CURRENT_USER_KEY = ['/api/me'] as const;
+
+export function verifyResetTokenKey(token: string) {
+  return ['/api/auth/verify-reset-token', encodeURIComponent(token)] as const;
+}
+
+/** Typed calls of the auth service (spec section 7), bodies and answers from @hoptrack/proto. */
+export const authApi = {
+  login: (body: LoginRequest) => apiRequest<AuthResponse>('POST', '/api/auth/login', body),
+  register: (body: RegisterRequest) => apiRequest<AuthResponse>('POST', '/api/auth/register', body),
+  forgotPassword: (body: ForgotPasswordRequest) =>
+    apiRequest<ForgotPasswordResponse>('POST', '/api/auth/forgot-password', body),
+  resetPassword: (body: ResetPasswordRequest) =>
+    apiRequest<MessageResponse>('POST', '/api/auth/reset-password', body),
+  updatePrivacy: (body: PrivacyUpdateRequest) => apiRequest<CurrentUser>('PUT', '/api/privacy', body),
+};
