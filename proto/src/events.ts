@@ -27,9 +27,29 @@ export const userSnapshot = z.object({
 });
 export type UserSnapshot = z.infer<typeof userSnapshot>;
 
+const pair = z.object({ friendshipId: uuid, requesterId: uuid, recipientId: uuid });
+const between = z.object({ userId: uuid, friendId: uuid });
+const block = z.object({ blockerId: uuid, blockedId: uuid });
+
 export const eventSchemas = {
   'user.registered.v1': userSnapshot,
   'user.updated.v1': userSnapshot,
+  /** requester asked recipient; requester now follows recipient. */
+  'social.friendship.requested.v1': pair,
+  /** The two are friends (both directions). */
+  'social.friendship.accepted.v1': pair,
+  /** The request is gone; nobody follows anybody because of it. */
+  'social.friendship.rejected.v1': pair,
+  /** An accepted friendship ended (unfriend); neither follows the other. */
+  'social.friendship.removed.v1': between,
+  /** Implies any friendship or request between the two is gone; they must not see each other. */
+  'social.user.blocked.v1': block,
+  'social.user.unblocked.v1': block,
+  /** userId no longer wants friendId's sessions in their feed. */
+  'social.friend.muted.v1': between,
+  'social.friend.unmuted.v1': between,
+  'social.friend.pinned.v1': between.extend({ order: z.number().int() }),
+  'social.friend.unpinned.v1': between,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -64,7 +84,8 @@ export function parseEvent(raw: unknown): EventEnvelope {
 
 /** JetStream streams and the event types each one holds. */
 export const streams = {
-  USERS: { types: ['user.registered.v1', 'user.updated.v1'] as EventType[], subjects: ['user.>'] },
+  USERS: { subjects: ['user.>'] },
+  SOCIAL: { subjects: ['social.>'] },
 } as const;
 export type StreamName = keyof typeof streams;
 

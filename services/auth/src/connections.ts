@@ -1,4 +1,4 @@
-import { connectBus, ensureDatabase, ensureStreams, migrate, type Bus, type Logger } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, prepareDatabase, type Bus, type Logger } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
 import type { AuthConfig } from './config';
@@ -15,8 +15,7 @@ export interface AuthConnections {
 
 /** Opens what the auth service depends on, migrating its database first. */
 export async function openConnections(config: AuthConfig, logger: Logger): Promise<AuthConnections> {
-  await ensureDatabase(config.DATABASE_URL);
-  await migrate({ connectionString: config.DATABASE_URL, migrationsDir, logger });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
   const prisma = createPrisma(config.DATABASE_URL);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));

@@ -30,7 +30,7 @@ export interface TestAuth extends AuthApp, AuthConnections {
   logs: ReturnType<typeof memoryLogger>['lines'];
   register(overrides?: Partial<RegisterRequest>): Promise<{ token: string; userId: string; body: RegisterRequest }>;
   /** Publishes what is pending and returns every event in the USERS stream. */
-  events(): Promise<EventEnvelope[]>;
+  events(): Promise<Array<EventEnvelope<'user.registered.v1' | 'user.updated.v1'>>>;
   close(): Promise<void>;
 }
 
@@ -66,7 +66,7 @@ export async function startTestAuth(extra: Record<string, string> = {}): Promise
     },
     async events() {
       await built.relay.drain();
-      return readStream(connections.bus, 'USERS');
+      return readStream(connections.bus, 'USERS', 'user.registered.v1', 'user.updated.v1');
     },
     async close() {
       await built.relay.stop();

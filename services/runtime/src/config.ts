@@ -45,3 +45,27 @@ export function loadConfig<S extends z.ZodType>(
   });
   throw new ConfigError(service, problems);
 }
+
+export const DEV_JWT_SECRET = 'hoptrack-development-secret-change-me-please';
+
+/**
+ * A service's config schema: the base settings with its port and database
+ * defaults, plus its own. Outside production the development JWT secret is
+ * the default; in production it is refused, so a forgotten secret stops the
+ * process rather than signing tokens anyone could forge.
+ */
+export function serviceConfigSchema<E extends z.ZodRawShape>(defaults: { port: number; database: string }, extra: E) {
+  return baseConfigSchema
+    .extend({
+      PORT: z.coerce.number().int().min(1).max(65535).default(defaults.port),
+      DATABASE_URL: baseConfigSchema.shape.DATABASE_URL.default(`postgresql://postgres@127.0.0.1:5432/${defaults.database}`),
+      JWT_SECRET: baseConfigSchema.shape.JWT_SECRET.default(DEV_JWT_SECRET),
+    })
+    .extend(extra)
+    .superRefine((config, ctx) => {
+      const { JWT_SECRET: secret, NODE_ENV: env } = config as { JWT_SECRET: string; NODE_ENV: string };
+      if (env === 'production' && secret === DEV_JWT_SECRET) {
+        ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
+      }
+    });
+}

@@ -1,4 +1,4 @@
-export { baseConfigSchema, loadConfig, ConfigError, type BaseConfig } from './config';
+export { baseConfigSchema, serviceConfigSchema, loadConfig, ConfigError, DEV_JWT_SECRET, type BaseConfig } from './config';
 export { createLogger, type Logger } from './logger';
 export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions } from './http/server';
 export { createMetrics, type ServiceMetrics } from './http/metrics';
@@ -14,4 +14,5 @@ export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';
 export type { SqlClient, TransactionalSqlClient } from './db/sql';
 export { ensureDatabase } from './db/database';
 export { migrate, readMigrations } from './db/migrate';
+export { prepareDatabase } from './db/prepare';
 export { runService, type BuiltService, type ServiceContext, type ServiceConfig } from './lifecycle';

@@ -35,12 +35,13 @@ export function parseDuration(value: string): number {
  */
 export function createTokenService(options: {
   secret: string;
-  expiresIn: string;
+  /** Lifetime of signed tokens; services that only verify can leave it. */
+  expiresIn?: string;
   clock?: () => Date;
 }): TokenService {
   const key = new TextEncoder().encode(options.secret);
   const now = options.clock ?? (() => new Date());
-  const lifetimeSeconds = parseDuration(options.expiresIn);
+  const lifetimeSeconds = parseDuration(options.expiresIn ?? '7d');
   return {
     async sign({ userId, tokenVersion }) {
       const issuedAt = Math.floor(now().getTime() / 1000);

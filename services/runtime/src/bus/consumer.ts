@@ -14,30 +14,35 @@ import {
   type StreamName,
 } from '@hoptrack/proto';
 import type { Logger } from 'pino';
-import type { SqlClient, TransactionalSqlClient } from '../db/sql';
+import type { SqlClient } from '../db/sql';
 import type { Bus } from './connection';
 
 /** One handler per event type, typed from the contract in proto/. */
-export type EventHandlers = {
-  [T in EventType]?: (event: EventEnvelope<T>, context: HandlerContext) => Promise<void>;
+export type EventHandlers<Tx = SqlClient> = {
+  [T in EventType]?: (event: EventEnvelope<T>, context: HandlerContext<Tx>) => Promise<void>;
 };
 
-export interface HandlerContext {
+export interface HandlerContext<Tx = SqlClient> {
   /** Child logger carrying the event id, type and originating request id. */
   logger: Logger;
   /** The transaction that also records the event as processed (with an inbox). */
-  tx?: SqlClient;
+  tx?: Tx;
   redeliveryCount: number;
 }
 
 /** Records processed event ids so a redelivered event changes nothing twice. */
-export interface Inbox {
+export interface Inbox<Tx = SqlClient> {
   /** Runs `fn` unless this consumer already processed `eventId`; true when it ran. */
-  runOnce(consumer: string, eventId: string, fn: (tx: SqlClient) => Promise<void>): Promise<boolean>;
+  runOnce(consumer: string, eventId: string, fn: (tx: Tx) => Promise<void>): Promise<boolean>;
 }
 
-/** The Postgres inbox: the dedup row and the handler's writes commit together. */
-export function sqlInbox(db: TransactionalSqlClient): Inbox {
+/**
+ * The Postgres inbox: the dedup row and the handler's writes commit together.
+ * Generic over the transaction type, so a service's handlers get its Prisma transaction.
+ */
+export function sqlInbox<Tx extends SqlClient = SqlClient>(db: {
+  $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R>;
+}): Inbox<Tx> {
   return {
     runOnce(consumer, eventId, fn) {
       return db.$transaction(async (tx) => {
@@ -54,14 +59,14 @@ export function sqlInbox(db: TransactionalSqlClient): Inbox {
   };
 }
 
-export interface ConsumerOptions {
+export interface ConsumerOptions<Tx = SqlClient> {
   bus: Bus;
   stream: StreamName;
   /** Durable name: the consumer's identity, kept by JetStream across restarts. */
   durable: string;
-  handlers: EventHandlers;
+  handlers: EventHandlers<Tx>;
   logger: Logger;
-  inbox?: Inbox;
+  inbox?: Inbox<Tx>;
   /** Cap on unacknowledged messages in flight. */
   maxAckPending?: number;
   maxDeliver?: number;
@@ -80,7 +85,7 @@ const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
  * a fault naks with backoff and JetStream redelivers; a message that cannot
  * be parsed is terminated, since no retry will ever make it valid.
  */
-export async function startConsumer(options: ConsumerOptions): Promise<RunningConsumer> {
+export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>): Promise<RunningConsumer> {
   const { bus, logger } = options;
   const stream = streamNameFor(bus.namespace, options.stream);
   const types = Object.keys(options.handlers) as EventType[];
@@ -113,7 +118,7 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
   };
 }
 
-async function handleMessage(msg: JsMsg, options: ConsumerOptions): Promise<void> {
+async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<void> {
   let event: EventEnvelope;
   try {
     event = parseEvent(msg.json());
@@ -124,7 +129,7 @@ async function handleMessage(msg: JsMsg, options: ConsumerOptions): Promise<void
   }
   const log = options.logger.child({ eventId: event.id, eventType: event.type, reqId: event.requestId, consumer: options.durable });
   const handler = options.handlers[event.type] as
-    | ((e: EventEnvelope, c: HandlerContext) => Promise<void>)
+    | ((e: EventEnvelope, c: HandlerContext<Tx>) => Promise<void>)
     | undefined;
   if (!handler) {
     msg.ack();

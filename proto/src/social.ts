@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import { uuid } from './common';
+
+/**
+ * Social graph contracts (spec sections 3, 5, 7). Semantics (docs/decisions.md):
+ * friends follow each other; a pending request makes its sender a follower of
+ * the recipient; blocks hide both users from each other everywhere.
+ */
+export const MAX_PINNED_FRIENDS = 5;
+export const SEARCH_QUERY_MAX = 100;
+
+export const FRIENDSHIP_STATUSES = ['accepted', 'sent', 'pending', 'none'] as const;
+/** The relationship as the viewer sees it: sent = I asked them, pending = they asked me. */
+export const friendshipStatus = z.enum(FRIENDSHIP_STATUSES);
+export type FriendshipStatus = z.infer<typeof friendshipStatus>;
+
+export const userIdParams = z.object({ id: uuid });
+export const usernameParams = z.object({
+  username: z.string().min(1).max(30, { error: 'Username must be at most 30 characters' }),
+});
+
+export const pagination = {
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(50, { error: 'limit must be at most 50' }).default(20),
+  offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).max(10_000).default(0),
+};
+
+export const userSearchQuery = z.object({
+  q: z
+    .string({ error: 'q is required' })
+    .trim()
+    .min(1, { error: 'q is required' })
+    .max(SEARCH_QUERY_MAX, { error: `Search query must be at most ${SEARCH_QUERY_MAX} characters` }),
+  ...pagination,
+});
+export type UserSearchQuery = z.infer<typeof userSearchQuery>;
+
+export const listQuery = z.object(pagination);
+
+/**
+ * Another user as the viewer may see them. Fields a private profile withholds
+ * from non-friends (bio, email) are null; email only ever reaches friends.
+ */
+export const otherUser = z.object({
+  id: uuid,
+  username: z.string(),
+  displayName: z.string(),
+  profilePicture: z.string().nullable(),
+  avatar: z.string().nullable(),
+  bio: z.string().nullable(),
+  email: z.string().nullable(),
+  createdAt: z.string(),
+  joinDate: z.string(),
+  isProfilePrivate: z.boolean(),
+  allowDirectMessages: z.boolean(),
+  showOnlineStatus: z.boolean(),
+  friendshipStatus,
+  /** The friendship row behind the status (to accept or reject a pending request). */
+  friendshipId: uuid.nullable(),
+  totalSessions: z.number().int(),
+  mutualFriends: z.number().int(),
+  /** False when a private profile hides its details from this viewer. */
+  canViewDetails: z.boolean(),
+});
+export type OtherUser = z.infer<typeof otherUser>;
+
+/** The small card of a user inside lists (requests, friends, followers, blocked). */
+export const userCard = z.object({
+  id: uuid,
+  username: z.string(),
+  displayName: z.string(),
+  profilePicture: z.string().nullable(),
+  avatar: z.string().nullable(),
+  bio: z.string().nullable(),
+  isProfilePrivate: z.boolean(),
+});
+export type UserCard = z.infer<typeof userCard>;
+
+export const friendRequest = z.object({
+  id: uuid,
+  user: userCard,
+  createdAt: z.string(),
+});
+export type FriendRequest = z.infer<typeof friendRequest>;
+
+export const friend = userCard.extend({
+  friendshipId: uuid,
+  isPinned: z.boolean(),
+  isMuted: z.boolean(),
+  pinnedOrder: z.number().int().nullable(),
+  friendsSince: z.string(),
+});
+export type Friend = z.infer<typeof friend>;
+
+export const blockedUser = userCard.extend({
+  reason: z.string().nullable(),
+  blockedAt: z.string(),
+});
+export type BlockedUser = z.infer<typeof blockedUser>;
+
+export const followEntry = userCard.extend({ friendshipStatus });
+export type FollowEntry = z.infer<typeof followEntry>;
+
+export const followList = z.object({
+  users: z.array(followEntry),
+  total: z.number().int(),
+  followersCount: z.number().int(),
+  followingCount: z.number().int(),
+});
+export type FollowList = z.infer<typeof followList>;
+
+export const userStats = z.object({
+  totalSessions: z.number().int(),
+  totalHours: z.number(),
+  followersCount: z.number().int(),
+  followingCount: z.number().int(),
+});
+export type UserStats = z.infer<typeof userStats>;
+
+export const myStats = userStats.extend({
+  weeklyTotal: z.number().int(),
+  friendsCount: z.number().int(),
+});
+export type MyStats = z.infer<typeof myStats>;
+
+export const friendshipCreateRequest = z.object({ friendId: uuid });
+export const friendshipRespondRequest = z.object({
+  action: z.enum(['accept', 'reject'], { error: "action must be 'accept' or 'reject'" }),
+});
+export const friendship = z.object({
+  id: uuid,
+  userId: uuid,
+  friendId: uuid,
+  status: z.enum(['pending', 'accepted']),
+  createdAt: z.string(),
+});
+export type Friendship = z.infer<typeof friendship>;
+
+export const blockRequest = z.object({
+  reason: z.string().trim().max(200, { error: 'Reason must be at most 200 characters' }).optional(),
+});
+export const pinRequest = z.object({
+  order: z.number({ error: 'order must be a number' }).int().min(0).max(MAX_PINNED_FRIENDS - 1).optional(),
+});
+
+/** Refusal texts the web turns into 'Access Restricted' (spec section 6). */
+export const PRIVATE_FOLLOWERS_MESSAGE = 'This profile is private: you can only view followers of your friends';
+export const PRIVATE_FOLLOWING_MESSAGE = 'This profile is private: you can only view following of your friends';
+export const PRIVATE_PROFILE_MESSAGE = 'This profile is private';
+export const PIN_LIMIT_MESSAGE = 'You can only pin up to 5 friends.';
