@@ -1,0 +1,56 @@
+import {
+  bearerAuth,
+  createServer,
+  createTokenService,
+  Outbox,
+  OutboxRelay,
+  type Bus,
+  type Logger,
+  type ServiceApp,
+  type ServiceMetrics,
+} from '@hoptrack/runtime';
+import type { SocialConfig } from './config';
+import type { PrismaClient } from './db';
+import { SocialGraph } from './domain/social-graph';
+import { usersRepository } from './repositories/users.repository';
+import { friendsRoutes } from './routes/friends.routes';
+import { usersRoutes } from './routes/users.routes';
+
+export interface SocialDeps {
+  config: SocialConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  prisma: PrismaClient;
+  bus: Bus;
+  clock?: () => Date;
+}
+
+export interface SocialApp {
+  app: ServiceApp;
+  graph: SocialGraph;
+  relay: OutboxRelay;
+}
+
+export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
+  const { config, logger, prisma, bus } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const graph = new SocialGraph({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
+  const tokens = createTokenService({ secret: config.JWT_SECRET, clock });
+  // Tokens issued before a password reset die here too: the read model knows the current version.
+  // A user the read model has not heard of yet (events lag by milliseconds) is not refused for it.
+  const authenticate = bearerAuth(tokens, async (claims) => {
+    const user = await usersRepository.findById(prisma, claims.userId);
+    return !user || claims.tokenVersion >= user.tokenVersion;
+  });
+
+  const app = createServer({
+    logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
+  });
+  usersRoutes(app, graph, authenticate);
+  friendsRoutes(app, graph, authenticate);
+  return { app, graph, relay };
+}

@@ -1,0 +1,13 @@
+import { serviceConfigSchema } from '@hoptrack/runtime';
+import { z } from 'zod';
+
+export const socialConfigSchema = serviceConfigSchema(
+  { port: 4002, database: 'hoptrack_social_graph' },
+  {
+    OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
+    /** Durable name of the user read-model consumer; one per deployment. */
+    USERS_CONSUMER: z.string().default('social-graph-users'),
+  },
+);
+
+export type SocialConfig = z.infer<typeof socialConfigSchema>;

@@ -1,0 +1,54 @@
+import type { BlockedUser as BlockedUserView, Friend, FollowEntry, OtherUser, UserCard } from '@hoptrack/proto';
+import type { BlockedUser, Friendship, User } from '../db';
+import { canViewDetails, friendshipStatusOf, type RelationView } from './relations';
+
+/** A user inside a list. The bio of a private profile stays with its friends. */
+export function toUserCard(user: User, detailsVisible = !user.isProfilePrivate): UserCard {
+  return {
+    id: user.id,
+    username: user.username,
+    displayName: user.displayName,
+    profilePicture: user.profilePicture,
+    avatar: user.avatar,
+    bio: detailsVisible ? user.bio : null,
+    isProfilePrivate: user.isProfilePrivate,
+  };
+}
+
+export function toOtherUser(user: User, view: RelationView, extra: { mutualFriends: number; totalSessions: number }): OtherUser {
+  const details = canViewDetails(view.relation, user);
+  const closeEnough = view.relation === 'self' || view.relation === 'friend';
+  return {
+    ...toUserCard(user, details),
+    // E-mail is never public: it reaches friends (and the user), whatever the profile setting.
+    email: closeEnough ? user.email : null,
+    createdAt: user.createdAt.toISOString(),
+    joinDate: user.createdAt.toISOString(),
+    allowDirectMessages: user.allowDirectMessages,
+    showOnlineStatus: user.showOnlineStatus,
+    friendshipStatus: friendshipStatusOf(view.relation),
+    friendshipId: view.friendshipId,
+    totalSessions: details ? extra.totalSessions : 0,
+    mutualFriends: extra.mutualFriends,
+    canViewDetails: details,
+  };
+}
+
+export function toFriend(row: Friendship, user: User): Friend {
+  return {
+    ...toUserCard(user, true),
+    friendshipId: row.id,
+    isPinned: row.isPinned,
+    isMuted: row.isMuted,
+    pinnedOrder: row.pinnedOrder,
+    friendsSince: row.createdAt.toISOString(),
+  };
+}
+
+export function toBlockedUser(block: BlockedUser, user: User): BlockedUserView {
+  return { ...toUserCard(user, false), reason: block.reason, blockedAt: block.createdAt.toISOString() };
+}
+
+export function toFollowEntry(user: User, view: RelationView): FollowEntry {
+  return { ...toUserCard(user, canViewDetails(view.relation, user)), friendshipStatus: friendshipStatusOf(view.relation) };
+}

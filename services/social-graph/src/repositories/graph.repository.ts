@@ -1,0 +1,153 @@
+import type { Db, User } from '../db';
+
+/**
+ * Queries across friendships, blocks and the user read model. Every list
+ * takes the viewer, and drops users in a block with the viewer either way:
+ * a block hides two people from each other everywhere, not only on profiles.
+ */
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+const FOLLOW_STATUSES = ['pending', 'accepted'];
+
+/** SQL condition: no block either way between the viewer (always parameter $1) and `column`. */
+const notBlockedWithViewer = (column: string) =>
+  `NOT EXISTS (SELECT 1 FROM blocked_users b WHERE (b.blocker_id = $1::uuid AND b.blocked_id = ${column})
+                                             OR (b.blocked_id = $1::uuid AND b.blocker_id = ${column}))`;
+
+interface UserRow {
+  id: string;
+  email: string;
+  username: string;
+  display_name: string;
+  bio: string | null;
+  avatar: string | null;
+  profile_picture: string | null;
+  is_profile_private: boolean;
+  allow_direct_messages: boolean;
+  show_online_status: boolean;
+  token_version: number;
+  created_at: Date;
+  updated_at: Date;
+  total: bigint;
+}
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    username: row.username,
+    displayName: row.display_name,
+    bio: row.bio,
+    avatar: row.avatar,
+    profilePicture: row.profile_picture,
+    isProfilePrivate: row.is_profile_private,
+    allowDirectMessages: row.allow_direct_messages,
+    showOnlineStatus: row.show_online_status,
+    tokenVersion: row.token_version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const escapeLike = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export const graphRepository = {
+  /** Case-insensitive substring search on username and display name; prefix matches first. */
+  async search(db: Db, viewerId: string, q: string, page: Page): Promise<User[]> {
+    const pattern = `%${escapeLike(q)}%`;
+    const prefix = `${escapeLike(q)}%`;
+    const rows = await db.$queryRawUnsafe<UserRow[]>(
+      `SELECT u.*, 0::bigint AS total FROM users u
+       WHERE u.id <> $1::uuid AND (u.username ILIKE $2 OR u.display_name ILIKE $2) AND ${notBlockedWithViewer('u.id')}
+       ORDER BY (u.username ILIKE $3 OR u.display_name ILIKE $3) DESC, lower(u.display_name), u.id
+       LIMIT $4 OFFSET $5`,
+      viewerId,
+      pattern,
+      prefix,
+      page.limit,
+      page.offset,
+    );
+    return rows.map(toUser);
+  },
+
+  /** Who follows `userId`: its friends and everyone with a pending request to it. */
+  async followers(db: Db, viewerId: string, userId: string, page: Page): Promise<{ users: User[]; total: number }> {
+    return listFollow(db, viewerId, userId, 'friend_id', 'user_id', page);
+  },
+
+  /** Whom `userId` follows: its friends and everyone it sent a pending request to. */
+  async following(db: Db, viewerId: string, userId: string, page: Page): Promise<{ users: User[]; total: number }> {
+    return listFollow(db, viewerId, userId, 'user_id', 'friend_id', page);
+  },
+
+  async followCounts(db: Db, userId: string): Promise<{ followers: number; following: number; friends: number }> {
+    const [row] = await db.$queryRawUnsafe<Array<{ followers: bigint; following: bigint; friends: bigint }>>(
+      `SELECT
+         (SELECT count(*) FROM friendships WHERE friend_id = $1::uuid AND status = ANY($2)) AS followers,
+         (SELECT count(*) FROM friendships WHERE user_id = $1::uuid AND status = ANY($2)) AS following,
+         (SELECT count(*) FROM friendships WHERE user_id = $1::uuid AND status = 'accepted') AS friends`,
+      userId,
+      FOLLOW_STATUSES,
+    );
+    return { followers: Number(row?.followers ?? 0), following: Number(row?.following ?? 0), friends: Number(row?.friends ?? 0) };
+  },
+
+  /** Friends the viewer shares with each target, for many targets in one query. */
+  async mutualFriends(db: Db, viewerId: string, targetIds: string[]): Promise<Map<string, number>> {
+    if (targetIds.length === 0) return new Map();
+    const rows = await db.$queryRawUnsafe<Array<{ target: string; n: bigint }>>(
+      `SELECT theirs.user_id AS target, count(*) AS n
+       FROM friendships mine JOIN friendships theirs ON theirs.friend_id = mine.friend_id
+       WHERE mine.user_id = $1::uuid AND mine.status = 'accepted'
+         AND theirs.user_id = ANY($2::uuid[]) AND theirs.status = 'accepted'
+       GROUP BY theirs.user_id`,
+      viewerId,
+      targetIds,
+    );
+    return new Map(rows.map((r) => [r.target, Number(r.n)]));
+  },
+
+  async sessionTotals(db: Db, userIds: string[]): Promise<Map<string, { sessions: number; minutes: number }>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await db.$queryRawUnsafe<Array<{ user_id: string; sessions: bigint; minutes: bigint }>>(
+      `SELECT user_id, count(*) AS sessions, coalesce(sum(duration_minutes), 0) AS minutes
+       FROM session_facts WHERE user_id = ANY($1::uuid[]) GROUP BY user_id`,
+      userIds,
+    );
+    return new Map(rows.map((r) => [r.user_id, { sessions: Number(r.sessions), minutes: Number(r.minutes) }]));
+  },
+
+  async beersSince(db: Db, userId: string, since: Date): Promise<number> {
+    const [row] = await db.$queryRawUnsafe<Array<{ beers: bigint }>>(
+      'SELECT coalesce(sum(beer_count), 0) AS beers FROM session_facts WHERE user_id = $1::uuid AND created_at >= $2',
+      userId,
+      since,
+    );
+    return Number(row?.beers ?? 0);
+  },
+};
+
+async function listFollow(
+  db: Db,
+  viewerId: string,
+  userId: string,
+  anchor: 'user_id' | 'friend_id',
+  other: 'user_id' | 'friend_id',
+  page: Page,
+): Promise<{ users: User[]; total: number }> {
+  const rows = await db.$queryRawUnsafe<UserRow[]>(
+    `SELECT u.*, count(*) OVER () AS total FROM friendships f JOIN users u ON u.id = f.${other}
+     WHERE f.${anchor} = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('u.id')}
+     ORDER BY lower(u.display_name), u.id
+     LIMIT $4 OFFSET $5`,
+    viewerId,
+    userId,
+    FOLLOW_STATUSES,
+    page.limit,
+    page.offset,
+  );
+  return { users: rows.map(toUser), total: Number(rows[0]?.total ?? 0) };
+}
