@@ -14,7 +14,7 @@ const webUrl = `http://localhost:${webPort}`;
 const stack = await startStack({
   mode: 'dev',
   gatewayPort,
-  authPort: Number(process.env.AUTH_PORT ?? 4001),
+  servicePorts: { auth: Number(process.env.AUTH_PORT ?? 4001), 'social-graph': Number(process.env.SOCIAL_GRAPH_PORT ?? 4002) },
   serveWeb: process.env.SERVE_WEB === 'true',
   publicWebUrl: webUrl,
   echo: true,

@@ -1,4 +1,4 @@
-import { connectBus, createLogger, deleteStreams } from '@hoptrack/runtime';
+import { connectBus, createLogger, deleteStreams, DEV_JWT_SECRET } from '@hoptrack/runtime';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startGateway } from './gateway';
@@ -9,11 +9,25 @@ import { freePort, repoRoot, startProcess, type RunningProcess } from './process
  * `make dev` and the browser tests start it the same way; only the ports,
  * database names and whether the gateway serves the built web app differ.
  */
+/** Every service of the product: its entry, default port, database and the gateway variable that points at it. */
+const SERVICES = [
+  { name: 'auth', entry: 'services/auth/src/server.ts', port: 4001, database: 'hoptrack_auth', gatewayVar: 'AUTH_SERVICE_URL' },
+  {
+    name: 'social-graph',
+    entry: 'services/social-graph/src/server.ts',
+    port: 4002,
+    database: 'hoptrack_social_graph',
+    gatewayVar: 'SOCIAL_GRAPH_SERVICE_URL',
+  },
+] as const;
+export type ServiceName = (typeof SERVICES)[number]['name'];
+
 export interface StackOptions {
-  /** 'e2e' uses its own database and bus namespace per run; 'dev' the developer's. */
+  /** 'e2e' uses its own databases and bus namespace per run; 'dev' the developer's. */
   mode?: 'e2e' | 'dev';
   gatewayPort?: number;
-  authPort?: number;
+  /** Fixed service ports (make dev); free ports otherwise. */
+  servicePorts?: Partial<Record<ServiceName, number>>;
   /** Serve web/dist from the gateway (production shape); `make dev` uses Vite instead. */
   serveWeb?: boolean;
   /** The origin reset links point to: the gateway, or Vite in `make dev`. */
@@ -24,7 +38,7 @@ export interface StackOptions {
 
 export interface Stack {
   baseUrl: string;
-  auth: RunningProcess;
+  services: Record<ServiceName, RunningProcess>;
   gateway: RunningProcess;
   stop(): Promise<void>;
 }
@@ -41,35 +55,38 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    JWT_SECRET: process.env.JWT_SECRET ?? 'hoptrack-development-secret-change-me-please',
+    JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET,
     BUS_NAMESPACE: namespace,
+    PUBLIC_WEB_URL: options.publicWebUrl ?? baseUrl,
     ...options.env,
   };
 
   const started: RunningProcess[] = [];
   const stopAll = async () => {
-    for (const proc of started.reverse()) await proc.stop();
+    await Promise.all(started.map((proc) => proc.stop()));
   };
   try {
-    const auth = await startProcess({
-      name: 'auth',
-      entry: 'services/auth/src/server.ts',
-      port: options.authPort ?? (await freePort()),
-      env: {
-        ...shared,
-        DATABASE_URL: process.env.AUTH_DATABASE_URL ?? `${pgBase()}/hoptrack_auth${mode === 'dev' ? '' : '_e2e'}`,
-        PUBLIC_WEB_URL: options.publicWebUrl ?? baseUrl,
-      },
-      echo: options.echo,
-    });
-    started.push(auth);
+    // Services start side by side; each creates and migrates its own database.
+    const running = await Promise.all(
+      SERVICES.map(async (service) => {
+        const proc = await startProcess({
+          name: service.name,
+          entry: service.entry,
+          port: options.servicePorts?.[service.name] ?? (await freePort()),
+          env: { ...shared, DATABASE_URL: `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}` },
+          echo: options.echo,
+        });
+        started.push(proc);
+        return [service, proc] as const;
+      }),
+    );
     const gateway = await startGateway({
       port: gatewayPort,
       echo: options.echo,
       env: {
         ...shared,
         HOST: process.env.HOST ?? '127.0.0.1',
-        AUTH_SERVICE_URL: auth.url,
+        ...Object.fromEntries(running.map(([service, proc]) => [service.gatewayVar, proc.url])),
         WEB_DIST_DIR: options.serveWeb === false ? '' : path.join(repoRoot, 'web/dist'),
         GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`,
       },
@@ -77,7 +94,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     started.push(gateway);
     return {
       baseUrl,
-      auth,
+      services: Object.fromEntries(running.map(([service, proc]) => [service.name, proc])) as Record<ServiceName, RunningProcess>,
       gateway,
       async stop() {
         await stopAll();

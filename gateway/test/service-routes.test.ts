@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGateway } from '../../infra/testing/gateway';
+import { freePort, type RunningProcess } from '../../infra/testing/processes';
+import { rateLimitPrefix } from './support';
+
+/**
+ * The routing table itself: every public prefix reaches the service that owns
+ * it. The services are pointed at closed ports, so the 503 names which
+ * service the gateway tried — no service has to run for this.
+ */
+describe('routing table', () => {
+  let gateway: RunningProcess;
+  beforeAll(async () => {
+    gateway = await startGateway({
+      env: {
+        AUTH_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        SOCIAL_GRAPH_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('routes'),
+      },
+    });
+  });
+  afterAll(() => gateway.stop());
+
+  it.each([
+    ['GET', '/api/me', 'auth'],
+    ['PUT', '/api/me/profile-picture', 'auth'],
+    ['PUT', '/api/privacy', 'auth'],
+    ['POST', '/api/auth/login', 'auth'],
+    ['GET', '/api/me/stats', 'social-graph'],
+    ['GET', '/api/me/friends', 'social-graph'],
+    ['GET', '/api/me/friend-requests', 'social-graph'],
+    ['GET', '/api/users/search?q=ale', 'social-graph'],
+    ['GET', '/api/users/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/followers', 'social-graph'],
+    ['POST', '/api/friendships', 'social-graph'],
+    ['PATCH', '/api/friendships/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'social-graph'],
+    ['GET', '/api/friends/pinned', 'social-graph'],
+    ['POST', '/api/friends/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/block', 'social-graph'],
+  ])('%s %s goes to %s', async (method, path, service) => {
+    const res = await fetch(`${gateway.url}${path}`, { method });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { message: string }).message).toBe(`The ${service} service is unavailable`);
+  });
+});
