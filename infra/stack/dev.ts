@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { repoRoot, startProcess, type RunningProcess } from '../testing/processes';
 import { startStack } from '../testing/stack';
+import { seedDemoGraph } from './demo-graph';
 
 /**
  * `make dev`: every service and the gateway (as the browser tests start
@@ -23,6 +24,7 @@ const stack = await startStack({
 
 let web: RunningProcess | undefined;
 try {
+  await seedDemoGraph(stack.baseUrl);
   web = await startProcess({
     name: 'web',
     command: [path.join(repoRoot, 'node_modules/.bin/vite'), '--port', String(webPort), '--strictPort'],
@@ -43,7 +45,7 @@ process.stdout.write(
     '  Hoptrack is running.',
     `  Open ${webUrl}`,
     `  API gateway: http://localhost:${gatewayPort}/api   metrics: http://localhost:${gatewayPort}/metrics`,
-    '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack"',
+    '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack" (alice and bob are friends; carol has asked alice)',
     '  Ctrl-C stops everything.',
     '',
   ].join('\n'),

@@ -1,0 +1,56 @@
+/**
+ * Demo relationships for `make dev`, made through the public API like a
+ * person would: alice and bob are friends, carol has asked alice. Idempotent:
+ * what already exists is left alone. The demo users come from `make seed`.
+ */
+const PASSWORD = 'hoptrack';
+
+interface Session {
+  token: string;
+  id: string;
+}
+
+async function call<T>(baseUrl: string, method: string, path: string, token?: string, body?: object): Promise<{ status: number; json: T }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as T };
+}
+
+async function login(baseUrl: string, name: string): Promise<Session> {
+  const res = await call<{ token: string; user: { id: string } }>(baseUrl, 'POST', '/api/auth/login', undefined, {
+    email: `${name}@hoptrack.dev`,
+    password: PASSWORD,
+  });
+  if (res.status !== 200) throw new Error(`demo login of ${name} failed: ${res.status}`);
+  return { token: res.json.token, id: res.json.user.id };
+}
+
+/** The social graph learns of users from events; wait until it knows them all. */
+async function waitForReadModel(baseUrl: string, viewer: Session, ids: string[]): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const results = await Promise.all(ids.map((id) => call(baseUrl, 'GET', `/api/users/${id}`, viewer.token)));
+    if (results.every((r) => r.status === 200)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the social graph did not learn of the demo users in time');
+}
+
+export async function seedDemoGraph(baseUrl: string): Promise<void> {
+  const [alice, bob, carol] = await Promise.all(['alice', 'bob', 'carol'].map((name) => login(baseUrl, name)));
+  if (!alice || !bob || !carol) return;
+  await waitForReadModel(baseUrl, alice, [bob.id, carol.id]);
+
+  const bobSeen = await call<{ friendshipStatus: string; friendshipId: string | null }>(baseUrl, 'GET', `/api/users/${bob.id}`, alice.token);
+  if (bobSeen.json.friendshipStatus === 'none') {
+    const sent = await call<{ id: string }>(baseUrl, 'POST', '/api/friendships', alice.token, { friendId: bob.id });
+    await call(baseUrl, 'PATCH', `/api/friendships/${sent.json.id}`, bob.token, { action: 'accept' });
+  }
+  const carolSeen = await call<{ friendshipStatus: string }>(baseUrl, 'GET', `/api/users/${carol.id}`, alice.token);
+  if (carolSeen.json.friendshipStatus === 'none') {
+    await call(baseUrl, 'POST', '/api/friendships', carol.token, { friendId: alice.id });
+  }
+}
