@@ -36,33 +36,6 @@ export type UserSearchQuery = z.infer<typeof userSearchQuery>;
 
 export const listQuery = z.object(pagination);
 
-/**
- * Another user as the viewer may see them. Fields a private profile withholds
- * from non-friends (bio, email) are null; email only ever reaches friends.
- */
-export const otherUser = z.object({
-  id: uuid,
-  username: z.string(),
-  displayName: z.string(),
-  profilePicture: z.string().nullable(),
-  avatar: z.string().nullable(),
-  bio: z.string().nullable(),
-  email: z.string().nullable(),
-  createdAt: z.string(),
-  joinDate: z.string(),
-  isProfilePrivate: z.boolean(),
-  allowDirectMessages: z.boolean(),
-  showOnlineStatus: z.boolean(),
-  friendshipStatus,
-  /** The friendship row behind the status (to accept or reject a pending request). */
-  friendshipId: uuid.nullable(),
-  totalSessions: z.number().int(),
-  mutualFriends: z.number().int(),
-  /** False when a private profile hides its details from this viewer. */
-  canViewDetails: z.boolean(),
-});
-export type OtherUser = z.infer<typeof otherUser>;
-
 /** The small card of a user inside lists (requests, friends, followers, blocked). */
 export const userCard = z.object({
   id: uuid,
@@ -74,6 +47,26 @@ export const userCard = z.object({
   isProfilePrivate: z.boolean(),
 });
 export type UserCard = z.infer<typeof userCard>;
+
+/**
+ * Another user as the viewer may see them. Fields a private profile withholds
+ * from non-friends (bio, email) are null; email only ever reaches friends.
+ */
+export const otherUser = userCard.extend({
+  email: z.string().nullable(),
+  createdAt: z.string(),
+  joinDate: z.string(),
+  allowDirectMessages: z.boolean(),
+  showOnlineStatus: z.boolean(),
+  friendshipStatus,
+  /** The friendship row behind the status (to accept or reject a pending request). */
+  friendshipId: uuid.nullable(),
+  totalSessions: z.number().int(),
+  mutualFriends: z.number().int(),
+  /** False when a private profile hides its details from this viewer. */
+  canViewDetails: z.boolean(),
+});
+export type OtherUser = z.infer<typeof otherUser>;
 
 export const friendRequest = z.object({
   id: uuid,
