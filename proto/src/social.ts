@@ -119,6 +119,8 @@ export const friendshipCreateRequest = z.object({ friendId: uuid });
 export const friendshipRespondRequest = z.object({
   action: z.enum(['accept', 'reject'], { error: "action must be 'accept' or 'reject'" }),
 });
+export const friendshipRespondResponse = z.object({ id: uuid, status: z.enum(['accepted', 'rejected']) });
+export type FriendshipRespondResponse = z.infer<typeof friendshipRespondResponse>;
 export const friendship = z.object({
   id: uuid,
   userId: uuid,

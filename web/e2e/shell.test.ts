@@ -41,6 +41,9 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
   ['/search', 'Search'],
 ];
 
+/** Screens that are built (privacy; the social screens of issue 3, tested in social.test.ts). */
+const BUILT = ['/privacy', '/profile/', '/users/', '/friends', '/search'];
+
 describe('routes', () => {
   it('shows the 404 page for unknown paths, with a way home', async () => {
     const { page } = await open('/no/such/page');
@@ -65,7 +68,7 @@ describe('routes', () => {
 
   it('gives every later-issue screen its title and a coming-soon state when signed in', async () => {
     const { page } = await openSignedIn('/');
-    for (const [path, title] of SIGNED_IN_ONLY.filter(([path]) => path !== '/privacy')) {
+    for (const [path, title] of SIGNED_IN_ONLY.filter(([path]) => !BUILT.some((built) => path.startsWith(built)))) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
       await page.getByRole('heading', { name: 'Coming soon' }).waitFor();

@@ -151,3 +151,62 @@ export async function expectWelcomePage(page: Page): Promise<void> {
   await page.getByRole('heading', { level: 1, name: 'Welcome to Hoptrack' }).waitFor();
   await page.getByText('Like a fitness tracker, but for beer', { exact: true }).waitFor();
 }
+
+/** A user registered through the API: their id and token, and what they registered with. */
+export interface RegisteredUser extends TestUser {
+  id: string;
+  token: string;
+}
+
+export async function registerUser(baseUrl: string, label: string): Promise<RegisteredUser> {
+  const user = uniqueUser(label);
+  const { token, user: created } = await registerViaApi(baseUrl, user);
+  return { ...user, id: created.id, token };
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** One call to /api as `token`: JSON in, status and parsed JSON (or null) out. */
+export async function callApi(baseUrl: string, token: string, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+}
+
+/** The same call, which must answer `expected` (2xx by default). */
+export async function expectApi(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  expected?: number,
+): Promise<unknown> {
+  const answer = await callApi(baseUrl, token, method, path, body);
+  if (expected === undefined) expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  else expect(answer.status, JSON.stringify(answer.body)).toBe(expected);
+  return answer.body;
+}
+
+/**
+ * Waits until the social graph knows `user` (it learns of registrations by
+ * events, a moment after auth answered) as seen by `viewer`.
+ */
+export async function waitForSocialUser(baseUrl: string, viewer: RegisteredUser, user: RegisteredUser): Promise<void> {
+  await expect
+    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/users/${user.id}`)).status, { timeout: 10_000 })
+    .toBe(200);
+}
+
+/** Makes `a` and `b` friends through the API: a asks, b accepts. */
+export async function makeFriends(baseUrl: string, a: RegisteredUser, b: RegisteredUser): Promise<void> {
+  await waitForSocialUser(baseUrl, a, b);
+  await waitForSocialUser(baseUrl, b, a);
+  const request = (await expectApi(baseUrl, a.token, 'POST', '/api/friendships', { friendId: b.id }, 201)) as { id: string };
+  await expectApi(baseUrl, b.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
+}

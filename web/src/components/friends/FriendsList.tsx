@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Friend } from '@hoptrack/proto';
+import type { ReactNode } from 'react';
+import { FRIENDS_KEY } from '../../lib/socialApi';
+import { QueryUserList } from '../social/UserList';
+
+interface FriendsListProps {
+  label: string;
+  /** The empty state's call to action: switch to the Find Friends tab. */
+  onFindFriends: () => void;
+  /** Renders one friend as a `<UserCard>`. */
+  children: (friend: Friend) => ReactNode;
+}
+
+/** My friends (GET /api/me/friends), shared by /friends 'My Friends' and /friends-enhanced 'Friends'. */
+export function FriendsList({ label, onFindFriends, children }: FriendsListProps) {
+  const friends = useQuery<Friend[]>({ queryKey: FRIENDS_KEY });
+  return (
+    <QueryUserList
+      label={label}
+      query={friends}
+      errorText="Could not load your friends."
+      empty={{
+        title: 'No friends yet',
+        text: 'Find people you know and send them a friend request.',
+        action: (
+          <button type="button" className="button button--primary" onClick={onFindFriends}>
+            Find Friends
+          </button>
+        ),
+      }}
+    >
+      {children}
+    </QueryUserList>
+  );
+}

@@ -1,0 +1,30 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { MAX_PINNED_FRIENDS, type Friend } from '@hoptrack/proto';
+import { PinToggle } from '../social/FriendActions';
+import { UserCard } from '../social/UserCard';
+import { QueryUserList } from '../social/UserList';
+
+/** 'Pinned (n/5)': the pinned friends in their order, each with Unpin. The page owns the query (the tab label counts it). */
+export function PinnedFriendsPanel({ pinned }: { pinned: UseQueryResult<Friend[]> }) {
+  return (
+    <QueryUserList
+      label="Pinned friends"
+      query={pinned}
+      errorText="Could not load your pinned friends."
+      empty={{
+        title: 'No pinned friends',
+        text: `Pin up to ${MAX_PINNED_FRIENDS} friends from the Friends tab to keep them at the top.`,
+      }}
+    >
+      {(friend) => (
+        <UserCard
+          key={friend.id}
+          user={friend}
+          open="link"
+          meta={friend.bio}
+          actions={<PinToggle friend={friend} pinned />}
+        />
+      )}
+    </QueryUserList>
+  );
+}

@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import type { UserStats } from '@hoptrack/proto';
+import { Link } from 'react-router';
+import { hoursLabel } from '../../lib/format';
+import { userStatsKey } from '../../lib/socialApi';
+
+interface Tile {
+  label: string;
+  value: string;
+  to?: string;
+}
+
+function tilesOf(userId: string, stats: UserStats | undefined): Tile[] {
+  const show = (value: number | undefined, format: (n: number) => string = String) =>
+    value === undefined ? '–' : format(value);
+  const followers = `/users/${userId}/followers`;
+  return [
+    { label: 'Beer Sessions', value: show(stats?.totalSessions) },
+    { label: 'Hours Drinking', value: show(stats?.totalHours, hoursLabel) },
+    { label: 'Followers', value: show(stats?.followersCount), to: followers },
+    { label: 'Following', value: show(stats?.followingCount), to: `${followers}?tab=following` },
+  ];
+}
+
+/** Beer Sessions, Hours Drinking (one decimal), Followers, Following; the last two open the follow lists. */
+export function StatTiles({ userId }: { userId: string }) {
+  const stats = useQuery<UserStats>({ queryKey: userStatsKey(userId) });
+  return (
+    <section className="stat-section" aria-label="Stats" aria-busy={stats.isPending}>
+      <ul className="stat-tiles">
+        {tilesOf(userId, stats.data).map((tile) => (
+          <li key={tile.label}>
+            {tile.to ? (
+              <Link to={tile.to} className="stat-tile stat-tile--link">
+                <TileContent tile={tile} />
+              </Link>
+            ) : (
+              <div className="stat-tile">
+                <TileContent tile={tile} />
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      {stats.isError && (
+        <p className="stat-section__error" role="alert">
+          Failed to fetch stats
+        </p>
+      )}
+    </section>
+  );
+}
+
+function TileContent({ tile }: { tile: Tile }) {
+  return (
+    <>
+      <span className="stat-tile__value">{tile.value}</span>
+      <span className="stat-tile__label">{tile.label}</span>
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import { SEARCH_QUERY_MAX } from '@hoptrack/proto';
+import { useId } from 'react';
+import { SearchIcon } from '../icons';
+
+interface SearchBoxProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** How many characters a search needs; said under the box until `active`. */
+  minLength: number;
+  /** The text is long enough: the hint goes away. */
+  active: boolean;
+}
+
+/** The 'Search users' input with a magnifier and, until the text is long enough, how much to type. */
+export function SearchBox({ value, onChange, minLength, active }: SearchBoxProps) {
+  const hintId = useId();
+  return (
+    <div className="search-box">
+      <SearchIcon className="search-box__icon" />
+      <input
+        type="search"
+        className="field__input search-box__input"
+        aria-label="Search users"
+        aria-describedby={active ? undefined : hintId}
+        placeholder="Search by name or username"
+        maxLength={SEARCH_QUERY_MAX}
+        autoComplete="off"
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {!active && (
+        <p id={hintId} className="search-box__hint">
+          Type at least {minLength} characters to search.
+        </p>
+      )}
+    </div>
+  );
+}
