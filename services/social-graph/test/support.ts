@@ -78,7 +78,8 @@ export async function startTestSocial(): Promise<TestSocial> {
       if (stored && stored.updatedAt.getTime() >= new Date(snapshot.updatedAt).getTime()) return;
       await new Promise((r) => setTimeout(r, 25));
     }
-    throw new Error(`read model never received ${type} for ${snapshot.username}`);
+    const errors = lines.filter((l) => Number(l.level) >= 50).slice(-3).map((l) => JSON.stringify(l));
+    throw new Error(`read model never received ${type} for ${snapshot.username}${errors.length ? `; last errors: ${errors.join(' | ')}` : ''}`);
   };
 
   const client = (user: TestUser): Client => {

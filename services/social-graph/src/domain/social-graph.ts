@@ -99,7 +99,7 @@ export class SocialGraph {
     const byId = await this.usersById(rows.map((r) => r.userId));
     return rows.flatMap((row) => {
       const user = byId.get(row.userId);
-      return user ? [{ id: row.id, user: toUserCard(user, true), createdAt: row.createdAt.toISOString() }] : [];
+      return user ? [{ id: row.id, user: toUserCard(user), createdAt: row.createdAt.toISOString() }] : [];
     });
   }
 
@@ -120,6 +120,7 @@ export class SocialGraph {
     if (!(await users.findById(this.db, friendId))) throw notFound(USER_NOT_FOUND);
     try {
       return await this.write(requestId, async (tx, emit) => {
+        await friendships.lockPair(tx, viewerId, friendId);
         const view = await relationOf(tx, viewerId, friendId);
         switch (view.relation) {
           case 'blocked':
@@ -151,9 +152,13 @@ export class SocialGraph {
 
   async respond(viewerId: string, friendshipId: string, action: 'accept' | 'reject', requestId: string): Promise<{ id: string; status: 'accepted' | 'rejected' }> {
     return this.write(requestId, async (tx, emit) => {
+      const found = await friendships.findById(tx, friendshipId);
+      if (!found) throw notFound('Friend request not found');
+      if (found.friendId !== viewerId) throw forbidden('Only the recipient can respond to this friend request');
+      // Serialised with blocks and requests between the same two users; re-read under the lock.
+      await friendships.lockPair(tx, found.userId, found.friendId);
       const request = await friendships.findById(tx, friendshipId);
       if (!request) throw notFound('Friend request not found');
-      if (request.friendId !== viewerId) throw forbidden('Only the recipient can respond to this friend request');
       if (request.status === 'accepted') throw conflict('Friend request already accepted');
       const pair = { friendshipId: request.id, requesterId: request.userId, recipientId: viewerId };
       if (action === 'accept') {
@@ -182,6 +187,7 @@ export class SocialGraph {
     if (!(await users.findById(this.db, targetId))) throw notFound(USER_NOT_FOUND);
     try {
       await this.write(requestId, async (tx, emit) => {
+        await friendships.lockPair(tx, viewerId, targetId);
         if (await friendships.findBlock(tx, viewerId, targetId)) throw conflict('User already blocked');
         await friendships.deleteBetween(tx, viewerId, targetId);
         await friendships.createBlock(tx, viewerId, targetId, reason?.trim() || null);
@@ -219,6 +225,7 @@ export class SocialGraph {
       if (!row) throw notFound(FRIEND_NOT_FOUND);
       const pinned = rows.filter((r) => r.isPinned && r.id !== row.id);
       if (!row.isPinned && pinned.length >= MAX_PINNED_FRIENDS) throw conflict(PIN_LIMIT_MESSAGE);
+      // `order` is a sort key: without one the friend goes after every other pin.
       const nextOrder = order ?? (row.isPinned ? row.pinnedOrder : Math.max(-1, ...pinned.map((r) => r.pinnedOrder ?? -1)) + 1);
       if (row.isPinned && row.pinnedOrder === nextOrder) return;
       await friendships.update(tx, row.id, { isPinned: true, pinnedOrder: nextOrder });

@@ -62,6 +62,14 @@ export const friendshipsRepository = {
   incomingRequests(db: Db, userId: string): Promise<Friendship[]> {
     return db.friendship.findMany({ where: { friendId: userId, status: 'pending' }, orderBy: { createdAt: 'desc' } });
   },
+  /**
+   * Serialises changes between two users (in either order) until the transaction ends, so two
+   * crossing requests, or a request and a block, cannot both decide on the same stale state.
+   */
+  async lockPair(db: Db, a: string, b: string): Promise<void> {
+    const key = a < b ? `${a}:${b}` : `${b}:${a}`;
+    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+  },
   /** Locks the user's own friendship rows, so concurrent pins count one after the other. */
   async lockFriendsOf(db: Db, userId: string): Promise<Friendship[]> {
     await db.$executeRaw`SELECT 1 FROM friendships WHERE user_id = ${userId}::uuid FOR UPDATE`;

@@ -138,16 +138,19 @@ async function listFollow(
   other: 'user_id' | 'friend_id',
   page: Page,
 ): Promise<{ users: User[]; total: number }> {
-  const rows = await db.$queryRawUnsafe<UserRow[]>(
-    `SELECT u.*, count(*) OVER () AS total FROM friendships f JOIN users u ON u.id = f.${other}
-     WHERE f.${anchor} = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('u.id')}
-     ORDER BY lower(u.display_name), u.id
-     LIMIT $4 OFFSET $5`,
-    viewerId,
-    userId,
-    FOLLOW_STATUSES,
-    page.limit,
-    page.offset,
-  );
-  return { users: rows.map(toUser), total: Number(rows[0]?.total ?? 0) };
+  const from = `FROM friendships f JOIN users u ON u.id = f.${other}
+     WHERE f.${anchor} = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('u.id')}`;
+  // The total is counted on its own: a window count vanishes with the rows on a page past the end.
+  const [rows, [count]] = await Promise.all([
+    db.$queryRawUnsafe<UserRow[]>(
+      `SELECT u.*, 0::bigint AS total ${from} ORDER BY lower(u.display_name), u.id LIMIT $4 OFFSET $5`,
+      viewerId,
+      userId,
+      FOLLOW_STATUSES,
+      page.limit,
+      page.offset,
+    ),
+    db.$queryRawUnsafe<Array<{ total: bigint }>>(`SELECT count(*) AS total ${from}`, viewerId, userId, FOLLOW_STATUSES),
+  ]);
+  return { users: rows.map(toUser), total: Number(count?.total ?? 0) };
 }

@@ -7,7 +7,9 @@ export const usersRepository = {
     return db.user.findUnique({ where: { id } });
   },
   findByUsername(db: Db, username: string): Promise<User | null> {
-    return db.user.findFirst({ where: { username: { equals: username, mode: 'insensitive' } } });
+    // Prisma turns a case-insensitive `equals` into ILIKE: escape its wildcards, or '%' finds anybody.
+    const literal = username.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return db.user.findFirst({ where: { username: { equals: literal, mode: 'insensitive' } } });
   },
   findMany(db: Db, ids: string[]): Promise<User[]> {
     return db.user.findMany({ where: { id: { in: ids } } });

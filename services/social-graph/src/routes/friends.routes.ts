@@ -51,11 +51,11 @@ export function friendsRoutes(app: ServiceApp, graph: SocialGraph, authenticate:
   const change = (
     method: 'post' | 'delete',
     url: string,
-    act: (viewerId: string, otherId: string, requestId: string, body: { reason?: string; order?: number } | undefined) => Promise<void>,
+    act: (viewerId: string, otherId: string, requestId: string, body: { reason?: string; order?: number } | null | undefined) => Promise<void>,
     body?: z.ZodType,
   ) =>
-    app[method](url, { ...guarded, schema: { params: userIdParams, ...(body ? { body: body.optional() } : {}) } }, async (request, reply) => {
-      await act(authOf(request).userId, request.params.id, request.id, request.body as { reason?: string; order?: number } | undefined);
+    app[method](url, { ...guarded, schema: { params: userIdParams, ...(body ? { body: body.nullish() } : {}) } }, async (request, reply) => {
+      await act(authOf(request).userId, request.params.id, request.id, request.body as { reason?: string; order?: number } | null | undefined);
       return reply.status(204).send();
     });
 
