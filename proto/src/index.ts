@@ -2,3 +2,4 @@ export * from './common';
 export * from './auth';
 export * from './events';
 export * from './social';
+export * from './media';

@@ -1,0 +1,51 @@
+import { IMAGE_MAX_PIXELS } from '@hoptrack/proto';
+import { badRequest } from '@hoptrack/runtime';
+import sharp from 'sharp';
+
+/** What we accept, decided from the bytes (sharp reads the magic numbers), never from a name or a content type. */
+const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif']);
+const NOT_AN_IMAGE = 'File is not a supported image (JPEG, PNG, WebP, GIF or AVIF)';
+
+export interface ProcessedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  contentType: 'image/webp';
+}
+
+/**
+ * Reads the header only (no pixels are decoded) and refuses what is not an
+ * accepted raster format — SVG and text included — or what would decode to
+ * more than IMAGE_MAX_PIXELS (a decompression bomb is a small file).
+ */
+export async function inspectImage(input: Buffer): Promise<{ width: number; height: number; format: string }> {
+  let meta: sharp.Metadata;
+  try {
+    meta = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS }).metadata();
+  } catch {
+    throw badRequest(NOT_AN_IMAGE, 'file');
+  }
+  if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) throw badRequest(NOT_AN_IMAGE, 'file');
+  if (meta.width * meta.height > IMAGE_MAX_PIXELS) throw badRequest('Image dimensions are too large', 'file');
+  return { width: meta.width, height: meta.height, format: meta.format };
+}
+
+/**
+ * A profile picture: turned upright from its EXIF orientation, then every
+ * byte of metadata dropped (sharp keeps none unless asked: no GPS leaks),
+ * cropped square to 512 px and stored as WebP.
+ */
+export async function toProfilePicture(input: Buffer): Promise<ProcessedImage> {
+  await inspectImage(input);
+  try {
+    const { data, info } = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(512, 512, { fit: 'cover', withoutEnlargement: false })
+      .webp({ quality: 85 })
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, contentType: 'image/webp' };
+  } catch {
+    // The header was fine but the pixel data is not (truncated, corrupt).
+    throw badRequest(NOT_AN_IMAGE, 'file');
+  }
+}

@@ -1,0 +1,64 @@
+import { Client } from 'minio';
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  stream: Readable;
+  size: number;
+  contentType: string;
+}
+
+/**
+ * Every file goes through here, to one S3 bucket, whatever serves the S3 API
+ * (MinIO, s3rver, a cloud bucket). There is no second code path to local disk.
+ */
+export class ObjectStore {
+  private readonly client: Client;
+
+  constructor(
+    endpoint: string,
+    credentials: { accessKey: string; secretKey: string; region: string },
+    private readonly bucket: string,
+  ) {
+    const url = new URL(endpoint);
+    this.client = new Client({
+      endPoint: url.hostname,
+      port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      useSSL: url.protocol === 'https:',
+      accessKey: credentials.accessKey,
+      secretKey: credentials.secretKey,
+      region: credentials.region,
+      pathStyle: true,
+    });
+  }
+
+  /** Creates the bucket at start-up when it does not exist yet. */
+  async ensureBucket(region: string): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) await this.client.makeBucket(this.bucket, region);
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
+  }
+
+  /** The object, or null when there is none under that key. */
+  async get(key: string): Promise<StoredObject | null> {
+    try {
+      const stat = await this.client.statObject(this.bucket, key);
+      const stream = await this.client.getObject(this.bucket, key);
+      const contentType = String(stat.metaData['content-type'] ?? 'application/octet-stream');
+      return { stream, size: stat.size, contentType };
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NotFound' || (err as { code?: string }).code === 'NoSuchKey') return null;
+      throw err;
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    await this.client.removeObject(this.bucket, key);
+  }
+
+  /** Readiness: the bucket answers. */
+  async check(): Promise<void> {
+    if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} is missing`);
+  }
+}
