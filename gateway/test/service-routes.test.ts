@@ -15,6 +15,7 @@ describe('routing table', () => {
       env: {
         AUTH_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         SOCIAL_GRAPH_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        MEDIA_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('routes'),
       },
     });
@@ -35,6 +36,9 @@ describe('routing table', () => {
     ['PATCH', '/api/friendships/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'social-graph'],
     ['GET', '/api/friends/pinned', 'social-graph'],
     ['POST', '/api/friends/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/block', 'social-graph'],
+    ['POST', '/api/profile-picture/upload', 'media'],
+    ['PUT', '/api/media/uploads/abc.def', 'media'],
+    ['GET', '/api/media/files/avatars/a/b.webp', 'media'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

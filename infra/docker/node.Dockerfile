@@ -9,6 +9,7 @@ COPY proto/package.json proto/
 COPY services/runtime/package.json services/runtime/
 COPY services/auth/package.json services/auth/
 COPY services/social-graph/package.json services/social-graph/
+COPY services/media/package.json services/media/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund

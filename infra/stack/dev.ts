@@ -15,7 +15,12 @@ const webUrl = `http://localhost:${webPort}`;
 const stack = await startStack({
   mode: 'dev',
   gatewayPort,
-  servicePorts: { auth: Number(process.env.AUTH_PORT ?? 4001), 'social-graph': Number(process.env.SOCIAL_GRAPH_PORT ?? 4002) },
+  servicePorts: {
+    auth: Number(process.env.AUTH_PORT ?? 4001),
+    'social-graph': Number(process.env.SOCIAL_GRAPH_PORT ?? 4002),
+    media: Number(process.env.MEDIA_PORT ?? 4003),
+  },
+  s3Port: Number(process.env.S3_PORT ?? 4569),
   serveWeb: process.env.SERVE_WEB === 'true',
   publicWebUrl: webUrl,
   echo: true,

@@ -1,5 +1,7 @@
 import { connectBus, createLogger, deleteStreams, DEV_JWT_SECRET } from '@hoptrack/runtime';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startGateway } from './gateway';
 import { freePort, repoRoot, startProcess, type RunningProcess } from './processes';
@@ -19,6 +21,7 @@ const SERVICES = [
     database: 'hoptrack_social_graph',
     gatewayVar: 'SOCIAL_GRAPH_SERVICE_URL',
   },
+  { name: 'media', entry: 'services/media/src/server.ts', port: 4003, database: 'hoptrack_media', gatewayVar: 'MEDIA_SERVICE_URL' },
 ] as const;
 export type ServiceName = (typeof SERVICES)[number]['name'];
 
@@ -28,6 +31,8 @@ export interface StackOptions {
   gatewayPort?: number;
   /** Fixed service ports (make dev); free ports otherwise. */
   servicePorts?: Partial<Record<ServiceName, number>>;
+  /** Port of the local S3 server (s3rver), when no S3_ENDPOINT is given. */
+  s3Port?: number;
   /** Serve web/dist from the gateway (production shape); `make dev` uses Vite instead. */
   serveWeb?: boolean;
   /** The origin reset links point to: the gateway, or Vite in `make dev`. */
@@ -66,6 +71,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await Promise.all(started.map((proc) => proc.stop()));
   };
   try {
+    // Files go to S3: the operator's endpoint if given, else a local s3rver (a folder per e2e run).
+    let s3Endpoint = process.env.S3_ENDPOINT;
+    if (!s3Endpoint) {
+      const s3 = await startProcess({
+        name: 's3',
+        entry: 'infra/stack/s3.ts',
+        port: options.s3Port ?? (await freePort()),
+        readyPath: '/',
+        env: { S3_DIR: mode === 'dev' ? undefined : await mkdtemp(path.join(tmpdir(), 'hoptrack-s3-')) },
+        echo: options.echo,
+      });
+      started.push(s3);
+      s3Endpoint = s3.url;
+    }
     // Services start side by side; each creates and migrates its own database.
     const running = await Promise.all(
       SERVICES.map(async (service) => {
@@ -73,7 +92,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           name: service.name,
           entry: service.entry,
           port: options.servicePorts?.[service.name] ?? (await freePort()),
-          env: { ...shared, DATABASE_URL: `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}` },
+          env: { ...shared, S3_ENDPOINT: s3Endpoint, DATABASE_URL: `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}` },
           echo: options.echo,
         });
         started.push(proc);
