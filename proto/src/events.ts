@@ -50,6 +50,20 @@ export const eventSchemas = {
   'social.friend.unmuted.v1': between,
   'social.friend.pinned.v1': between.extend({ order: z.number().int() }),
   'social.friend.unpinned.v1': between,
+  /** An original is in S3 and waits for the thumbnail worker. */
+  'media.photo.stored.v1': z.object({ photoId: uuid, userId: uuid, albumId: uuid, key: z.string() }),
+  /** Thumbnail and display versions exist; the photo is ready. */
+  'media.photo.processed.v1': z.object({
+    photoId: uuid,
+    userId: uuid,
+    albumId: uuid,
+    thumbnailKey: z.string(),
+    displayKey: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+  }),
+  /** The original could not be processed (corrupt, not decodable); it will not be retried. */
+  'media.photo.failed.v1': z.object({ photoId: uuid, userId: uuid, albumId: uuid, reason: z.string() }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -86,6 +100,7 @@ export function parseEvent(raw: unknown): EventEnvelope {
 export const streams = {
   USERS: { subjects: ['user.>'] },
   SOCIAL: { subjects: ['social.>'] },
+  MEDIA: { subjects: ['media.>'] },
 } as const;
 export type StreamName = keyof typeof streams;
 
