@@ -1,38 +1,53 @@
-import { bearerAuth, createServer, createTokenService, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import {
+  bearerAuth,
+  createServer,
+  createTokenService,
+  Outbox,
+  OutboxRelay,
+  type Logger,
+  type ServiceApp,
+  type ServiceMetrics,
+} from '@hoptrack/runtime';
 import type { MediaConfig } from './config';
+import type { MediaConnections } from './connections';
+import { Albums } from './domain/albums';
+import { FileUrls } from './domain/file-urls';
+import { albumsRoutes } from './routes/albums.routes';
 import { filesRoutes } from './routes/files.routes';
 import { profilePictureRoutes } from './routes/profile-picture.routes';
-import { ObjectStore } from './storage/object-store';
 import { UploadTokens } from './uploads/upload-tokens';
 
-export interface MediaDeps {
+export interface MediaDeps extends Omit<MediaConnections, 'close'> {
   config: MediaConfig;
   logger: Logger;
   metrics: ServiceMetrics;
-  store: ObjectStore;
   clock?: () => Date;
 }
 
 export interface MediaApp {
   app: ServiceApp;
+  albums: Albums;
   uploads: UploadTokens;
-}
-
-export function createObjectStore(config: MediaConfig): ObjectStore {
-  return new ObjectStore(
-    config.S3_ENDPOINT,
-    { accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, region: config.S3_REGION },
-    config.S3_BUCKET,
-  );
+  urls: FileUrls;
+  relay: OutboxRelay;
 }
 
 export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
-  const { config, logger, store } = deps;
+  const { config, logger, store, prisma, bus } = deps;
   const clock = deps.clock ?? (() => new Date());
   const uploads = new UploadTokens(config.JWT_SECRET, config.UPLOAD_URL_TTL_SECONDS, clock);
+  const urls = new FileUrls(config.JWT_SECRET, config.FILE_URL_TTL_SECONDS, clock);
+  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const albums = new Albums({ prisma, store, urls, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), logger });
   const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET, clock }));
-  const app = createServer({ logger, metrics: deps.metrics, trustProxy: config.TRUST_PROXY, readiness: { s3: () => store.check() } });
-  profilePictureRoutes(app, { store, uploads, authenticate });
-  filesRoutes(app, store);
-  return { app, uploads };
+  const app = createServer({
+    logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), s3: () => store.check() },
+  });
+  profilePictureRoutes(app, { store, uploads, urls, authenticate });
+  albumsRoutes(app, albums, authenticate);
+  filesRoutes(app, store, urls);
+  return { app, albums, uploads, urls, relay };
 }

@@ -12,6 +12,18 @@ export const mediaConfigSchema = serviceConfigSchema(
     S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{2,62}$/, { error: 'must be a valid bucket name' }).default('hoptrack-media'),
     /** How long an upload URL handed to a browser stays valid. */
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
+    /** Lifetime of the signed image URLs a viewer receives for album photos. */
+    FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(6 * 3600),
+    OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
+    /** Durable names of the read-model consumers; one per deployment. */
+    READ_MODEL_CONSUMER: z.string().default('media-read-model'),
+    THUMBNAIL_CONSUMER: z.string().default('media-thumbnails'),
+    THUMBNAIL_QUEUE: z.string().default('thumbnails'),
+    THUMBNAIL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    THUMBNAIL_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+    /** How long a job's lock lasts; a worker that dies mid-job frees it after this and another run picks it up. */
+    THUMBNAIL_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+    THUMBNAIL_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
   },
 );
 

@@ -6,9 +6,11 @@ export function jpegWithGps(width = 640, height = 480): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 20 } } })
     .jpeg()
     .withExif({
-      IFD0: { Make: 'PhoneCo', Model: 'Pocket 9', Orientation: '6' },
+      IFD0: { Make: 'PhoneCo', Model: 'Pocket 9' },
       IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '52/1 22/1 0/1', GPSLongitudeRef: 'E', GPSLongitude: '4/1 53/1 0/1' },
     })
+    // Taken with the phone on its side: the pixels are landscape, EXIF says rotate 90°.
+    .withMetadata({ orientation: 6 })
     .toBuffer();
 }
 

@@ -121,8 +121,8 @@ describe('serving files', () => {
     },
   );
 
-  it('reports S3 on /readyz', async () => {
+  it('reports Postgres, NATS and S3 on /readyz', async () => {
     const res = await media.app.inject({ method: 'GET', url: '/readyz' });
-    expect(res.json()).toEqual({ status: 'ready', checks: { s3: 'ok' } });
+    expect(res.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', nats: 'ok', s3: 'ok' } });
   });
 });

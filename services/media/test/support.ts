@@ -1,46 +1,82 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createMetrics, createTokenService } from '@hoptrack/runtime';
-import { memoryLogger, testClock } from '@hoptrack/runtime/testing';
+import type { EventEnvelope, EventType } from '@hoptrack/proto';
+import { createMetrics, createTokenService, deleteStreams, Outbox, type RunningConsumer } from '@hoptrack/runtime';
+import { memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
 import { freePort } from '../../../infra/testing/processes';
 import { startLocalS3, type LocalS3 } from '../../../infra/testing/s3';
-import { buildMediaApp, createObjectStore, type MediaApp } from '../src/app';
+import { buildMediaApp, type MediaApp } from '../src/app';
 import { mediaConfigSchema, type MediaConfig } from '../src/config';
-import type { ObjectStore } from '../src/storage/object-store';
+import { openConnections, type MediaConnections } from '../src/connections';
+import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
+import { processPhoto, type ProcessOutcome } from '../src/workers/thumbnails/process-photo';
 
-const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
+export const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
+export const databaseUrl = testDatabaseUrl('media');
 
-export interface TestMedia extends MediaApp {
+export interface TestMedia extends MediaApp, MediaConnections {
   config: MediaConfig;
-  store: ObjectStore;
   s3: LocalS3;
   clock: ReturnType<typeof testClock>;
+  env: Record<string, string>;
   bearer(userId: string): Promise<{ authorization: string }>;
+  /** Runs the worker's processing for a photo in-process (the worker process does the same per job). */
+  process(photoId: string): Promise<ProcessOutcome>;
+  events<T extends EventType>(...types: T[]): Promise<Array<EventEnvelope<T>>>;
   close(): Promise<void>;
 }
 
-/** The media app against a real S3 server (s3rver in a temporary folder), reached over HTTP. */
+/** The media app against real Postgres, NATS and an S3 server (s3rver in a temporary folder) over HTTP. */
 export async function startTestMedia(): Promise<TestMedia> {
   const s3 = await startLocalS3({ port: await freePort(), directory: await mkdtemp(path.join(tmpdir(), 'media-test-')) });
-  const config = mediaConfigSchema.parse({ NODE_ENV: 'test', JWT_SECRET, S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'media-test' });
-  const store = createObjectStore(config);
-  await store.ensureBucket(config.S3_REGION);
+  const namespace = testNamespace('media');
+  const env = {
+    NODE_ENV: 'test',
+    JWT_SECRET,
+    DATABASE_URL: databaseUrl,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: 'media-test',
+    BUS_NAMESPACE: namespace,
+    OUTBOX_POLL_MS: '100',
+    READ_MODEL_CONSUMER: `rm-${namespace}`,
+    THUMBNAIL_CONSUMER: `thumbs-${namespace}`,
+  };
+  const config = mediaConfigSchema.parse(env);
+  const { logger } = memoryLogger('media');
+  const connections = await openConnections(config, logger, 'media-test');
+  await truncate(databaseUrl, ['photos', 'photo_albums', 'users', 'friend_pairs', 'blocks', 'outbox', 'processed_events']);
   const clock = testClock();
-  const built = await buildMediaApp({ config, logger: memoryLogger('media').logger, metrics: createMetrics('media'), store, clock: clock.now });
+  const built = await buildMediaApp({ config, logger, metrics: createMetrics('media'), clock: clock.now, ...connections });
   await built.app.ready();
+  const consumers: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
   const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
+  const outbox = new Outbox(namespace);
   return {
     ...built,
+    ...connections,
     config,
-    store,
     s3,
     clock,
+    env,
     async bearer(userId) {
       return { authorization: `Bearer ${await tokens.sign({ userId, tokenVersion: 0 })}` };
     },
+    process(photoId) {
+      return processPhoto({ ...connections, outbox, onEventsCommitted: () => built.relay.poke(), logger }, photoId);
+    },
+    async events(...types) {
+      await built.relay.drain();
+      return readEvents(connections.bus, 'MEDIA', ...types);
+    },
     async close() {
+      await Promise.all(consumers.map((c) => c.stop()));
+      await built.relay.stop();
       await built.app.close();
+      await deleteStreams(connections.bus);
+      await connections.close();
       await s3.close();
     },
   };

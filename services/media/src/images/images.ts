@@ -18,7 +18,9 @@ export interface ProcessedImage {
  * accepted raster format — SVG and text included — or what would decode to
  * more than IMAGE_MAX_PIXELS (a decompression bomb is a small file).
  */
-export async function inspectImage(input: Buffer): Promise<{ width: number; height: number; format: string }> {
+const CONTENT_TYPES: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif', heif: 'image/avif' };
+
+export async function inspectImage(input: Buffer): Promise<{ width: number; height: number; format: string; contentType: string }> {
   let meta: sharp.Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS }).metadata();
@@ -27,7 +29,7 @@ export async function inspectImage(input: Buffer): Promise<{ width: number; heig
   }
   if (!meta.format || !ACCEPTED_FORMATS.has(meta.format) || !meta.width || !meta.height) throw badRequest(NOT_AN_IMAGE, 'file');
   if (meta.width * meta.height > IMAGE_MAX_PIXELS) throw badRequest('Image dimensions are too large', 'file');
-  return { width: meta.width, height: meta.height, format: meta.format };
+  return { width: meta.width, height: meta.height, format: meta.format, contentType: CONTENT_TYPES[meta.format] ?? 'application/octet-stream' };
 }
 
 /**
@@ -48,4 +50,25 @@ export async function toProfilePicture(input: Buffer): Promise<ProcessedImage> {
     // The header was fine but the pixel data is not (truncated, corrupt).
     throw badRequest(NOT_AN_IMAGE, 'file');
   }
+}
+
+export interface PhotoVersions {
+  thumbnail: Buffer;
+  display: Buffer;
+  width: number;
+  height: number;
+}
+
+/**
+ * An album photo's two served versions: a 320 px square thumbnail and a
+ * display copy within 1600 px, both upright, WebP, and without metadata.
+ * The original (which may carry GPS) is kept but never served.
+ */
+export async function renderPhotoVersions(input: Buffer): Promise<PhotoVersions> {
+  const upright = sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' }).rotate();
+  const [thumbnail, display] = await Promise.all([
+    upright.clone().resize(320, 320, { fit: 'cover' }).webp({ quality: 80 }).toBuffer(),
+    upright.clone().resize(1600, 1600, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 85 }).toBuffer({ resolveWithObject: true }),
+  ]);
+  return { thumbnail, display: display.data, width: display.info.width, height: display.info.height };
 }

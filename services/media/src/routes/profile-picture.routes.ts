@@ -3,14 +3,14 @@ import { authOf, type Authenticate, type ServiceApp, type ZodTypeProvider } from
 import { toProfilePicture } from '../images/images';
 import type { ObjectStore } from '../storage/object-store';
 import type { UploadTokens } from '../uploads/upload-tokens';
-import { fileUrl } from './files.routes';
+import type { FileUrls } from '../domain/file-urls';
 
 /**
  * The profile-picture flow of spec section 7: hand out a signed upload URL,
  * take the bytes on it, store a cleaned WebP. The auth service then records
  * the URL (PUT /api/me/profile-picture) and announces it.
  */
-export function profilePictureRoutes(app: ServiceApp, deps: { store: ObjectStore; uploads: UploadTokens; authenticate: Authenticate }): void {
+export function profilePictureRoutes(app: ServiceApp, deps: { store: ObjectStore; uploads: UploadTokens; urls: FileUrls; authenticate: Authenticate }): void {
   app.post('/api/profile-picture/upload', { preHandler: deps.authenticate, schema: { response: { 200: uploadUrlResponse } } }, async (request) => {
     const { token, claims } = deps.uploads.issue(authOf(request).userId);
     return { uploadURL: `/api/media/uploads/${token}`, expiresAt: new Date(claims.exp * 1000).toISOString() };
@@ -31,7 +31,7 @@ export function profilePictureRoutes(app: ServiceApp, deps: { store: ObjectStore
         const key = `avatars/${claims.u}/${claims.id}.webp`;
         await deps.store.put(key, image.data, image.contentType);
         request.log.info({ userId: claims.u, key, bytes: image.data.length }, 'profile picture stored');
-        return { url: fileUrl(key), width: image.width, height: image.height, contentType: image.contentType };
+        return { url: deps.urls.public(key), width: image.width, height: image.height, contentType: image.contentType };
       },
     );
   });

@@ -53,6 +53,15 @@ export class ObjectStore {
     }
   }
 
+  /** The whole object in memory (images are bounded by the upload limits), or null. */
+  async getBuffer(key: string): Promise<Buffer | null> {
+    const object = await this.get(key);
+    if (!object) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   async remove(key: string): Promise<void> {
     await this.client.removeObject(this.bucket, key);
   }

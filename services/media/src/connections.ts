@@ -1,0 +1,41 @@
+import { connectBus, ensureStreams, prepareDatabase, type Bus, type Logger } from '@hoptrack/runtime';
+import { fileURLToPath } from 'node:url';
+import type { MediaConfig } from './config';
+import { createPrisma, type PrismaClient } from './db';
+import { ObjectStore } from './storage/object-store';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export interface MediaConnections {
+  prisma: PrismaClient;
+  bus: Bus;
+  store: ObjectStore;
+  close(): Promise<void>;
+}
+
+export function createObjectStore(config: MediaConfig): ObjectStore {
+  return new ObjectStore(
+    config.S3_ENDPOINT,
+    { accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, region: config.S3_REGION },
+    config.S3_BUCKET,
+  );
+}
+
+/** Database (migrated), bus (streams ensured) and the bucket (created): what the API and the worker both need. */
+export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  const prisma = createPrisma(config.DATABASE_URL);
+  const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger });
+  await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);
+  const store = createObjectStore(config);
+  await store.ensureBucket(config.S3_REGION);
+  return {
+    prisma,
+    bus,
+    store,
+    async close() {
+      await bus.close();
+      await prisma.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import type { Album, AlbumCreateRequest, Photo as PhotoView } from '@hoptrack/proto';
+import { notFound, type Logger, type Outbox } from '@hoptrack/runtime';
+import { randomUUID } from 'node:crypto';
+import type { Photo, PhotoAlbum, PrismaClient } from '../db';
+import type { ObjectStore } from '../storage/object-store';
+import type { FileUrls } from './file-urls';
+import { assertCanViewMediaOf } from './visibility';
+
+export interface IncomingPhoto {
+  data: Buffer;
+  originalName: string;
+  contentType: string;
+}
+
+export interface AlbumsDeps {
+  prisma: PrismaClient;
+  store: ObjectStore;
+  urls: FileUrls;
+  outbox: Outbox;
+  onEventsCommitted: () => void;
+  logger: Logger;
+}
+
+const ALBUM_NOT_FOUND = 'Album not found';
+
+export const photoKeys = (userId: string, photoId: string) => ({
+  original: `originals/${userId}/${photoId}`,
+  thumbnail: `thumbs/${userId}/${photoId}.webp`,
+  display: `display/${userId}/${photoId}.webp`,
+});
+
+/** Albums and their photos: rows here, bytes in S3, thumbnails by the worker. */
+export class Albums {
+  constructor(private readonly deps: AlbumsDeps) {}
+
+  async list(viewerId: string, ownerId: string): Promise<Album[]> {
+    await assertCanViewMediaOf(this.deps.prisma, viewerId, ownerId);
+    const albums = await this.deps.prisma.photoAlbum.findMany({
+      where: { userId: ownerId },
+      orderBy: { createdAt: 'desc' },
+      include: { _count: { select: { photos: true } } },
+    });
+    return albums.map((a) => this.albumView(a, a._count.photos));
+  }
+
+  async create(ownerId: string, input: AlbumCreateRequest): Promise<Album> {
+    const album = await this.deps.prisma.photoAlbum.create({
+      data: { userId: ownerId, name: input.name, description: input.description || null },
+    });
+    return this.albumView(album, 0);
+  }
+
+  /** Deletes the album, its photos and every object they had; someone else's album is 404. */
+  async remove(ownerId: string, albumId: string): Promise<void> {
+    const album = await this.owned(ownerId, albumId);
+    const photos = await this.deps.prisma.photo.findMany({ where: { albumId } });
+    await this.deps.prisma.photoAlbum.delete({ where: { id: album.id } });
+    await this.removeObjects(photos);
+  }
+
+  async photos(viewerId: string, albumId: string, q: string | undefined): Promise<PhotoView[]> {
+    const album = await this.deps.prisma.photoAlbum.findUnique({ where: { id: albumId } });
+    if (!album) throw notFound(ALBUM_NOT_FOUND);
+    await assertCanViewMediaOf(this.deps.prisma, viewerId, album.userId);
+    const photos = await this.deps.prisma.photo.findMany({
+      where: {
+        albumId,
+        ...(q
+          ? { OR: [{ originalName: { contains: q, mode: 'insensitive' } }, { description: { contains: q, mode: 'insensitive' } }] }
+          : {}),
+      },
+      orderBy: { createdAt: 'asc' },
+    });
+    return photos.map((p) => this.photoView(p));
+  }
+
+  /**
+   * Stores the originals (already checked to be images), then records them and
+   * announces each with media.photo.stored.v1 in one transaction. The worker
+   * makes the thumbnails. Objects of a failed transaction are removed again.
+   */
+  async addPhotos(ownerId: string, albumId: string, files: IncomingPhoto[], description: string | undefined): Promise<PhotoView[]> {
+    await this.owned(ownerId, albumId);
+    const prepared = files.map((file) => ({ ...file, id: randomUUID() }));
+    await Promise.all(prepared.map((f) => this.deps.store.put(photoKeys(ownerId, f.id).original, f.data, f.contentType)));
+    try {
+      const created = await this.deps.prisma.$transaction(async (tx) => {
+        const rows: Photo[] = [];
+        for (const file of prepared) {
+          const key = photoKeys(ownerId, file.id).original;
+          rows.push(
+            await tx.photo.create({
+              data: {
+                id: file.id,
+                userId: ownerId,
+                albumId,
+                filename: key,
+                originalName: file.originalName.slice(0, 255),
+                description: description || null,
+                fileSize: file.data.length,
+                mimeType: file.contentType,
+              },
+            }),
+          );
+          await this.deps.outbox.enqueue(tx, 'media.photo.stored.v1', { photoId: file.id, userId: ownerId, albumId, key });
+        }
+        return rows;
+      });
+      this.deps.onEventsCommitted();
+      return created.map((p) => this.photoView(p));
+    } catch (err) {
+      await Promise.all(prepared.map((f) => this.deps.store.remove(photoKeys(ownerId, f.id).original).catch(() => undefined)));
+      throw err;
+    }
+  }
+
+  /** Deletes a photo and its objects; the album cover moves to the next ready photo. */
+  async removePhoto(ownerId: string, photoId: string): Promise<void> {
+    const photo = await this.deps.prisma.photo.findUnique({ where: { id: photoId } });
+    if (!photo || photo.userId !== ownerId) throw notFound('Photo not found');
+    await this.deps.prisma.$transaction(async (tx) => {
+      await tx.photo.delete({ where: { id: photo.id } });
+      const album = await tx.photoAlbum.findUnique({ where: { id: photo.albumId } });
+      if (album && photo.thumbnailKey && album.coverPhotoUrl === photo.thumbnailKey) {
+        const next = await tx.photo.findFirst({ where: { albumId: album.id, status: 'ready' }, orderBy: { createdAt: 'asc' } });
+        await tx.photoAlbum.update({ where: { id: album.id }, data: { coverPhotoUrl: next?.thumbnailKey ?? null } });
+      }
+    });
+    await this.removeObjects([photo]);
+  }
+
+  private async owned(ownerId: string, albumId: string): Promise<PhotoAlbum> {
+    const album = await this.deps.prisma.photoAlbum.findUnique({ where: { id: albumId } });
+    // Someone else's album answers exactly like a missing one.
+    if (!album || album.userId !== ownerId) throw notFound(ALBUM_NOT_FOUND);
+    return album;
+  }
+
+  private async removeObjects(photos: Photo[]): Promise<void> {
+    const keys = photos.flatMap((p) => Object.values(photoKeys(p.userId, p.id)));
+    await Promise.all(
+      keys.map((key) =>
+        this.deps.store.remove(key).catch((err: unknown) => this.deps.logger.warn({ err, key }, 'object left behind after delete')),
+      ),
+    );
+  }
+
+  private albumView(album: PhotoAlbum, photoCount: number): Album {
+    return {
+      id: album.id,
+      userId: album.userId,
+      name: album.name,
+      description: album.description,
+      coverPhoto: album.coverPhotoUrl ? this.deps.urls.signed(album.coverPhotoUrl) : null,
+      photoCount,
+      createdAt: album.createdAt.toISOString(),
+    };
+  }
+
+  private photoView(photo: Photo): PhotoView {
+    const ready = photo.status === 'ready';
+    return {
+      id: photo.id,
+      albumId: photo.albumId,
+      url: ready && photo.url ? this.deps.urls.signed(photo.url) : null,
+      thumbnailUrl: ready && photo.thumbnailKey ? this.deps.urls.signed(photo.thumbnailKey) : null,
+      originalName: photo.originalName,
+      description: photo.description,
+      status: photo.status === 'ready' || photo.status === 'failed' ? photo.status : 'processing',
+      failureReason: photo.failureReason,
+      width: photo.width,
+      height: photo.height,
+      fileSize: photo.fileSize,
+      createdAt: photo.createdAt.toISOString(),
+    };
+  }
+}

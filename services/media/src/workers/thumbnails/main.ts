@@ -1,0 +1,63 @@
+import { createServer, Outbox, OutboxRelay, runService, startConsumer, type RunningConsumer } from '@hoptrack/runtime';
+import { Redis } from 'ioredis';
+import { mediaConfigSchema } from '../../config';
+import { openConnections } from '../../connections';
+import { processPhoto } from './process-photo';
+import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, registerQueueMetrics, type QueueSettings } from './queue';
+
+/**
+ * The thumbnail worker: its own process, scaled on its own. media.photo.stored.v1
+ * (JetStream, durable) becomes a BullMQ job; jobs retry with backoff, and a job
+ * whose worker died is taken up again once its lock lapses. It serves only
+ * /healthz, /readyz and /metrics (queue depth included).
+ */
+await runService({
+  name: 'media-worker',
+  configSchema: mediaConfigSchema,
+  async build({ config, logger, metrics }) {
+    const connections = await openConnections(config, logger, 'media-worker');
+    const settings: QueueSettings = {
+      redisUrl: config.REDIS_URL,
+      name: config.THUMBNAIL_QUEUE,
+      prefix: `${config.BUS_NAMESPACE}:bull`,
+      attempts: config.THUMBNAIL_ATTEMPTS,
+      concurrency: config.THUMBNAIL_CONCURRENCY,
+      lockMs: config.THUMBNAIL_LOCK_MS,
+      stalledIntervalMs: config.THUMBNAIL_STALLED_INTERVAL_MS,
+    };
+    const queue = createThumbnailQueue(settings);
+    registerQueueMetrics(metrics.registry, queue);
+    const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+    const relay = new OutboxRelay({ db: connections.prisma, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+    const delayMs = Number(process.env.THUMBNAIL_FAULT_DELAY_MS ?? 0);
+    const deps = { ...connections, outbox: new Outbox(config.BUS_NAMESPACE), onEventsCommitted: () => relay.poke(), logger, delayMs };
+    const app = createServer({
+      logger,
+      metrics,
+      readiness: { postgres: () => connections.prisma.$queryRaw`SELECT 1`, nats: () => connections.bus.check(), redis: () => redis.ping() },
+    });
+    let consumer: RunningConsumer | undefined;
+    let worker: ReturnType<typeof createThumbnailWorker> | undefined;
+    return {
+      app,
+      async start() {
+        relay.start();
+        worker = createThumbnailWorker(settings, (photoId) => processPhoto({ ...deps, logger: logger.child({ photoId }) }, photoId), logger);
+        consumer = await startConsumer({
+          bus: connections.bus,
+          stream: 'MEDIA',
+          durable: config.THUMBNAIL_CONSUMER,
+          logger,
+          handlers: { 'media.photo.stored.v1': (event) => enqueueThumbnail(queue, event.data.photoId, settings.attempts) },
+        });
+      },
+      closers: [
+        { name: 'stored-photo consumer', close: async () => consumer?.stop() },
+        { name: 'thumbnail worker', close: async () => worker?.close() },
+        { name: 'queue', close: () => queue.close() },
+        { name: 'outbox relay', close: () => relay.stop() },
+        { name: 'connections', close: async () => (redis.disconnect(), connections.close()) },
+      ],
+    };
+  },
+});

@@ -1,0 +1,81 @@
+import type { Logger, Outbox } from '@hoptrack/runtime';
+import type { PrismaClient } from '../../db';
+import { photoKeys } from '../../domain/albums';
+import { renderPhotoVersions, type PhotoVersions } from '../../images/images';
+import type { ObjectStore } from '../../storage/object-store';
+
+export interface ProcessDeps {
+  prisma: PrismaClient;
+  store: ObjectStore;
+  outbox: Outbox;
+  onEventsCommitted: () => void;
+  logger: Logger;
+  /** Fault injection for tests: wait this long between reading the original and writing the results. */
+  delayMs?: number;
+}
+
+export type ProcessOutcome = 'ready' | 'failed' | 'skipped';
+
+/**
+ * Makes a photo's thumbnail and display versions. Safe to run twice for one
+ * photo (a retry, a worker that died mid-job): the keys are fixed per photo
+ * and the final update only applies while the photo is still processing, so
+ * the cover and photo.processed.v1 happen once. Expected outcomes (photo gone,
+ * not decodable) are returned; only faults (S3 or database down) throw and retry.
+ */
+export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<ProcessOutcome> {
+  const { prisma, store, logger } = deps;
+  const photo = await prisma.photo.findUnique({ where: { id: photoId } });
+  if (!photo || photo.status !== 'processing') {
+    logger.info({ photoId, status: photo?.status ?? 'deleted' }, 'thumbnail skipped');
+    return 'skipped';
+  }
+  const original = await store.getBuffer(photo.filename);
+  if (!original) return markFailed(deps, photo, 'The original file is missing');
+
+  let versions: PhotoVersions;
+  try {
+    versions = await renderPhotoVersions(original);
+  } catch (err) {
+    return markFailed(deps, photo, `The image could not be decoded: ${(err as Error).message}`.slice(0, 300));
+  }
+  if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
+
+  const keys = photoKeys(photo.userId, photo.id);
+  await store.put(keys.thumbnail, versions.thumbnail, 'image/webp');
+  await store.put(keys.display, versions.display, 'image/webp');
+  const applied = await prisma.$transaction(async (tx) => {
+    const { count } = await tx.photo.updateMany({
+      where: { id: photo.id, status: 'processing' },
+      data: { status: 'ready', url: keys.display, thumbnailKey: keys.thumbnail, width: versions.width, height: versions.height },
+    });
+    if (count === 0) return false;
+    await tx.photoAlbum.updateMany({ where: { id: photo.albumId, coverPhotoUrl: null }, data: { coverPhotoUrl: keys.thumbnail } });
+    await deps.outbox.enqueue(tx, 'media.photo.processed.v1', {
+      photoId: photo.id,
+      userId: photo.userId,
+      albumId: photo.albumId,
+      thumbnailKey: keys.thumbnail,
+      displayKey: keys.display,
+      width: versions.width,
+      height: versions.height,
+    });
+    return true;
+  });
+  if (!applied) return 'skipped';
+  deps.onEventsCommitted();
+  logger.info({ photoId }, 'thumbnail ready');
+  return 'ready';
+}
+
+async function markFailed(deps: ProcessDeps, photo: { id: string; userId: string; albumId: string }, reason: string): Promise<ProcessOutcome> {
+  const applied = await deps.prisma.$transaction(async (tx) => {
+    const { count } = await tx.photo.updateMany({ where: { id: photo.id, status: 'processing' }, data: { status: 'failed', failureReason: reason } });
+    if (count === 0) return false;
+    await deps.outbox.enqueue(tx, 'media.photo.failed.v1', { photoId: photo.id, userId: photo.userId, albumId: photo.albumId, reason });
+    return true;
+  });
+  if (applied) deps.onEventsCommitted();
+  deps.logger.warn({ photoId: photo.id, reason }, 'thumbnail failed');
+  return applied ? 'failed' : 'skipped';
+}
