@@ -39,6 +39,9 @@ describe('routing table', () => {
     ['POST', '/api/profile-picture/upload', 'media'],
     ['PUT', '/api/media/uploads/abc.def', 'media'],
     ['GET', '/api/media/files/avatars/a/b.webp', 'media'],
+    ['GET', '/api/albums', 'media'],
+    ['POST', '/api/albums/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/photos', 'media'],
+    ['DELETE', '/api/photos/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'media'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

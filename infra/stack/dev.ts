@@ -19,6 +19,7 @@ const stack = await startStack({
     auth: Number(process.env.AUTH_PORT ?? 4001),
     'social-graph': Number(process.env.SOCIAL_GRAPH_PORT ?? 4002),
     media: Number(process.env.MEDIA_PORT ?? 4003),
+    'media-worker': Number(process.env.MEDIA_WORKER_PORT ?? 4013),
   },
   s3Port: Number(process.env.S3_PORT ?? 4569),
   serveWeb: process.env.SERVE_WEB === 'true',

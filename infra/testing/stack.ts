@@ -22,6 +22,8 @@ const SERVICES = [
     gatewayVar: 'SOCIAL_GRAPH_SERVICE_URL',
   },
   { name: 'media', entry: 'services/media/src/server.ts', port: 4003, database: 'hoptrack_media', gatewayVar: 'MEDIA_SERVICE_URL' },
+  // A worker, not behind the gateway: it serves only health and metrics.
+  { name: 'media-worker', entry: 'services/media/src/workers/thumbnails/main.ts', port: 4013, database: 'hoptrack_media', gatewayVar: null },
 ] as const;
 export type ServiceName = (typeof SERVICES)[number]['name'];
 
@@ -105,7 +107,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       env: {
         ...shared,
         HOST: process.env.HOST ?? '127.0.0.1',
-        ...Object.fromEntries(running.map(([service, proc]) => [service.gatewayVar, proc.url])),
+        ...Object.fromEntries(running.flatMap(([service, proc]) => (service.gatewayVar ? [[service.gatewayVar, proc.url]] : []))),
         WEB_DIST_DIR: options.serveWeb === false ? '' : path.join(repoRoot, 'web/dist'),
         GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`,
       },
