@@ -47,4 +47,12 @@ describe('routing table', () => {
     expect(res.status).toBe(503);
     expect(((await res.json()) as { message: string }).message).toBe(`The ${service} service is unavailable`);
   });
+
+  it('never proxies the internal upload API', async () => {
+    // A proxy attempt would reach the (closed) media port and answer 503.
+    expect((await fetch(`${gateway.url}/internal/uploads`, { method: 'POST' })).status).toBe(404);
+    const get = await fetch(`${gateway.url}/internal/uploads`);
+    expect(get.status).not.toBe(503);
+    expect(get.headers.get('content-type')).not.toContain('application/json');
+  });
 });

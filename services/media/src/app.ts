@@ -14,6 +14,7 @@ import { Albums } from './domain/albums';
 import { FileUrls } from './domain/file-urls';
 import { albumsRoutes } from './routes/albums.routes';
 import { filesRoutes } from './routes/files.routes';
+import { internalRoutes } from './routes/internal.routes';
 import { profilePictureRoutes } from './routes/profile-picture.routes';
 import { UploadTokens } from './uploads/upload-tokens';
 
@@ -49,5 +50,6 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   profilePictureRoutes(app, { store, uploads, urls, authenticate });
   albumsRoutes(app, albums, authenticate);
   filesRoutes(app, store, urls);
+  internalRoutes(app, store, urls);
   return { app, albums, uploads, urls, relay };
 }

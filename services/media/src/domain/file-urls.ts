@@ -1,8 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const FILES_PREFIX = '/api/media/files/';
-/** Profile pictures are public like the name beside them: no signature. */
-const PUBLIC_KEY = /^avatars\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/;
+/**
+ * Served without a signature: profile pictures (public like the name beside
+ * them) and images other services uploaded (their URL, an unguessable id, is
+ * shown only where that service's own privacy rules allow).
+ */
+const PUBLIC_KEY = /^(avatars\/[0-9a-f-]{36}\/[0-9a-f-]{36}|uploads\/[0-9a-f-]{36})\.webp$/;
 /** Album images: served only with a signature made for a viewer who may see them. */
 const SIGNED_KEY = /^(thumbs|display)\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/;
 

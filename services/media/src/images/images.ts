@@ -52,6 +52,21 @@ export async function toProfilePicture(input: Buffer): Promise<ProcessedImage> {
   }
 }
 
+/** One display copy within 1600 px, upright, WebP, without metadata (images other services attach). */
+export async function toDisplayImage(input: Buffer): Promise<ProcessedImage> {
+  await inspectImage(input);
+  try {
+    const { data, info } = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })
+      .rotate()
+      .resize(1600, 1600, { fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 85 })
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, contentType: 'image/webp' };
+  } catch {
+    throw badRequest(NOT_AN_IMAGE, 'file');
+  }
+}
+
 export interface PhotoVersions {
   thumbnail: Buffer;
   display: Buffer;

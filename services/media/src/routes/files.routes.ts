@@ -20,7 +20,7 @@ export function filesRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls)
       return reply
         .header('content-type', object.contentType)
         .header('content-length', object.size)
-        .header('cache-control', key.startsWith('avatars/') ? 'public, max-age=31536000, immutable' : 'private, max-age=31536000, immutable')
+        .header('cache-control', /^(avatars|uploads)\//.test(key) ? 'public, max-age=31536000, immutable' : 'private, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff')
         .send(object.stream);
     },

@@ -1,0 +1,29 @@
+import multipart from '@fastify/multipart';
+import { PHOTO_MAX_BYTES, storedImageResponse } from '@hoptrack/proto';
+import { badRequest, type ServiceApp, type ZodTypeProvider } from '@hoptrack/runtime';
+import { randomUUID } from 'node:crypto';
+import type { FileUrls } from '../domain/file-urls';
+import { toDisplayImage } from '../images/images';
+import type { ObjectStore } from '../storage/object-store';
+
+/**
+ * Uploads on behalf of other services (the sessions service sends a session's
+ * photo here). Outside /api, so the gateway never routes it: only processes on
+ * the internal network reach it. One image per call, checked and re-encoded
+ * like every other; the answer is the URL to keep.
+ */
+export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls): void {
+  app.register(async (plain) => {
+    const scope = plain.withTypeProvider<ZodTypeProvider>();
+    await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 2 } });
+    scope.post('/internal/uploads', { schema: { response: { 201: storedImageResponse } } }, async (request, reply) => {
+      if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data in a field named "file"', 'file');
+      const part = await request.file();
+      if (!part || part.fieldname !== 'file') throw badRequest('Send the image in a field named "file"', 'file');
+      const image = await toDisplayImage(await part.toBuffer());
+      const key = `uploads/${randomUUID()}.webp`;
+      await store.put(key, image.data, image.contentType);
+      return reply.status(201).send({ url: urls.public(key), width: image.width, height: image.height, contentType: image.contentType });
+    });
+  });
+}
