@@ -112,12 +112,16 @@ export const privacyUpdateRequest = z
   });
 export type PrivacyUpdateRequest = z.infer<typeof privacyUpdateRequest>;
 
-/** An image URL the media service handed out: absolute http(s) or a path on our own origin. */
+/**
+ * A profile picture the media service stored (PUT on an upload URL answers it):
+ * only our own avatar paths, so a profile cannot show a tracking pixel or
+ * content we do not host.
+ */
 export const imageUrl = z
   .string({ error: 'profilePictureUrl is required' })
-  .max(2048, { error: 'URL is too long' })
-  .refine((value) => /^https?:\/\/[^\s]+$/i.test(value) || /^\/[^\s/][^\s]*$/.test(value), {
-    error: 'Must be an http(s) URL or a path starting with /',
+  .max(300, { error: 'URL is too long' })
+  .regex(/^\/api\/media\/files\/avatars\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/, {
+    error: 'Must be a picture uploaded through /api/profile-picture/upload',
   });
 
 export const profilePictureUpdateRequest = z.object({ profilePictureUrl: imageUrl });

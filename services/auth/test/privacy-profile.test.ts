@@ -66,15 +66,23 @@ describe('PATCH /api/me', () => {
 });
 
 describe('PUT /api/me/profile-picture', () => {
-  it('stores an http(s) URL or a same-origin path', async () => {
+  const stored = '/api/media/files/avatars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/5e0c2f9e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.webp';
+
+  it('stores a picture the media service stored', async () => {
     const { token } = await auth.register();
-    const absolute = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: 'https://cdn.example.com/a.png' });
-    expect(absolute.json().profilePicture).toBe('https://cdn.example.com/a.png');
-    const relative = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: '/media/avatars/a.png' });
-    expect(relative.json().profilePicture).toBe('/media/avatars/a.png');
+    const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: stored });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().profilePicture).toBe(stored);
   });
 
-  it.each(['javascript:alert(1)', '//evil.example.com/x.png', 'not a url', ''])('rejects %j', async (profilePictureUrl) => {
+  it.each([
+    'https://evil.example/pixel.png',
+    'javascript:alert(1)',
+    '//evil.example.com/x.png',
+    '/api/media/files/thumbs/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/5e0c2f9e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.webp',
+    '/api/media/files/avatars/../../secret.webp',
+    '',
+  ])('rejects %j', async (profilePictureUrl) => {
     const { token } = await auth.register();
     const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl });
     expect(res.statusCode).toBe(400);

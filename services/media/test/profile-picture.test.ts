@@ -52,6 +52,14 @@ describe('profile picture upload', () => {
     expect(served.rawPayload.equals(stored)).toBe(true);
   });
 
+  it('never changes the bytes behind a served URL: a second upload on the same link gets a new one', async () => {
+    const url = await uploadUrl();
+    const first = (await put(url, await png())).json().url;
+    const second = (await put(url, await jpegWithGps())).json().url;
+    expect(second).not.toBe(first);
+    expect((await media.app.inject({ method: 'GET', url: first })).statusCode).toBe(200);
+  });
+
   it('decides by the bytes, not the declared type: a PNG sent as octet-stream is fine', async () => {
     const res = await put(await uploadUrl(), await png(), 'application/octet-stream');
     expect(res.statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PROFILE_PICTURE_MAX_BYTES, storedImageResponse, uploadTokenParams, uploadUrlResponse } from '@hoptrack/proto';
 import { authOf, type Authenticate, type ServiceApp, type ZodTypeProvider } from '@hoptrack/runtime';
 import { toProfilePicture } from '../images/images';
@@ -28,7 +29,8 @@ export function profilePictureRoutes(app: ServiceApp, deps: { store: ObjectStore
         const claims = deps.uploads.verify(request.params.token);
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const image = await toProfilePicture(body);
-        const key = `avatars/${claims.u}/${claims.id}.webp`;
+        // A fresh key per upload, even on the same link: a served URL is cached as immutable and must never change bytes.
+        const key = `avatars/${claims.u}/${randomUUID()}.webp`;
         await deps.store.put(key, image.data, image.contentType);
         request.log.info({ userId: claims.u, key, bytes: image.data.length }, 'profile picture stored');
         return { url: deps.urls.public(key), width: image.width, height: image.height, contentType: image.contentType };
