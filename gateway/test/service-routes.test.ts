@@ -48,6 +48,14 @@ describe('routing table', () => {
     expect(((await res.json()) as { message: string }).message).toBe(`The ${service} service is unavailable`);
   });
 
+  it('answers 413 itself for an upload over the route limit, before proxying', async () => {
+    const res = await fetch(`${gateway.url}/api/media/uploads/abc.def`, { method: 'PUT', body: Buffer.alloc(5 * 1024 * 1024 + 1) });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ statusCode: 413, message: 'Upload is too large (at most 5 MB)' });
+    // At the limit it is proxied (here to a closed port: 503).
+    expect((await fetch(`${gateway.url}/api/media/uploads/abc.def`, { method: 'PUT', body: Buffer.alloc(1024) })).status).toBe(503);
+  });
+
   it('never proxies the internal upload API', async () => {
     // A proxy attempt would reach the (closed) media port and answer 503.
     expect((await fetch(`${gateway.url}/internal/uploads`, { method: 'POST' })).status).toBe(404);

@@ -1,3 +1,4 @@
+import { bodyLimitPolicy } from './body-limit';
 import { healthRoutes } from './health';
 import { apiNotFoundPolicy } from './not-found';
 import { metricsRoute, observeRequests } from './observe';
@@ -64,6 +65,7 @@ export function init(context: PluginContext): void {
   context.registerPolicy(rateLimitPolicy);
   context.registerPolicy(serviceProxyPolicy);
   context.registerPolicy(apiNotFoundPolicy);
+  context.registerPolicy(bodyLimitPolicy);
 
   context.registerGatewayRoute((app: GatewayApp) => {
     app.set('trust proxy', settings.trustProxy);
