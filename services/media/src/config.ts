@@ -12,8 +12,11 @@ export const mediaConfigSchema = serviceConfigSchema(
     S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{2,62}$/, { error: 'must be a valid bucket name' }).default('hoptrack-media'),
     /** How long an upload URL handed to a browser stays valid. */
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
-    /** Lifetime of the signed image URLs a viewer receives for album photos. */
-    FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(6 * 3600),
+    /**
+     * Lifetime of the signed image URLs a viewer receives for album photos: a day,
+     * so a tab left open keeps its images; a revoked friendship stops new URLs at once.
+     */
+    FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
     /** Durable names of the read-model consumers; one per deployment. */
     READ_MODEL_CONSUMER: z.string().default('media-read-model'),

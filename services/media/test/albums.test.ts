@@ -146,6 +146,8 @@ describe('photos', () => {
     await client.upload(albumId, [await photoPart('ipa.jpg')]);
     const names = (await client.get(`/api/albums/${albumId}/photos?q=STOUT`)).json().map((p: { originalName: string }) => p.originalName);
     expect(names).toEqual(['Stout-night.jpg', 'lager.jpg']);
+    expect((await client.get(`/api/albums/${albumId}/photos?q=%25`)).json()).toEqual([]);
+    expect((await client.get(`/api/albums/${albumId}/photos?q=Stout_night`)).json()).toEqual([]);
   });
 
   it.each([
@@ -160,8 +162,16 @@ describe('photos', () => {
     const client = await as(owner);
     const res = await client.upload(albumId, await parts());
     expect(res.statusCode).toBe(400);
-    expect(['photos', 'file']).toContain(res.json().field);
+    expect(res.json().field).toBe('photos');
     expect(await media.prisma.photo.count({ where: { albumId } })).toBe(0);
+  });
+
+  it('names the file it refused in a batch', async () => {
+    const owner = randomUUID();
+    const albumId = await newAlbum(owner);
+    const res = await (await as(owner)).upload(albumId, [await photoPart('good.jpg'), { name: 'photos', filename: 'notes.jpg', contentType: 'image/jpeg', value: Buffer.from('text') }]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^notes\.jpg: File is not a supported image/);
   });
 
   it('answers 413 for a photo over 10 MB', async () => {

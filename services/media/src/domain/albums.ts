@@ -23,6 +23,9 @@ export interface AlbumsDeps {
 
 const ALBUM_NOT_FOUND = 'Album not found';
 
+/** Prisma turns a case-insensitive `contains` into ILIKE: escape its wildcards, or '%' matches every photo. */
+const literal = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 export const photoKeys = (userId: string, photoId: string) => ({
   original: `originals/${userId}/${photoId}`,
   thumbnail: `thumbs/${userId}/${photoId}.webp`,
@@ -65,9 +68,7 @@ export class Albums {
     const photos = await this.deps.prisma.photo.findMany({
       where: {
         albumId,
-        ...(q
-          ? { OR: [{ originalName: { contains: q, mode: 'insensitive' } }, { description: { contains: q, mode: 'insensitive' } }] }
-          : {}),
+        ...(q ? { OR: [{ originalName: { contains: literal(q), mode: 'insensitive' } }, { description: { contains: literal(q), mode: 'insensitive' } }] } : {}),
       },
       orderBy: { createdAt: 'asc' },
     });

@@ -10,7 +10,7 @@ import {
   photo,
   photosQuery,
 } from '@hoptrack/proto';
-import { authOf, badRequest, type Authenticate, type ServiceApp, type ZodTypeProvider } from '@hoptrack/runtime';
+import { authOf, badRequest, HttpError, type Authenticate, type ServiceApp, type ZodTypeProvider } from '@hoptrack/runtime';
 import { z } from 'zod';
 import type { Albums, IncomingPhoto } from '../domain/albums';
 import { inspectImage } from '../images/images';
@@ -58,8 +58,12 @@ export function albumsRoutes(app: ServiceApp, albums: Albums, authenticate: Auth
         if (part.fieldname !== 'photos') throw badRequest('Files must be sent in fields named "photos"', 'photos');
         if (files.length >= PHOTO_PICKER_MAX) throw badRequest(`You can add at most ${PHOTO_PICKER_MAX} photos at once`, 'photos');
         const data = await part.toBuffer();
-        const { contentType } = await inspectImage(data);
-        files.push({ data, contentType, originalName: part.filename || 'photo' });
+        const originalName = part.filename || 'photo';
+        const { contentType } = await inspectImage(data).catch((err: unknown) => {
+          // Name the file: in a batch of ten the person must know which one to drop.
+          throw err instanceof HttpError ? badRequest(`${originalName}: ${err.message}`, 'photos') : err;
+        });
+        files.push({ data, contentType, originalName });
       }
       if (files.length === 0) throw badRequest('Add at least one photo', 'photos');
       return reply.status(201).send(await albums.addPhotos(authOf(request).userId, request.params.id, files, description));

@@ -33,7 +33,14 @@ export class ObjectStore {
 
   /** Creates the bucket at start-up when it does not exist yet. */
   async ensureBucket(region: string): Promise<void> {
-    if (!(await this.client.bucketExists(this.bucket))) await this.client.makeBucket(this.bucket, region);
+    if (await this.client.bucketExists(this.bucket)) return;
+    try {
+      await this.client.makeBucket(this.bucket, region);
+    } catch (err) {
+      // The API and the worker start together; whichever loses the race finds the bucket made.
+      const code = (err as { code?: string }).code;
+      if (code !== 'BucketAlreadyExists' && code !== 'BucketAlreadyOwnedByYou') throw err;
+    }
   }
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
