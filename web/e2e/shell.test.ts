@@ -41,8 +41,8 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
   ['/search', 'Search'],
 ];
 
-/** Screens that are built (privacy; the social screens of issue 3, tested in social.test.ts). */
-const BUILT = ['/privacy', '/profile/', '/users/', '/friends', '/search'];
+/** Screens that are built (privacy; the social screens of issue 3, tested in social.test.ts; the own profile, in profile.test.ts). */
+const BUILT = ['/privacy', '/profile', '/my-profile', '/users/', '/friends', '/search', '/photos'];
 
 describe('routes', () => {
   it('shows the 404 page for unknown paths, with a way home', async () => {

@@ -7,7 +7,9 @@ import { ForgotPasswordPage } from '../pages/ForgotPasswordPage';
 import { FriendsEnhancedPage } from '../pages/FriendsEnhancedPage';
 import { FriendsPage } from '../pages/FriendsPage';
 import { HomePage } from '../pages/HomePage';
+import { MyProfilePage } from '../pages/MyProfilePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
+import { PhotosPage } from '../pages/PhotosPage';
 import { PrivacyPage } from '../pages/PrivacyPage';
 import { ResetPasswordPage } from '../pages/ResetPasswordPage';
 import { RouteErrorPage } from '../pages/RouteErrorPage';
@@ -16,23 +18,21 @@ import { UserProfilePage } from '../pages/UserProfilePage';
 import { AppLayout } from './AppLayout';
 
 /** Signed-in-only screens that later issues build; until then they say so. */
-const OWN_PROFILE = { title: 'My Profile', description: 'Your picture, bio, weekly stats and your beer sessions.' };
-
 const COMING_SOON: readonly { path: string; title: string; description: string }[] = [
-  { path: 'profile', ...OWN_PROFILE },
-  { path: 'my-profile', ...OWN_PROFILE },
   { path: 'discovery', title: 'Discovery', description: 'Bars, restaurants and beers near you.' },
   { path: 'messages', title: 'Messages', description: 'Chat with your friends.' },
   { path: 'dm', title: 'Direct Messages', description: 'Your direct message threads.' },
-  { path: 'photos', title: 'Photos', description: 'Your photo albums from sessions and nights out.' },
 ];
 
 /** Signed-in-only screens that are built: path, the title the sign-in panel shows, the page. */
 const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] = [
+  { path: 'profile', title: 'My Profile', element: <MyProfilePage /> },
+  { path: 'my-profile', title: 'My Profile', element: <MyProfilePage /> },
   { path: 'privacy', title: 'Privacy Settings', element: <PrivacyPage /> },
   { path: 'friends', title: 'Friends', element: <FriendsPage /> },
   { path: 'friends-enhanced', title: 'Friends', element: <FriendsEnhancedPage /> },
   { path: 'search', title: 'Search', element: <SearchPage /> },
+  { path: 'photos', title: 'Photos', element: <PhotosPage /> },
   { path: 'profile/:username', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId/followers', title: 'Followers', element: <FollowersPage /> },

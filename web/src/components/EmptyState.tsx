@@ -9,13 +9,15 @@ interface EmptyStateProps {
   children?: ReactNode;
   /** Names the region; defaults to the title. */
   label?: string;
-  /** h1 when the state is the whole screen (e.g. 'User Not Found'). */
-  headingLevel?: 1 | 2;
+  /** h1 when the state is the whole screen (e.g. 'User Not Found'), h3 inside a titled section. */
+  headingLevel?: 1 | 2 | 3;
 }
+
+const HEADINGS = { 1: 'h1', 2: 'h2', 3: 'h3' } as const;
 
 /** A friendly panel where a list or screen has nothing to show yet. */
 export function EmptyState({ title, text, Icon = BeerIcon, children, label, headingLevel = 2 }: EmptyStateProps) {
-  const Heading = headingLevel === 1 ? 'h1' : 'h2';
+  const Heading = HEADINGS[headingLevel];
   return (
     <section className="card empty-state" aria-label={label ?? title}>
       <Icon className="empty-state__icon" width={40} height={40} />

@@ -18,3 +18,8 @@ export function shortDate(isoDate: string): string {
 export function hoursLabel(hours: number): string {
   return hours.toFixed(1);
 }
+
+/** Hours with at most one decimal, none when whole: 0 → '0', 1.25 → '1.3'. */
+export function compactHours(hours: number): string {
+  return String(Math.round(hours * 10) / 10);
+}

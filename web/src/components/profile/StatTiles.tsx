@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { hoursLabel } from '../../lib/format';
 import { userStatsKey } from '../../lib/socialApi';
 
-interface Tile {
+export interface Tile {
   label: string;
   value: string;
   to?: string;
@@ -13,12 +13,12 @@ interface Tile {
 function tilesOf(userId: string, stats: UserStats | undefined): Tile[] {
   const show = (value: number | undefined, format: (n: number) => string = String) =>
     value === undefined ? '–' : format(value);
-  const followers = `/users/${userId}/followers`;
+  const links = followLinks(userId);
   return [
     { label: 'Beer Sessions', value: show(stats?.totalSessions) },
     { label: 'Hours Drinking', value: show(stats?.totalHours, hoursLabel) },
-    { label: 'Followers', value: show(stats?.followersCount), to: followers },
-    { label: 'Following', value: show(stats?.followingCount), to: `${followers}?tab=following` },
+    { label: 'Followers', value: show(stats?.followersCount), to: links.followers },
+    { label: 'Following', value: show(stats?.followingCount), to: links.following },
   ];
 }
 
@@ -27,21 +27,7 @@ export function StatTiles({ userId }: { userId: string }) {
   const stats = useQuery<UserStats>({ queryKey: userStatsKey(userId) });
   return (
     <section className="stat-section" aria-label="Stats" aria-busy={stats.isPending}>
-      <ul className="stat-tiles">
-        {tilesOf(userId, stats.data).map((tile) => (
-          <li key={tile.label}>
-            {tile.to ? (
-              <Link to={tile.to} className="stat-tile stat-tile--link">
-                <TileContent tile={tile} />
-              </Link>
-            ) : (
-              <div className="stat-tile">
-                <TileContent tile={tile} />
-              </div>
-            )}
-          </li>
-        ))}
-      </ul>
+      <StatTileList tiles={tilesOf(userId, stats.data)} />
       {stats.isError && (
         <p className="stat-section__error" role="alert">
           Failed to fetch stats
@@ -49,6 +35,33 @@ export function StatTiles({ userId }: { userId: string }) {
       )}
     </section>
   );
+}
+
+/** The grid of tiles: a value over its label, a link when the tile has a target. */
+export function StatTileList({ tiles }: { tiles: readonly Tile[] }) {
+  return (
+    <ul className="stat-tiles">
+      {tiles.map((tile) => (
+        <li key={tile.label}>
+          {tile.to ? (
+            <Link to={tile.to} className="stat-tile stat-tile--link">
+              <TileContent tile={tile} />
+            </Link>
+          ) : (
+            <div className="stat-tile">
+              <TileContent tile={tile} />
+            </div>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Where a user's Followers and Following tiles lead. */
+export function followLinks(userId: string): { followers: string; following: string } {
+  const followers = `/users/${userId}/followers`;
+  return { followers, following: `${followers}?tab=following` };
 }
 
 function TileContent({ tile }: { tile: Tile }) {

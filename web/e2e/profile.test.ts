@@ -1,0 +1,220 @@
+import { PROFILE_PICTURE_MAX_BYTES, type CurrentUser } from '@hoptrack/proto';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import {
+  dismissToast,
+  expectApi,
+  expectToast,
+  makeFriends,
+  registerUser,
+  signInWithToken,
+  useE2eStack,
+  type RegisteredUser,
+} from './support';
+
+/**
+ * The own profile screen and its change-picture dialog (issue 4) against the
+ * real stack: stats from /api/me/stats, the activities' empty state, the
+ * client's refusals, and a real PNG going through the media service to the
+ * header avatar.
+ */
+const stack = useE2eStack();
+
+const BIO = 'Stouts in winter, sours in summer.';
+const MEDIA_FILE = /^\/api\/media\/files\/\S+$/;
+
+async function openAs(user: RegisteredUser, path: string): Promise<Page> {
+  const { page } = await stack.open('/');
+  await signInWithToken(page, user.token, path);
+  return page;
+}
+
+/** The tiles as 'label: value', in order. */
+async function tiles(page: Page): Promise<string[]> {
+  const stats = page.getByRole('region', { name: 'Stats', exact: true });
+  await stats.waitFor();
+  const labels = await stats.locator('.stat-tile__label').allTextContents();
+  const values = await stats.locator('.stat-tile__value').allTextContents();
+  return labels.map((label, index) => `${label}: ${values[index]}`);
+}
+
+/** Records every call of the picture flow: '<method> <path>'. */
+function recordPictureCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (/^\/api\/(profile-picture|media\/|me\/profile-picture)/.test(pathname)) calls.push(`${request.method()} ${pathname}`);
+  });
+  return calls;
+}
+
+/** A real PNG, drawn by the browser's canvas. */
+async function drawPng(page: Page, width: number, height: number): Promise<Buffer> {
+  const dataUrl = await page.evaluate(
+    ([w, h]) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const context = canvas.getContext('2d');
+      if (!context) throw new Error('no 2d context');
+      context.fillStyle = '#b45309';
+      context.fillRect(0, 0, w, h);
+      context.fillStyle = '#fde68a';
+      context.beginPath();
+      context.arc(w / 2, h / 2, Math.min(w, h) / 3, 0, Math.PI * 2);
+      context.fill();
+      return canvas.toDataURL('image/png');
+    },
+    [width, height] as const,
+  );
+  return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+}
+
+async function openPictureDialog(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Change picture', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Change profile picture' });
+  await dialog.waitFor();
+  return dialog;
+}
+
+function uploadButton(dialog: Locator): Locator {
+  return dialog.getByRole('button', { name: 'Upload', exact: true });
+}
+
+/** The image's `src` once it has loaded with real pixels. */
+async function loadedSrc(image: Locator): Promise<string> {
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  const src = await image.getAttribute('src');
+  expect(src).not.toBeNull();
+  return src ?? '';
+}
+
+function headerAvatar(page: Page): Locator {
+  return page.getByRole('button', { name: 'Account menu' }).locator('img');
+}
+
+describe('own profile', () => {
+  it('shows the header, zero stats and the empty activities; /my-profile is the same screen', async () => {
+    const alice = await registerUser(stack.baseUrl, 'alice');
+    await expectApi(stack.baseUrl, alice.token, 'PATCH', '/api/me', { bio: BIO });
+    const page = await openAs(alice, '/profile');
+    const sessionCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.includes('/sessions')) sessionCalls.push(request.url());
+    });
+
+    await page.getByRole('heading', { level: 1, name: 'My Profile', exact: true }).waitFor();
+    const header = page.getByRole('region', { name: 'Profile', exact: true });
+    await header.getByRole('heading', { level: 2, name: alice.displayName, exact: true }).waitFor();
+    await header.getByText(`@${alice.username}`, { exact: true }).waitFor();
+    await header.getByText(BIO, { exact: true }).waitFor();
+    // No picture yet: the initial on a disc.
+    expect(await header.locator('.avatar--initials').textContent()).toBe('A');
+    expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 0', 'Following: 0']);
+    expect(await page.getByRole('link', { name: /Followers/ }).getAttribute('href')).toBe(`/users/${alice.id}/followers`);
+    expect(await page.getByRole('link', { name: /Following/ }).getAttribute('href')).toBe(`/users/${alice.id}/followers?tab=following`);
+
+    const activities = page.getByRole('region', { name: 'My Activities', exact: true });
+    await activities.getByRole('heading', { name: 'No activities yet', exact: true }).waitFor();
+    await activities.getByText('Log your first beer session to see it here.', { exact: true }).waitFor();
+
+    // A friend follows and is followed.
+    const bob = await registerUser(stack.baseUrl, 'bob');
+    await makeFriends(stack.baseUrl, alice, bob);
+    await page.reload();
+    expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
+
+    await page.goto('/my-profile');
+    await page.getByRole('heading', { level: 1, name: 'My Profile', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 2, name: alice.displayName, exact: true }).waitFor();
+    expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
+    expect(sessionCalls).toEqual([]);
+  });
+});
+
+describe('change profile picture', () => {
+  it('uploads a real PNG: preview, the three calls, the header avatar, and after a reload', async () => {
+    const dave = await registerUser(stack.baseUrl, 'dave');
+    const page = await openAs(dave, '/profile');
+    const dialog = await openPictureDialog(page);
+    expect(await uploadButton(dialog).isDisabled()).toBe(true);
+    expect(await dialog.getByLabel('Select Photo').getAttribute('accept')).toBe('image/*');
+
+    const png = await drawPng(page, 240, 160);
+    await dialog.getByLabel('Select Photo').setInputFiles({ name: 'pint.png', mimeType: 'image/png', buffer: png });
+    await loadedSrc(dialog.getByRole('img', { name: 'Preview of the selected photo' }));
+    await dialog.getByText('pint.png', { exact: true }).waitFor();
+
+    const calls = recordPictureCalls(page);
+    const stored = page.waitForRequest((request) => request.method() === 'PUT' && new URL(request.url()).pathname.startsWith('/api/media/uploads/'));
+    await uploadButton(dialog).click();
+    await expectToast(page, 'Profile picture updated');
+    await dialog.waitFor({ state: 'detached' });
+
+    // The signed URL takes the bytes with their type and no Bearer token (Playwright does not expose a File body).
+    const upload = await stored;
+    expect(await upload.headerValue('content-type')).toBe('image/png');
+    expect(await upload.headerValue('authorization')).toBeNull();
+    const answer = await upload.response();
+    expect(answer?.status()).toBe(200);
+    expect(await answer?.json()).toMatchObject({ url: expect.stringMatching(MEDIA_FILE), contentType: 'image/webp' });
+    expect(calls.slice(0, 3)).toEqual([
+      'POST /api/profile-picture/upload',
+      `PUT ${new URL(upload.url()).pathname}`,
+      'PUT /api/me/profile-picture',
+    ]);
+
+    // The header avatar and the profile avatar show the stored picture at once, as /api/me says.
+    const src = await loadedSrc(headerAvatar(page));
+    expect(src).toMatch(MEDIA_FILE);
+    expect(await loadedSrc(page.getByRole('region', { name: 'Profile', exact: true }).locator('img'))).toBe(src);
+    const me = (await expectApi(stack.baseUrl, dave.token, 'GET', '/api/me')) as CurrentUser;
+    expect(me.profilePicture).toBe(src);
+    const served = await fetch(`${stack.baseUrl}${src}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+
+    await page.reload();
+    expect(await loadedSrc(headerAvatar(page))).toBe(src);
+  });
+
+  it('refuses a non-image and a 5MB image in the browser, without any call', async () => {
+    const erin = await registerUser(stack.baseUrl, 'erin');
+    const page = await openAs(erin, '/profile');
+    const dialog = await openPictureDialog(page);
+    const calls = recordPictureCalls(page);
+    const input = dialog.getByLabel('Select Photo');
+
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not a picture') });
+    await expectToast(page, 'Invalid file type', 'Please select an image file.');
+    await dismissToast(page);
+
+    const big = Buffer.alloc(PROFILE_PICTURE_MAX_BYTES);
+    await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: big });
+    await expectToast(page, 'File too large', 'Please select an image smaller than 5MB.');
+
+    expect(await uploadButton(dialog).isDisabled()).toBe(true);
+    expect(await dialog.getByRole('img', { name: 'Preview of the selected photo' }).count()).toBe(0);
+    expect(calls).toEqual([]);
+  });
+
+  it('says the upload failed when the server refuses the bytes, and keeps the old picture', async () => {
+    const finn = await registerUser(stack.baseUrl, 'finn');
+    const page = await openAs(finn, '/profile');
+    const dialog = await openPictureDialog(page);
+    const calls = recordPictureCalls(page);
+
+    // Claims to be a PNG; the media service decodes it and says no.
+    await dialog.getByLabel('Select Photo').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('plain text') });
+    await uploadButton(dialog).click();
+    await expectToast(page, 'Upload failed', 'Failed to update your profile picture. Please try again.');
+
+    await dialog.waitFor();
+    expect(await uploadButton(dialog).isEnabled()).toBe(true);
+    expect(calls.filter((call) => call === 'PUT /api/me/profile-picture')).toEqual([]);
+    expect(calls[0]).toBe('POST /api/profile-picture/upload');
+    const me = (await expectApi(stack.baseUrl, finn.token, 'GET', '/api/me')) as CurrentUser;
+    expect(me.profilePicture).toBeNull();
+    expect(await headerAvatar(page).count()).toBe(0);
+  });
+});

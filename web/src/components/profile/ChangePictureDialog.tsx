@@ -1,0 +1,93 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { CurrentUser } from '@hoptrack/proto';
+import { useEffect, useState, type FormEvent } from 'react';
+import { CURRENT_USER_KEY } from '../../lib/authApi';
+import { refusePicture, uploadProfilePicture } from '../../lib/profilePicture';
+import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USERS_ROOT } from '../../lib/socialApi';
+import { useToast } from '../../lib/toast';
+import { Avatar } from '../Avatar';
+import { FilePickerButton } from '../FilePickerButton';
+import { Modal } from '../Modal';
+
+/** Where the signed-in user's picture shows besides /api/me: profiles, follow lists, search results. */
+const PICTURE_KEYS = [USERS_ROOT, PROFILE_BY_NAME_ROOT, SEARCH_ROOT] as const;
+
+interface Selection {
+  file: File;
+  /** An object URL of the file, revoked when the selection changes or the dialog closes. */
+  previewUrl: string;
+}
+
+/**
+ * 'Change profile picture': pick a photo (refused at once, with a toast, when
+ * it is not an image or is 5MB or more), see it, upload it. Success updates
+ * the cached current user (the header avatar follows), toasts and closes;
+ * a failure toasts and keeps the dialog open for another try.
+ */
+export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const queryClient = useQueryClient();
+  const toast = useToast();
+
+  useEffect(() => {
+    if (!selection) return;
+    return () => URL.revokeObjectURL(selection.previewUrl);
+  }, [selection]);
+
+  const upload = useMutation({
+    mutationFn: uploadProfilePicture,
+    onSuccess: (updated) => {
+      queryClient.setQueryData<CurrentUser>(CURRENT_USER_KEY, updated);
+      for (const queryKey of PICTURE_KEYS) void queryClient.invalidateQueries({ queryKey });
+      toast({ title: 'Profile picture updated' });
+      onClose();
+    },
+    onError: () =>
+      toast({
+        title: 'Upload failed',
+        description: 'Failed to update your profile picture. Please try again.',
+        variant: 'destructive',
+      }),
+  });
+
+  const choose = ([file]: File[]) => {
+    if (!file) return;
+    const refusal = refusePicture(file);
+    if (refusal) {
+      toast({ variant: 'destructive', ...refusal });
+      return;
+    }
+    setSelection({ file, previewUrl: URL.createObjectURL(file) });
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (selection) upload.mutate(selection.file);
+  };
+
+  return (
+    <Modal open title="Change profile picture" description="A JPEG, PNG, WebP, GIF or AVIF image under 5MB." onClose={onClose}>
+      <form className="form picture-form" onSubmit={submit}>
+        <div className="picture-form__preview">
+          {selection ? (
+            <img className="avatar picture-form__image" src={selection.previewUrl} alt="Preview of the selected photo" />
+          ) : (
+            <Avatar user={user} size={128} />
+          )}
+          {selection && <p className="picture-form__name">{selection.file.name}</p>}
+        </div>
+        <div className="picture-form__picker">
+          <FilePickerButton label="Select Photo" onPick={choose} disabled={upload.isPending} />
+        </div>
+        <div className="button-row button-row--end">
+          <button type="button" className="button button--ghost" onClick={onClose} disabled={upload.isPending}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" disabled={!selection || upload.isPending}>
+            {upload.isPending ? 'Uploading...' : 'Upload'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

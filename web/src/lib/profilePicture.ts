@@ -1,0 +1,48 @@
+import {
+  PROFILE_PICTURE_MAX_BYTES,
+  type CurrentUser,
+  type ProfilePictureUpdateRequest,
+  type StoredImageResponse,
+  type UploadUrlResponse,
+} from '@hoptrack/proto';
+import { apiRequest } from './api';
+import type { ToastInput } from './toast';
+
+/**
+ * The profile picture (spec sections 5, 7, 8): the client's checks before any
+ * call, and the three-step upload of proto/src/media.ts.
+ */
+
+/** Why a chosen file is refused before anything is sent, as the toast shows it; null when it may go. */
+export function refusePicture(file: File): ToastInput | null {
+  if (!file.type.startsWith('image/')) {
+    return { title: 'Invalid file type', description: 'Please select an image file.' };
+  }
+  if (file.size >= PROFILE_PICTURE_MAX_BYTES) {
+    return { title: 'File too large', description: 'Please select an image smaller than 5MB.' };
+  }
+  return null;
+}
+
+/**
+ * 1. POST /api/profile-picture/upload → a signed, same-origin upload URL;
+ * 2. PUT the bytes there with their content type → where the stored image is served;
+ * 3. PUT /api/me/profile-picture with that URL → the updated current user.
+ */
+export async function uploadProfilePicture(file: File): Promise<CurrentUser> {
+  const { uploadURL } = await apiRequest<UploadUrlResponse>('POST', '/api/profile-picture/upload').catch((cause: unknown) => {
+    throw new Error('Failed to get upload URL', { cause });
+  });
+  const stored = await putFile(uploadURL, file).catch((cause: unknown) => {
+    throw new Error('Failed to upload file', { cause });
+  });
+  const body: ProfilePictureUpdateRequest = { profilePictureUrl: stored.url };
+  return apiRequest<CurrentUser>('PUT', '/api/me/profile-picture', body);
+}
+
+/** The signed URL is the credential: no Bearer header rides along. */
+async function putFile(uploadURL: string, file: File): Promise<StoredImageResponse> {
+  const res = await fetch(uploadURL, { method: 'PUT', body: file, headers: { 'content-type': file.type } });
+  if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
+  return (await res.json()) as StoredImageResponse;
+}

@@ -1,0 +1,126 @@
+import { useQuery } from '@tanstack/react-query';
+import type { CurrentUser, MyStats } from '@hoptrack/proto';
+import { useState } from 'react';
+import { Avatar } from '../components/Avatar';
+import { EmptyState } from '../components/EmptyState';
+import { CameraIcon, UserIcon } from '../components/icons';
+import { PageHeader } from '../components/PageHeader';
+import { ChangePictureDialog } from '../components/profile/ChangePictureDialog';
+import { ProfileHeaderCard } from '../components/profile/ProfileHeader';
+import { followLinks, StatTileList, type Tile } from '../components/profile/StatTiles';
+import { useAuth } from '../lib/auth';
+import { compactHours } from '../lib/format';
+import { MY_STATS_KEY } from '../lib/socialApi';
+
+function tilesOf(userId: string, stats: MyStats): Tile[] {
+  const links = followLinks(userId);
+  return [
+    { label: 'This Week', value: String(stats.weeklyTotal) },
+    { label: 'Total Hours', value: `${compactHours(stats.totalHours)}h` },
+    { label: 'Followers', value: String(stats.followersCount), to: links.followers },
+    { label: 'Following', value: String(stats.followingCount), to: links.following },
+  ];
+}
+
+/**
+ * `/profile` and `/my-profile` (spec section 2): the signed-in user's header
+ * with the change-picture dialog, This Week / Total Hours / Followers /
+ * Following from GET /api/me/stats, and 'My Activities'. A skeleton shows
+ * until the stats answer; if they fail, 'User not found' with a retry.
+ */
+export function MyProfilePage() {
+  const { user } = useAuth();
+  if (!user) return null; // <RequireAuth> shows the sign-in panel instead
+  return (
+    <div className="page page--medium">
+      <PageHeader title="My Profile" />
+      <OwnProfile user={user} />
+    </div>
+  );
+}
+
+function OwnProfile({ user }: { user: CurrentUser }) {
+  const stats = useQuery<MyStats>({ queryKey: MY_STATS_KEY });
+  if (stats.isPending) return <ProfileSkeleton />;
+  if (stats.isError) {
+    return (
+      <EmptyState title="User not found" text="Unable to load profile information." Icon={UserIcon}>
+        <button type="button" className="button button--secondary" onClick={() => void stats.refetch()}>
+          Try again
+        </button>
+      </EmptyState>
+    );
+  }
+  return (
+    <>
+      <OwnProfileHeader user={user} />
+      <section className="stat-section" aria-label="Stats">
+        <StatTileList tiles={tilesOf(user.id, stats.data)} />
+      </section>
+      <MyActivities />
+    </>
+  );
+}
+
+function OwnProfileHeader({ user }: { user: CurrentUser }) {
+  const [changing, setChanging] = useState(false);
+  return (
+    <>
+      <ProfileHeaderCard
+        user={user}
+        bio={user.bio}
+        nameLevel={2}
+        avatar={
+          <div className="profile-avatar">
+            <Avatar user={user} size={96} />
+            <button type="button" className="button button--secondary button--small" onClick={() => setChanging(true)}>
+              <CameraIcon width={16} height={16} />
+              <span>Change picture</span>
+            </button>
+          </div>
+        }
+      />
+      {changing && <ChangePictureDialog user={user} onClose={() => setChanging(false)} />}
+    </>
+  );
+}
+
+/** The user's beer sessions arrive with the sessions issue; until then, its empty state. */
+function MyActivities() {
+  return (
+    <section className="profile-section" aria-labelledby="my-activities-title">
+      <h2 id="my-activities-title" className="profile-section__title">
+        My Activities
+      </h2>
+      <EmptyState title="No activities yet" text="Log your first beer session to see it here." headingLevel={3} />
+    </section>
+  );
+}
+
+const TILE_COUNT = 4;
+
+function ProfileSkeleton() {
+  return (
+    <div className="page" role="status" aria-label="Loading profile">
+      <div className="card profile-header" aria-hidden="true">
+        <span className="profile-avatar">
+          <span className="skeleton skeleton--avatar skeleton--avatar-large" />
+          <span className="skeleton skeleton--button" />
+        </span>
+        <span className="profile-header__text">
+          <span className="skeleton skeleton--line skeleton--title" />
+          <span className="skeleton skeleton--line skeleton--short" />
+          <span className="skeleton skeleton--line" />
+        </span>
+      </div>
+      <ul className="stat-tiles" aria-hidden="true">
+        {Array.from({ length: TILE_COUNT }, (_, index) => (
+          <li key={index} className="stat-tile">
+            <span className="skeleton skeleton--line skeleton--value" />
+            <span className="skeleton skeleton--line skeleton--short" />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
