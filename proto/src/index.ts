@@ -3,3 +3,4 @@ export * from './auth';
 export * from './events';
 export * from './social';
 export * from './media';
+export * from './places';

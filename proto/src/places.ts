@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { pagination } from './social';
+
+/**
+ * The catalogue (spec sections 3, 7, 9). Distances are miles on a sphere of
+ * radius 3959 (spec section 9); radii are metres, as the Places API takes them.
+ */
+export const EARTH_RADIUS_MILES = 3959;
+export const NEARBY_DEFAULT_RADIUS_M = 5000;
+export const NEARBY_MAX_RADIUS_M = 50_000;
+export const CATALOGUE_SEARCH_MAX = 100;
+
+const searchText = z
+  .string({ error: 'q is required' })
+  .trim()
+  .min(1, { error: 'q is required' })
+  .max(CATALOGUE_SEARCH_MAX, { error: `Search query must be at most ${CATALOGUE_SEARCH_MAX} characters` });
+
+const coordinate = (name: string, limit: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number` })
+    .refine(Number.isFinite, { error: `${name} must be a number` })
+    .refine((v) => v >= -limit && v <= limit, { error: `${name} must be between -${limit} and ${limit}` });
+
+export const barsQuery = z.object(pagination);
+export const barSearchQuery = z.object({ q: searchText, ...pagination });
+export const nearbyQuery = z.object({
+  lat: coordinate('lat', 90),
+  lng: coordinate('lng', 180),
+  radius: z.coerce
+    .number({ error: 'radius must be a number' })
+    .positive({ error: 'radius must be greater than 0' })
+    .max(NEARBY_MAX_RADIUS_M, { error: `radius must be at most ${NEARBY_MAX_RADIUS_M} metres` })
+    .default(NEARBY_DEFAULT_RADIUS_M),
+  limit: pagination.limit,
+});
+export type NearbyQuery = z.infer<typeof nearbyQuery>;
+
+export const beersQuery = z.object({ style: z.string().trim().max(CATALOGUE_SEARCH_MAX).optional(), ...pagination });
+/** GET /api/beers/search?q=: matches name, style and brewery; `style` narrows to one style. */
+export const beerSearchQuery = z.object({ q: searchText, style: z.string().trim().max(CATALOGUE_SEARCH_MAX).optional(), ...pagination });
+
+export const bar = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  country: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  phone: z.string().nullable(),
+  website: z.string().nullable(),
+  rating: z.number().nullable(),
+  priceRange: z.number().int().nullable(),
+  /** Opening hours are not in the data sets: unknown. */
+  isOpen: z.boolean().nullable(),
+  /** Miles from the searched point, one decimal; null outside a nearby search. */
+  distance: z.number().nullable(),
+  types: z.array(z.string()),
+});
+export type Bar = z.infer<typeof bar>;
+
+/** A beer as the spec's client reads it (note `image_url`). */
+export const beer = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  brewery: z.string(),
+  style: z.string().nullable(),
+  abv: z.number().nullable(),
+  ibu: z.number().int().nullable(),
+  description: z.string().nullable(),
+  image_url: z.string().nullable(),
+});
+export type Beer = z.infer<typeof beer>;
+
+export const barDetail = bar.extend({ beers: z.array(beer) });
+export type BarDetail = z.infer<typeof barDetail>;

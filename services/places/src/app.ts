@@ -1,0 +1,25 @@
+import { bearerAuth, createServer, createTokenService, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import type { PlacesConfig } from './config';
+import type { PrismaClient } from './db';
+import { Catalogue } from './domain/catalogue';
+import { catalogueRoutes } from './routes/catalogue.routes';
+
+export interface PlacesDeps {
+  config: PlacesConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  prisma: PrismaClient;
+}
+
+export function buildPlacesApp(deps: PlacesDeps): { app: ServiceApp; catalogue: Catalogue } {
+  const { config, prisma } = deps;
+  const catalogue = new Catalogue(prisma);
+  const app = createServer({
+    logger: deps.logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1` },
+  });
+  catalogueRoutes(app, catalogue, bearerAuth(createTokenService({ secret: config.JWT_SECRET })));
+  return { app, catalogue };
+}

@@ -1,0 +1,15 @@
+import { prepareDatabase, type Logger } from '@hoptrack/runtime';
+import { fileURLToPath } from 'node:url';
+import { seedCatalogue } from './catalogue/seed';
+import type { PlacesConfig } from './config';
+import { createPrisma, type PrismaClient } from './db';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+/** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
+export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  const prisma = createPrisma(config.DATABASE_URL);
+  if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
+  return prisma;
+}
