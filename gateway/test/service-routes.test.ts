@@ -16,6 +16,7 @@ describe('routing table', () => {
         AUTH_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         SOCIAL_GRAPH_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         MEDIA_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        PLACES_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('routes'),
       },
     });
@@ -42,6 +43,8 @@ describe('routing table', () => {
     ['GET', '/api/albums', 'media'],
     ['POST', '/api/albums/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/photos', 'media'],
     ['DELETE', '/api/photos/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'media'],
+    ['GET', '/api/bars/nearby?lat=1&lng=2', 'places'],
+    ['GET', '/api/beers/search?q=ipa', 'places'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

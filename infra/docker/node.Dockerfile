@@ -10,6 +10,7 @@ COPY services/runtime/package.json services/runtime/
 COPY services/auth/package.json services/auth/
 COPY services/social-graph/package.json services/social-graph/
 COPY services/media/package.json services/media/
+COPY services/places/package.json services/places/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund

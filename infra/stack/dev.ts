@@ -20,6 +20,7 @@ const stack = await startStack({
     'social-graph': Number(process.env.SOCIAL_GRAPH_PORT ?? 4002),
     media: Number(process.env.MEDIA_PORT ?? 4003),
     'media-worker': Number(process.env.MEDIA_WORKER_PORT ?? 4013),
+    places: Number(process.env.PLACES_PORT ?? 4004),
   },
   s3Port: Number(process.env.S3_PORT ?? 4569),
   serveWeb: process.env.SERVE_WEB === 'true',

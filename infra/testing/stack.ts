@@ -22,6 +22,7 @@ const SERVICES = [
     gatewayVar: 'SOCIAL_GRAPH_SERVICE_URL',
   },
   { name: 'media', entry: 'services/media/src/server.ts', port: 4003, database: 'hoptrack_media', gatewayVar: 'MEDIA_SERVICE_URL' },
+  { name: 'places', entry: 'services/places/src/server.ts', port: 4004, database: 'hoptrack_places', gatewayVar: 'PLACES_SERVICE_URL' },
   // A worker, not behind the gateway: it serves only health and metrics.
   { name: 'media-worker', entry: 'services/media/src/workers/thumbnails/main.ts', port: 4013, database: 'hoptrack_media', gatewayVar: null },
 ] as const;
