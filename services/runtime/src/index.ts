@@ -15,4 +15,5 @@ export type { SqlClient, TransactionalSqlClient } from './db/sql';
 export { ensureDatabase } from './db/database';
 export { migrate, readMigrations } from './db/migrate';
 export { prepareDatabase } from './db/prepare';
+export { escapeLike } from './db/like';
 export { runService, type BuiltService, type ServiceContext, type ServiceConfig } from './lifecycle';

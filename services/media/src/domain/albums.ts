@@ -1,5 +1,5 @@
 import type { Album, AlbumCreateRequest, Photo as PhotoView } from '@hoptrack/proto';
-import { notFound, type Logger, type Outbox } from '@hoptrack/runtime';
+import { escapeLike, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
 import type { Photo, PhotoAlbum, PrismaClient } from '../db';
 import type { ObjectStore } from '../storage/object-store';
@@ -22,9 +22,6 @@ export interface AlbumsDeps {
 }
 
 const ALBUM_NOT_FOUND = 'Album not found';
-
-/** Prisma turns a case-insensitive `contains` into ILIKE: escape its wildcards, or '%' matches every photo. */
-const literal = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const photoKeys = (userId: string, photoId: string) => ({
   original: `originals/${userId}/${photoId}`,
@@ -68,7 +65,7 @@ export class Albums {
     const photos = await this.deps.prisma.photo.findMany({
       where: {
         albumId,
-        ...(q ? { OR: [{ originalName: { contains: literal(q), mode: 'insensitive' } }, { description: { contains: literal(q), mode: 'insensitive' } }] } : {}),
+        ...(q ? { OR: [{ originalName: { contains: escapeLike(q), mode: 'insensitive' } }, { description: { contains: escapeLike(q), mode: 'insensitive' } }] } : {}),
       },
       orderBy: { createdAt: 'asc' },
     });

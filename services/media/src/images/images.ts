@@ -33,39 +33,29 @@ export async function inspectImage(input: Buffer): Promise<{ width: number; heig
 }
 
 /**
- * A profile picture: turned upright from its EXIF orientation, then every
- * byte of metadata dropped (sharp keeps none unless asked: no GPS leaks),
- * cropped square to 512 px and stored as WebP.
+ * Decodes, turns upright from EXIF orientation, resizes, and writes WebP.
+ * sharp keeps no metadata unless asked, so EXIF (GPS included) is dropped.
+ * The header was checked first; a decode failure here means corrupt pixels.
  */
-export async function toProfilePicture(input: Buffer): Promise<ProcessedImage> {
+async function reencode(input: Buffer, resize: sharp.ResizeOptions & { width: number; height: number }): Promise<ProcessedImage> {
   await inspectImage(input);
   try {
     const { data, info } = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })
       .rotate()
-      .resize(512, 512, { fit: 'cover', withoutEnlargement: false })
+      .resize(resize)
       .webp({ quality: 85 })
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, contentType: 'image/webp' };
   } catch {
-    // The header was fine but the pixel data is not (truncated, corrupt).
     throw badRequest(NOT_AN_IMAGE, 'file');
   }
 }
 
-/** One display copy within 1600 px, upright, WebP, without metadata (images other services attach). */
-export async function toDisplayImage(input: Buffer): Promise<ProcessedImage> {
-  await inspectImage(input);
-  try {
-    const { data, info } = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })
-      .rotate()
-      .resize(1600, 1600, { fit: 'inside', withoutEnlargement: true })
-      .webp({ quality: 85 })
-      .toBuffer({ resolveWithObject: true });
-    return { data, width: info.width, height: info.height, contentType: 'image/webp' };
-  } catch {
-    throw badRequest(NOT_AN_IMAGE, 'file');
-  }
-}
+/** A profile picture: a 512 px square. */
+export const toProfilePicture = (input: Buffer) => reencode(input, { width: 512, height: 512, fit: 'cover' });
+
+/** One display copy within 1600 px (images other services attach). */
+export const toDisplayImage = (input: Buffer) => reencode(input, { width: 1600, height: 1600, fit: 'inside', withoutEnlargement: true });
 
 export interface PhotoVersions {
   thumbnail: Buffer;

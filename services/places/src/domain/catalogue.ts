@@ -1,9 +1,8 @@
 import { EARTH_RADIUS_MILES, type Bar as BarView, type BarDetail, type Beer as BeerView, type NearbyQuery } from '@hoptrack/proto';
-import { notFound } from '@hoptrack/runtime';
+import { escapeLike, notFound } from '@hoptrack/runtime';
 import type { Bar, Beer, PrismaClient } from '../db';
 
 const METRES_PER_MILE = 1609.344;
-const escapeLike = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 interface Page {
   limit: number;

@@ -1,3 +1,4 @@
+import { escapeLike } from '@hoptrack/runtime';
 import type { Db, User } from '../db';
 
 /**
@@ -52,7 +53,6 @@ function toUser(row: UserRow): User {
   };
 }
 
-const escapeLike = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const graphRepository = {
   /** Case-insensitive substring search on username and display name; prefix matches first. */

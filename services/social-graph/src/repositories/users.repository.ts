@@ -1,4 +1,5 @@
 import type { UserSnapshot } from '@hoptrack/proto';
+import { escapeLike } from '@hoptrack/runtime';
 import type { Db, User } from '../db';
 
 /** The read model of users, kept from user.* events. */
@@ -7,9 +8,7 @@ export const usersRepository = {
     return db.user.findUnique({ where: { id } });
   },
   findByUsername(db: Db, username: string): Promise<User | null> {
-    // Prisma turns a case-insensitive `equals` into ILIKE: escape its wildcards, or '%' finds anybody.
-    const literal = username.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return db.user.findFirst({ where: { username: { equals: literal, mode: 'insensitive' } } });
+    return db.user.findFirst({ where: { username: { equals: escapeLike(username), mode: 'insensitive' } } });
   },
   findMany(db: Db, ids: string[]): Promise<User[]> {
     return db.user.findMany({ where: { id: { in: ids } } });
