@@ -76,3 +76,45 @@ export type Beer = z.infer<typeof beer>;
 
 export const barDetail = bar.extend({ beers: z.array(beer) });
 export type BarDetail = z.infer<typeof barDetail>;
+
+// ---- Places proxy (/api/google-places/*), in Google Places' response shape ----
+
+export const placesNearbyQuery = z.object({
+  lat: coordinate('lat', 90),
+  lng: coordinate('lng', 180),
+  radius: nearbyQuery.shape.radius,
+  /** Google's place type; the local catalogue holds bars and brewpubs, which serve 'bar', 'restaurant' and 'establishment'. */
+  type: z.string().trim().max(50).optional(),
+});
+export const placesTextSearchQuery = z.object({
+  query: searchText,
+  lat: coordinate('lat', 90).optional(),
+  lng: coordinate('lng', 180).optional(),
+});
+export const placesDetailsQuery = z.object({ place_id: z.string().trim().min(1, { error: 'place_id is required' }).max(300) });
+export const placesPhotoQuery = z.object({
+  photoreference: z.string().trim().min(1, { error: 'photoreference is required' }).max(1000),
+  maxwidth: z.coerce.number().int().min(1).max(1600).default(400),
+});
+
+export const place = z.object({
+  place_id: z.string(),
+  name: z.string(),
+  vicinity: z.string().optional(),
+  formatted_address: z.string().optional(),
+  geometry: z.object({ location: z.object({ lat: z.number(), lng: z.number() }) }),
+  rating: z.number().optional(),
+  price_level: z.number().int().optional(),
+  opening_hours: z.object({ open_now: z.boolean() }).optional(),
+  types: z.array(z.string()),
+  photos: z.array(z.object({ photo_reference: z.string(), width: z.number(), height: z.number() })),
+  formatted_phone_number: z.string().optional(),
+  website: z.string().optional(),
+});
+export type Place = z.infer<typeof place>;
+
+export const PLACES_STATUSES = ['OK', 'ZERO_RESULTS', 'NOT_FOUND', 'INVALID_REQUEST'] as const;
+export const placesResults = z.object({ results: z.array(place), status: z.enum(PLACES_STATUSES) });
+export type PlacesResults = z.infer<typeof placesResults>;
+export const placeDetails = z.object({ result: place, status: z.enum(PLACES_STATUSES) });
+export type PlaceDetails = z.infer<typeof placeDetails>;
