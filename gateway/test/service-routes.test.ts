@@ -45,6 +45,7 @@ describe('routing table', () => {
     ['DELETE', '/api/photos/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'media'],
     ['GET', '/api/bars/nearby?lat=1&lng=2', 'places'],
     ['GET', '/api/beers/search?q=ipa', 'places'],
+    ['GET', '/api/google-places/nearby?lat=1&lng=2', 'places'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

@@ -2,7 +2,10 @@ import { bearerAuth, createServer, createTokenService, type Logger, type Service
 import type { PlacesConfig } from './config';
 import type { PrismaClient } from './db';
 import { Catalogue } from './domain/catalogue';
+import { GooglePlaces } from './places-proxy/google-places';
+import { LocalPlaces } from './places-proxy/local-places';
 import { catalogueRoutes } from './routes/catalogue.routes';
+import { placesProxyRoutes } from './routes/places-proxy.routes';
 
 export interface PlacesDeps {
   config: PlacesConfig;
@@ -20,6 +23,8 @@ export function buildPlacesApp(deps: PlacesDeps): { app: ServiceApp; catalogue: 
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1` },
   });
-  catalogueRoutes(app, catalogue, bearerAuth(createTokenService({ secret: config.JWT_SECRET })));
+  const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET }));
+  catalogueRoutes(app, catalogue, authenticate);
+  placesProxyRoutes(app, config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue), authenticate);
   return { app, catalogue };
 }

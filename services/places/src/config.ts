@@ -6,6 +6,8 @@ export const placesConfigSchema = serviceConfigSchema(
   {
     /** `auto` loads the catalogue at start-up when it is empty; `off` leaves it to `npm run seed`. */
     CATALOGUE_SEED: z.enum(['auto', 'off']).default('auto'),
+    /** With a key the Places proxy asks Google; without one it answers from the local catalogue. */
+    GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
   },
 );
 export type PlacesConfig = z.infer<typeof placesConfigSchema>;
