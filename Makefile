@@ -13,7 +13,7 @@ help:
 	@echo "make test   - typecheck, integration tests (real Postgres, Redis, NATS) and browser tests"
 	@echo "make e2e    - only the browser tests"
 	@echo "make up     - the whole stack in Docker (docker compose up --build -d); make down stops it"
-	@echo "make bench  - benchmarks (issue 10)"
+	@echo "make bench  - benchmarks against the local servers, with the machine they ran on"
 
 $(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json
 	npm ci --no-audit --no-fund
@@ -57,8 +57,8 @@ down:
 logs:
 	docker compose logs -f
 
-bench:
-	@echo "Benchmarks are not written yet (issue 10)." && exit 1
+bench: install infra
+	npx tsx infra/bench/run.ts
 
 clean:
 	rm -rf node_modules */node_modules services/*/node_modules web/dist services/*/src/generated
