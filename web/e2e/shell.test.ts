@@ -42,7 +42,7 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
 ];
 
 /** Screens that are built (privacy; the social screens of issue 3, tested in social.test.ts; the own profile, in profile.test.ts). */
-const BUILT = ['/privacy', '/profile', '/my-profile', '/users/', '/friends', '/search', '/photos'];
+const BUILT = ['/privacy', '/profile', '/my-profile', '/users/', '/friends', '/search', '/photos', '/discovery'];
 
 describe('routes', () => {
   it('shows the 404 page for unknown paths, with a way home', async () => {

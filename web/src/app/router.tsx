@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAuth } from '../components/RequireAuth';
 import { ComingSoonPage } from '../pages/ComingSoonPage';
+import { DiscoveryPage } from '../pages/DiscoveryPage';
 import { FollowersPage } from '../pages/FollowersPage';
 import { ForgotPasswordPage } from '../pages/ForgotPasswordPage';
 import { FriendsEnhancedPage } from '../pages/FriendsEnhancedPage';
@@ -19,7 +20,6 @@ import { AppLayout } from './AppLayout';
 
 /** Signed-in-only screens that later issues build; until then they say so. */
 const COMING_SOON: readonly { path: string; title: string; description: string }[] = [
-  { path: 'discovery', title: 'Discovery', description: 'Bars, restaurants and beers near you.' },
   { path: 'messages', title: 'Messages', description: 'Chat with your friends.' },
   { path: 'dm', title: 'Direct Messages', description: 'Your direct message threads.' },
 ];
@@ -33,6 +33,7 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
   { path: 'friends-enhanced', title: 'Friends', element: <FriendsEnhancedPage /> },
   { path: 'search', title: 'Search', element: <SearchPage /> },
   { path: 'photos', title: 'Photos', element: <PhotosPage /> },
+  { path: 'discovery', title: 'Discovery', element: <DiscoveryPage /> },
   { path: 'profile/:username', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId/followers', title: 'Followers', element: <FollowersPage /> },

@@ -1,0 +1,185 @@
+import type { Place } from '@hoptrack/proto';
+import { useState, type FormEvent } from 'react';
+import { catalogueApi } from '../../lib/catalogueApi';
+import { currentPosition, locationFailure, milesBetween, milesLabel, type Coordinates } from '../../lib/geolocation';
+import { useToast } from '../../lib/toast';
+import { EmptyState } from '../EmptyState';
+import { CompassIcon, SearchIcon } from '../icons';
+import { Modal } from '../Modal';
+
+/** What choosing a venue hands back. */
+export interface ChosenVenue {
+  name: string;
+  latitude: number;
+  longitude: number;
+  address?: string;
+}
+
+interface FindVenuesDialogProps {
+  open: boolean;
+  onClose: () => void;
+  onSelect: (venue: ChosenVenue) => void;
+}
+
+/**
+ * The nearby-venue fall-backs (spec section 9): bars within 5000 m, then
+ * restaurants within 5000 m, then any establishment within 10000 m.
+ */
+export const NEARBY_VENUE_STEPS: readonly { radius: number; type: string }[] = [
+  { radius: 5000, type: 'bar' },
+  { radius: 5000, type: 'restaurant' },
+  { radius: 10000, type: 'establishment' },
+];
+
+/** The 2 sample venues shown when nothing is near: placed just beside the user. */
+export function sampleVenues(at: Coordinates): Place[] {
+  return [
+    { id: 'sample-1', name: 'The Local Taproom', vicinity: 'Near you', dLat: 0.002, dLng: 0.002 },
+    { id: 'sample-2', name: 'Corner Brewpub', vicinity: 'Near you', dLat: -0.003, dLng: 0.001 },
+  ].map((sample) => ({
+    place_id: sample.id,
+    name: sample.name,
+    vicinity: sample.vicinity,
+    geometry: { location: { lat: at.lat + sample.dLat, lng: at.lng + sample.dLng } },
+    types: ['bar', 'establishment'],
+    photos: [],
+  }));
+}
+
+/** Runs the fall-back chain; a failed call throws (no further step is tried). */
+export async function findNearbyVenues(at: Coordinates): Promise<Place[]> {
+  for (const step of NEARBY_VENUE_STEPS) {
+    const answer = await catalogueApi.nearbyPlaces(at, step.radius, step.type);
+    if (answer.results.length > 0) return answer.results;
+  }
+  return sampleVenues(at);
+}
+
+type Results = { kind: 'nearby' | 'search'; places: Place[] } | null;
+
+/**
+ * 'Find Venues' (spec section 2, dialogs): venues near the user through the
+ * Places proxy, or a text search; choosing one hands its name, coordinates and
+ * address to `onSelect` and closes.
+ */
+export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogProps) {
+  const toast = useToast();
+  const [text, setText] = useState('');
+  const [here, setHere] = useState<Coordinates | null>(null);
+  const [results, setResults] = useState<Results>(null);
+  const [busy, setBusy] = useState<'nearby' | 'search' | null>(null);
+
+  const findNearby = async () => {
+    setBusy('nearby');
+    try {
+      let at: Coordinates;
+      try {
+        at = await currentPosition();
+      } catch (error) {
+        toastLocationFailure(toast, error);
+        return;
+      }
+      setHere(at);
+      try {
+        const places = await findNearbyVenues(at);
+        setResults({ kind: 'nearby', places });
+        toast({ title: 'Venues Found', description: `Found ${places.length} ${places.length === 1 ? 'venue' : 'venues'} near you.` });
+      } catch {
+        toast({ title: 'Error', description: 'Failed to fetch nearby places', variant: 'destructive' });
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const search = async (event: FormEvent) => {
+    event.preventDefault();
+    const query = text.trim();
+    if (!query) return;
+    setBusy('search');
+    try {
+      const answer = await catalogueApi.searchPlaces(query, here ?? undefined);
+      setResults({ kind: 'search', places: answer.results });
+    } catch {
+      toast({ title: 'Error', description: 'Failed to search places', variant: 'destructive' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const choose = (place: Place) => {
+    const address = place.formatted_address ?? place.vicinity;
+    onSelect({
+      name: place.name,
+      latitude: place.geometry.location.lat,
+      longitude: place.geometry.location.lng,
+      ...(address ? { address } : {}),
+    });
+    onClose();
+  };
+
+  return (
+    <Modal open={open} title="Find Venues" description="Pick a bar or restaurant near you, or search for one." onClose={onClose}>
+      <div className="venue-finder">
+        <form className="venue-finder__search" onSubmit={(event) => void search(event)}>
+          <div className="search-box venue-finder__box">
+            <SearchIcon className="search-box__icon" />
+            <input
+              type="search"
+              className="field__input search-box__input"
+              aria-label="Search places"
+              placeholder="Search for a venue"
+              maxLength={100}
+              autoComplete="off"
+              value={text}
+              onChange={(event) => setText(event.target.value)}
+            />
+          </div>
+          <button type="submit" className="button button--secondary" disabled={busy !== null || !text.trim()}>
+            {busy === 'search' ? 'Searching...' : 'Search'}
+          </button>
+        </form>
+        <button type="button" className="button button--primary" disabled={busy !== null} onClick={() => void findNearby()}>
+          <CompassIcon width={18} height={18} aria-hidden="true" />
+          {busy === 'nearby' ? 'Finding venues...' : 'Find Venues'}
+        </button>
+        {results &&
+          (results.places.length === 0 ? (
+            <EmptyState title="No venues found" text="Try another search." Icon={CompassIcon} headingLevel={3} />
+          ) : (
+            <ul className="venue-list" aria-label={results.kind === 'nearby' ? 'Venues near you' : 'Venue search results'}>
+              {results.places.map((place) => {
+                const address = place.vicinity ?? place.formatted_address;
+                const miles = here ? milesBetween(here, place.geometry.location) : null;
+                return (
+                  <li key={place.place_id}>
+                    <button type="button" className="venue-card" onClick={() => choose(place)}>
+                      <span className="venue-card__name">{place.name}</span>
+                      {address && <span className="venue-card__meta">{address}</span>}
+                      {miles !== null && <span className="venue-card__distance">{milesLabel(miles)}</span>}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          ))}
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * The session form's location failures (spec section 8, 'Location'):
+ * 'Location Access Required' when refused, else 'Location Error'.
+ */
+function toastLocationFailure(toast: ReturnType<typeof useToast>, error: unknown) {
+  const reason = locationFailure(error);
+  const description = {
+    unsupported: 'Geolocation is not supported by this browser.',
+    denied: 'Location access denied by user.',
+    unavailable: 'Location information is unavailable.',
+    timeout: 'Location request timed out.',
+    unknown: 'Unknown location error',
+  }[reason];
+  toast({ title: reason === 'denied' ? 'Location Access Required' : 'Location Error', description, variant: 'destructive' });
+}

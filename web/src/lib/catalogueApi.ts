@@ -1,0 +1,72 @@
+import type { QueryKey } from '@tanstack/react-query';
+import type { Bar, BarDetail, Beer, PlacesResults } from '@hoptrack/proto';
+import { apiRequest } from './api';
+import type { Coordinates } from './geolocation';
+
+/**
+ * Catalogue and Places calls (spec section 7, 'Bars and beers' and 'Places').
+ * Keys are URL parts; the parameters ride as the last part (an object), and
+ * each key has its own query fn that builds the query string.
+ */
+const withParams = (path: string, params: Record<string, string | number | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(name, String(value));
+  }
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+};
+
+export const catalogueApi = {
+  bars: () => apiRequest<Bar[]>('GET', '/api/bars'),
+  searchBars: (q: string) => apiRequest<Bar[]>('GET', withParams('/api/bars/search', { q })),
+  nearbyBars: ({ lat, lng }: Coordinates) => apiRequest<Bar[]>('GET', withParams('/api/bars/nearby', { lat, lng })),
+  bar: (id: string) => apiRequest<BarDetail>('GET', `/api/bars/${encodeURIComponent(id)}`),
+  beers: (style?: string) => apiRequest<Beer[]>('GET', withParams('/api/beers', { style })),
+  searchBeers: (q: string, style?: string) => apiRequest<Beer[]>('GET', withParams('/api/beers/search', { q, style })),
+  nearbyPlaces: ({ lat, lng }: Coordinates, radius: number, type: string) =>
+    apiRequest<PlacesResults>('GET', withParams('/api/google-places/nearby', { lat, lng, radius, type })),
+  searchPlaces: (query: string, near?: Coordinates) =>
+    apiRequest<PlacesResults>('GET', withParams('/api/google-places/textsearch', { query, lat: near?.lat, lng: near?.lng })),
+};
+
+/** What the bar list shows: a search wins over a location, which wins over the first page. */
+export type BarListSource = { kind: 'search'; q: string } | { kind: 'nearby'; at: Coordinates } | { kind: 'all' };
+
+/** A list query's key and fn, for `useQuery({ ...listQuery, ... })`. */
+export interface ListQuery<T> {
+  queryKey: QueryKey;
+  queryFn: () => Promise<T[]>;
+}
+
+export function barListQuery(source: BarListSource): ListQuery<Bar> {
+  switch (source.kind) {
+    case 'search':
+      return { queryKey: ['/api/bars/search', source.q], queryFn: () => catalogueApi.searchBars(source.q) };
+    case 'nearby':
+      return {
+        queryKey: ['/api/bars/nearby', source.at.lat, source.at.lng],
+        queryFn: () => catalogueApi.nearbyBars(source.at),
+      };
+    default:
+      return { queryKey: ['/api/bars'], queryFn: catalogueApi.bars };
+  }
+}
+
+export const barKey = (id: string) => ['/api/bars', id] as const;
+
+export function beerListQuery(q: string, style: string): ListQuery<Beer> {
+  return q
+    ? { queryKey: ['/api/beers/search', q, style], queryFn: () => catalogueApi.searchBeers(q, style || undefined) }
+    : { queryKey: ['/api/beers', style], queryFn: () => catalogueApi.beers(style || undefined) };
+}
+
+/** ABV is a fraction: 0.065 → '6.5%'. */
+export function abvLabel(abv: number): string {
+  return `${(Math.round(abv * 1000) / 10).toFixed(1)}%`;
+}
+
+/** 'Street, City, State' from the parts that are known. */
+export function barAddress(bar: Pick<Bar, 'address' | 'city' | 'state'>): string {
+  return [bar.address, bar.city, bar.state].filter(Boolean).join(', ');
+}
