@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { SearchInput } from '../SearchInput';
 import { CATALOGUE_SEARCH_MAX, type Bar } from '@hoptrack/proto';
 import { useState } from 'react';
 import { barListQuery, type BarListSource } from '../../lib/catalogueApi';
@@ -6,7 +7,7 @@ import type { Coordinates } from '../../lib/geolocation';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useUserSearch';
 import { EmptyState } from '../EmptyState';
-import { CompassIcon, SearchIcon } from '../icons';
+import { CompassIcon } from '../icons';
 import { ListError } from '../social/UserList';
 import { BarDetailModal } from './BarDetailModal';
 import { BarList, BarListSkeleton } from './BarList';
@@ -33,19 +34,14 @@ export function BarsPanel() {
   return (
     <div className="discovery-panel">
       <div className="discovery-toolbar">
-        <div className="search-box discovery-toolbar__search">
-          <SearchIcon className="search-box__icon" />
-          <input
-            type="search"
-            className="field__input search-box__input"
-            aria-label="Search bars"
-            placeholder="Search bars and restaurants"
-            maxLength={CATALOGUE_SEARCH_MAX}
-            autoComplete="off"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
+        <SearchInput
+          className="discovery-toolbar__search"
+          label="Search bars"
+          placeholder="Search bars and restaurants"
+          maxLength={CATALOGUE_SEARCH_MAX}
+          value={text}
+          onChange={setText}
+        />
         <button type="button" className="button button--secondary" disabled={locating} onClick={() => void locate()}>
           <CompassIcon width={18} height={18} aria-hidden="true" />
           {locating ? 'Locating...' : 'Use my location'}

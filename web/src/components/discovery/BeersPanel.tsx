@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { SearchInput } from '../SearchInput';
 import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto';
 import { useEffect, useId, useState } from 'react';
 import { beerListQuery } from '../../lib/catalogueApi';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useUserSearch';
 import { EmptyState } from '../EmptyState';
-import { SearchIcon } from '../icons';
 import { ListError } from '../social/UserList';
 import { BeerList } from './BeerList';
 
@@ -35,19 +35,14 @@ export function BeersPanel() {
   return (
     <div className="discovery-panel">
       <div className="discovery-toolbar">
-        <div className="search-box discovery-toolbar__search">
-          <SearchIcon className="search-box__icon" />
-          <input
-            type="search"
-            className="field__input search-box__input"
-            aria-label="Search beers"
-            placeholder="Search beers, styles or breweries"
-            maxLength={CATALOGUE_SEARCH_MAX}
-            autoComplete="off"
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-          />
-        </div>
+        <SearchInput
+          className="discovery-toolbar__search"
+          label="Search beers"
+          placeholder="Search beers, styles or breweries"
+          maxLength={CATALOGUE_SEARCH_MAX}
+          value={text}
+          onChange={setText}
+        />
         <div className="discovery-toolbar__filter">
           <label className="visually-hidden" htmlFor={styleId}>
             Style

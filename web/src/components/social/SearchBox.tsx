@@ -1,6 +1,6 @@
 import { SEARCH_QUERY_MAX } from '@hoptrack/proto';
 import { useId } from 'react';
-import { SearchIcon } from '../icons';
+import { SearchInput } from '../SearchInput';
 
 interface SearchBoxProps {
   value: string;
@@ -15,24 +15,19 @@ interface SearchBoxProps {
 export function SearchBox({ value, onChange, minLength, active }: SearchBoxProps) {
   const hintId = useId();
   return (
-    <div className="search-box">
-      <SearchIcon className="search-box__icon" />
-      <input
-        type="search"
-        className="field__input search-box__input"
-        aria-label="Search users"
-        aria-describedby={active ? undefined : hintId}
-        placeholder="Search by name or username"
-        maxLength={SEARCH_QUERY_MAX}
-        autoComplete="off"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
+    <SearchInput
+      value={value}
+      onChange={onChange}
+      label="Search users"
+      placeholder="Search by name or username"
+      maxLength={SEARCH_QUERY_MAX}
+      describedBy={active ? undefined : hintId}
+    >
       {!active && (
         <p id={hintId} className="search-box__hint">
           Type at least {minLength} characters to search.
         </p>
       )}
-    </div>
+    </SearchInput>
   );
 }
