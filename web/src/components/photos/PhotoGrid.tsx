@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Photo } from '@hoptrack/proto';
+import { SEARCH_QUERY_MAX, type Photo } from '@hoptrack/proto';
 import { useEffect, useRef, useState } from 'react';
 import { ALBUMS_KEY, albumPhotosKey, photosApi } from '../../lib/photosApi';
 import { EmptyState } from '../EmptyState';
 import { CameraIcon, SearchIcon } from '../icons';
+import { SearchInput } from '../SearchInput';
 import { ListError } from '../social/UserList';
 import { PhotoTile } from './PhotoTile';
 import { PhotoViewer } from './PhotoViewer';
@@ -78,18 +79,13 @@ function PhotoGridSkeleton() {
 /** The album's search box: filters by file name and description. */
 export function PhotoSearch({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   return (
-    <div className="search-box photo-search">
-      <SearchIcon className="search-box__icon" />
-      <input
-        type="search"
-        className="field__input search-box__input"
-        aria-label="Search photos"
-        placeholder="Search by file name or description"
-        maxLength={100}
-        autoComplete="off"
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-      />
-    </div>
+    <SearchInput
+      className="photo-search"
+      label="Search photos"
+      placeholder="Search by file name or description"
+      maxLength={SEARCH_QUERY_MAX}
+      value={value}
+      onChange={onChange}
+    />
   );
 }

@@ -1,10 +1,11 @@
-import type { Place } from '@hoptrack/proto';
+import { CATALOGUE_SEARCH_MAX, type Place } from '@hoptrack/proto';
 import { useState, type FormEvent } from 'react';
 import { catalogueApi } from '../../lib/catalogueApi';
 import { currentPosition, locationFailure, milesBetween, milesLabel, type Coordinates } from '../../lib/geolocation';
 import { useToast } from '../../lib/toast';
 import { EmptyState } from '../EmptyState';
-import { CompassIcon, SearchIcon } from '../icons';
+import { CompassIcon } from '../icons';
+import { SearchInput } from '../SearchInput';
 import { Modal } from '../Modal';
 
 /** What choosing a venue hands back. */
@@ -122,19 +123,14 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
     <Modal open={open} title="Find Venues" description="Pick a bar or restaurant near you, or search for one." onClose={onClose}>
       <div className="venue-finder">
         <form className="venue-finder__search" onSubmit={(event) => void search(event)}>
-          <div className="search-box venue-finder__box">
-            <SearchIcon className="search-box__icon" />
-            <input
-              type="search"
-              className="field__input search-box__input"
-              aria-label="Search places"
-              placeholder="Search for a venue"
-              maxLength={100}
-              autoComplete="off"
-              value={text}
-              onChange={(event) => setText(event.target.value)}
-            />
-          </div>
+          <SearchInput
+            className="venue-finder__box"
+            label="Search places"
+            placeholder="Search for a venue"
+            maxLength={CATALOGUE_SEARCH_MAX}
+            value={text}
+            onChange={setText}
+          />
           <button type="submit" className="button button--secondary" disabled={busy !== null || !text.trim()}>
             {busy === 'search' ? 'Searching...' : 'Search'}
           </button>
