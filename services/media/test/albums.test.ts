@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { subjectFor, type EventType, type EventData } from '@hoptrack/proto';
+import { eventually, publishEvent } from '@hoptrack/runtime/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decompressionBomb, jpegWithGps, png, SVG } from './images';
@@ -35,19 +35,6 @@ async function newAlbum(ownerId: string, name = 'Oktoberfest'): Promise<string> 
 
 async function object(key: string): Promise<Buffer | null> {
   return media.store.getBuffer(key);
-}
-
-async function publish<T extends EventType>(type: T, data: EventData<T>): Promise<void> {
-  const envelope = { id: randomUUID(), type, occurredAt: new Date().toISOString(), data };
-  await media.bus.publish(subjectFor(media.config.BUS_NAMESPACE, type), JSON.stringify(envelope), envelope.id);
-}
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not met in time');
 }
 
 describe('albums', () => {
@@ -235,13 +222,13 @@ describe('privacy of albums (read models from auth and social-graph events)', ()
   it('shows a private profile’s albums to friends only, and nothing across a block', async () => {
     const [owner, friend, stranger, blocked] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     const now = new Date().toISOString();
-    await publish('user.registered.v1', {
+    await publishEvent(media.bus, 'user.registered.v1', {
       id: owner, email: 'o@example.com', username: `o${Date.now()}`, displayName: 'Owner', bio: null, avatar: null, profilePicture: null,
       isProfilePrivate: true, allowDirectMessages: true, showOnlineStatus: true, tokenVersion: 0, createdAt: now, updatedAt: now,
     });
-    await publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: friend, recipientId: owner });
-    await publish('social.user.blocked.v1', { blockerId: owner, blockedId: blocked });
-    await until(async () => (await media.prisma.block.count({ where: { blockerId: owner } })) === 1 && (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 1 && (await media.prisma.user.count({ where: { id: owner } })) === 1);
+    await publishEvent(media.bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: friend, recipientId: owner });
+    await publishEvent(media.bus, 'social.user.blocked.v1', { blockerId: owner, blockedId: blocked });
+    await eventually(async () => (await media.prisma.block.count({ where: { blockerId: owner } })) === 1 && (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 1 && (await media.prisma.user.count({ where: { id: owner } })) === 1);
 
     const albumId = await newAlbum(owner);
     const list = async (viewer: string) => (await as(viewer)).get(`/api/albums?userId=${owner}`);
@@ -255,8 +242,8 @@ describe('privacy of albums (read models from auth and social-graph events)', ()
     expect((await photos(blocked)).statusCode).toBe(404);
 
     // The friendship ends: the former friend is a stranger again.
-    await publish('social.friendship.removed.v1', { userId: owner, friendId: friend });
-    await until(async () => (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 0);
+    await publishEvent(media.bus, 'social.friendship.removed.v1', { userId: owner, friendId: friend });
+    await eventually(async () => (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 0);
     expect((await list(friend)).statusCode).toBe(403);
   });
 });

@@ -16,4 +16,5 @@ export { ensureDatabase } from './db/database';
 export { migrate, readMigrations } from './db/migrate';
 export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';
+export { upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
 export { runService, type BuiltService, type ServiceContext, type ServiceConfig } from './lifecycle';

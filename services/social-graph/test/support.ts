@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
 import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
+import { memoryLogger, publishEvent, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildSocialApp, type SocialApp } from '../src/app';
 import { socialConfigSchema, type SocialConfig } from '../src/config';
@@ -71,8 +71,7 @@ export async function startTestSocial(): Promise<TestSocial> {
   const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
 
   const publishUser = async (type: 'user.registered.v1' | 'user.updated.v1', snapshot: UserSnapshot) => {
-    const envelope: EventEnvelope<typeof type> = { id: randomUUID(), type, occurredAt: new Date().toISOString(), data: snapshot };
-    await connections.bus.publish(subjectFor(namespace, type), JSON.stringify(envelope), envelope.id);
+    await publishEvent(connections.bus, type, snapshot);
     for (let i = 0; i < 200; i++) {
       const stored = await connections.prisma.user.findUnique({ where: { id: snapshot.id } });
       if (stored && stored.updatedAt.getTime() >= new Date(snapshot.updatedAt).getTime()) return;

@@ -1,5 +1,5 @@
 import type { UserSnapshot } from '@hoptrack/proto';
-import { sqlInbox, startConsumer, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { sqlInbox, startConsumer, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import type { Db, Prisma, PrismaClient } from '../db';
 
 /**
@@ -18,11 +18,8 @@ export async function startReadModelConsumers(options: {
   const inbox = sqlInbox<Prisma.TransactionClient>(prisma);
   const on = (tx: Prisma.TransactionClient | undefined): Db => tx ?? prisma;
 
-  const applyUser = async (db: Db, user: UserSnapshot) => {
-    const updatedAt = new Date(user.updatedAt);
-    await db.user.upsert({ where: { id: user.id }, create: { id: user.id, isProfilePrivate: user.isProfilePrivate, updatedAt }, update: {} });
-    await db.user.updateMany({ where: { id: user.id, updatedAt: { lte: updatedAt } }, data: { isProfilePrivate: user.isProfilePrivate, updatedAt } });
-  };
+  const applyUser = (db: Db, user: UserSnapshot) =>
+    upsertNewerSnapshot(db, 'users', { id: user.id, is_profile_private: user.isProfilePrivate, updated_at: new Date(user.updatedAt) });
   const unfriend = (db: Db, a: string, b: string) =>
     db.friendPair.deleteMany({ where: { OR: [{ userId: a, friendId: b }, { userId: b, friendId: a }] } });
 

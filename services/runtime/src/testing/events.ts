@@ -1,4 +1,5 @@
-import { parseEvent, streamNameFor, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
+import { randomUUID } from 'node:crypto';
+import { parseEvent, streamNameFor, subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
 import type { Bus } from '../bus/connection';
 
 /**
@@ -18,4 +19,21 @@ export async function readEvents<T extends EventType>(bus: Bus, stream: StreamNa
     if (wanted(event)) events.push(event);
   }
   return events;
+}
+
+/** Publishes an event as another service would (what a consumer under test receives). */
+export async function publishEvent<T extends EventType>(bus: Bus, type: T, data: EventData<T>): Promise<EventEnvelope<T>> {
+  const envelope: EventEnvelope<T> = { id: randomUUID(), type, occurredAt: new Date().toISOString(), data };
+  await bus.publish(subjectFor(bus.namespace, type), JSON.stringify(envelope), envelope.id);
+  return envelope;
+}
+
+/** Polls until `check` holds: consumers apply events asynchronously. Fails after `timeoutMs`. */
+export async function eventually(check: () => Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${what} not met within ${timeoutMs} ms`);
 }

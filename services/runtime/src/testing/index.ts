@@ -1,5 +1,5 @@
 export { testDatabaseUrl, testNamespace, truncate } from './environment';
 export { memoryLogger, type MemoryLogger } from './memory-logger';
-export { readEvents } from './events';
+export { readEvents, publishEvent, eventually } from './events';
 export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';
 export { testClock, type TestClock } from './clock';

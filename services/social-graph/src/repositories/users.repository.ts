@@ -1,5 +1,5 @@
 import type { UserSnapshot } from '@hoptrack/proto';
-import { escapeLike } from '@hoptrack/runtime';
+import { escapeLike, upsertNewerSnapshot } from '@hoptrack/runtime';
 import type { Db, User } from '../db';
 
 /** The read model of users, kept from user.* events. */
@@ -17,22 +17,21 @@ export const usersRepository = {
    * Applies a snapshot unless a newer one is already stored: events of one
    * user may be redelivered or replayed, and a stale snapshot must not win.
    */
-  async applySnapshot(db: Db, snapshot: UserSnapshot): Promise<void> {
-    const data = {
+  applySnapshot(db: Db, snapshot: UserSnapshot): Promise<void> {
+    return upsertNewerSnapshot(db, 'users', {
+      id: snapshot.id,
       email: snapshot.email,
       username: snapshot.username,
-      displayName: snapshot.displayName,
+      display_name: snapshot.displayName,
       bio: snapshot.bio,
       avatar: snapshot.avatar,
-      profilePicture: snapshot.profilePicture,
-      isProfilePrivate: snapshot.isProfilePrivate,
-      allowDirectMessages: snapshot.allowDirectMessages,
-      showOnlineStatus: snapshot.showOnlineStatus,
-      tokenVersion: snapshot.tokenVersion,
-      createdAt: new Date(snapshot.createdAt),
-      updatedAt: new Date(snapshot.updatedAt),
-    };
-    await db.user.upsert({ where: { id: snapshot.id }, create: { id: snapshot.id, ...data }, update: {} });
-    await db.user.updateMany({ where: { id: snapshot.id, updatedAt: { lte: data.updatedAt } }, data });
+      profile_picture: snapshot.profilePicture,
+      is_profile_private: snapshot.isProfilePrivate,
+      allow_direct_messages: snapshot.allowDirectMessages,
+      show_online_status: snapshot.showOnlineStatus,
+      token_version: snapshot.tokenVersion,
+      created_at: new Date(snapshot.createdAt),
+      updated_at: new Date(snapshot.updatedAt),
+    });
   },
 };
