@@ -44,6 +44,8 @@ describe('routing table', () => {
     ['POST', '/api/albums/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/photos', 'media'],
     ['DELETE', '/api/photos/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'media'],
     ['GET', '/api/bars/nearby?lat=1&lng=2', 'places'],
+    ['POST', '/api/bars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/reviews', 'places'],
+    ['POST', '/api/bars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/reviews/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f01/helpful', 'places'],
     ['GET', '/api/beers/search?q=ipa', 'places'],
     ['GET', '/api/google-places/nearby?lat=1&lng=2', 'places'],
   ])('%s %s goes to %s', async (method, path, service) => {

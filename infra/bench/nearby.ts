@@ -3,6 +3,7 @@ import { createLogger } from '@hoptrack/runtime';
 import { placesConfigSchema } from '../../services/places/src/config';
 import { openDatabase } from '../../services/places/src/connections';
 import { Catalogue } from '../../services/places/src/domain/catalogue';
+import { Reviews } from '../../services/places/src/domain/reviews';
 import { formatStats, measure, type Stats } from './machine';
 
 /**
@@ -17,7 +18,7 @@ export async function benchNearby(runs: number): Promise<Array<[string, Stats]>>
   });
   const prisma = await openDatabase(config, createLogger('bench', 'warn'));
   try {
-    const catalogue = new Catalogue(prisma);
+    const catalogue = new Catalogue(prisma, new Reviews(prisma));
     const points = await prisma.bar.findMany({ where: { latitude: { not: null } }, select: { latitude: true, longitude: true }, take: 400 });
     // Deterministic spread of query points: seeded bars, nudged a little.
     const at = (i: number) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { uuid } from './common';
 import { pagination } from './social';
 
 /**
@@ -74,7 +75,77 @@ export const beer = z.object({
 });
 export type Beer = z.infer<typeof beer>;
 
-export const barDetail = bar.extend({ beers: z.array(beer) });
+// ---- Menus and reviews (spec section 3: food_items, bar_food, bar_reviews, review_helpfulness) ----
+
+export const REVIEW_TEXT_MAX = 2000;
+/** How many of the newest reviews a bar's detail carries; the rest are paged from /api/bars/{id}/reviews. */
+export const BAR_DETAIL_REVIEWS = 5;
+
+/** A dish on a bar's menu: a food item with this bar's price and availability. */
+export const foodItem = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  category: z.string().nullable(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  allergens: z.array(z.string()),
+  price: z.number().nullable(),
+  isAvailable: z.boolean(),
+});
+export type FoodItem = z.infer<typeof foodItem>;
+
+export const review = z.object({
+  id: z.uuid(),
+  barId: z.uuid(),
+  /** Null for a review imported from elsewhere (`source` other than 'hoptrack'). */
+  userId: z.uuid().nullable(),
+  authorName: z.string(),
+  authorPicture: z.string().nullable(),
+  rating: z.number().int().min(1).max(5),
+  reviewText: z.string().nullable(),
+  source: z.string(),
+  sourceUrl: z.string().nullable(),
+  reviewDate: z.string(),
+  /** Written by a signed-in Hoptrack user (as opposed to imported). */
+  isVerified: z.boolean(),
+  /** Votes saying the review helped. */
+  helpfulCount: z.number().int().nonnegative(),
+  /** The viewer's vote: true helpful, false not helpful, null not voted. */
+  currentUserVote: z.boolean().nullable(),
+  isOwn: z.boolean(),
+});
+export type Review = z.infer<typeof review>;
+
+export const createReviewBody = z.object({
+  rating: z
+    .number({ error: 'rating must be a number from 1 to 5' })
+    .int({ error: 'rating must be a whole number from 1 to 5' })
+    .min(1, { error: 'rating must be from 1 to 5' })
+    .max(5, { error: 'rating must be from 1 to 5' }),
+  reviewText: z
+    .string({ error: 'reviewText must be text' })
+    .trim()
+    .max(REVIEW_TEXT_MAX, { error: `Review must be at most ${REVIEW_TEXT_MAX} characters` })
+    .nullish()
+    .transform((text) => (text ? text : null)),
+});
+export type CreateReviewBody = z.infer<typeof createReviewBody>;
+
+/** POST /api/bars/{id}/reviews/{reviewId}/helpful; without a body the vote is 'helpful'. */
+export const helpfulVoteBody = z
+  .object({ isHelpful: z.boolean({ error: 'isHelpful must be true or false' }).default(true) })
+  .nullish()
+  .transform((body) => body ?? { isHelpful: true });
+export const reviewParams = z.object({ id: uuid, reviewId: uuid });
+export const reviewsQuery = z.object(pagination);
+
+export const barDetail = bar.extend({
+  beers: z.array(beer),
+  food: z.array(foodItem),
+  /** The newest reviews the viewer may see (blocked authors left out), at most BAR_DETAIL_REVIEWS. */
+  reviews: z.array(review),
+  reviewCount: z.number().int().nonnegative(),
+});
 export type BarDetail = z.infer<typeof barDetail>;
 
 // ---- Places proxy (/api/google-places/*), in Google Places' response shape ----

@@ -1,30 +1,36 @@
-import { bearerAuth, createServer, createTokenService, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { bearerAuth, createServer, createTokenService, type Bus, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { PlacesConfig } from './config';
 import type { PrismaClient } from './db';
 import { Catalogue } from './domain/catalogue';
+import { Reviews } from './domain/reviews';
 import { GooglePlaces } from './places-proxy/google-places';
 import { LocalPlaces } from './places-proxy/local-places';
 import { catalogueRoutes } from './routes/catalogue.routes';
 import { placesProxyRoutes } from './routes/places-proxy.routes';
+import { reviewsRoutes } from './routes/reviews.routes';
 
 export interface PlacesDeps {
   config: PlacesConfig;
   logger: Logger;
   metrics: ServiceMetrics;
   prisma: PrismaClient;
+  /** Feeds the read models; /readyz reports it since reviews go stale without it. */
+  bus: Bus;
 }
 
 export function buildPlacesApp(deps: PlacesDeps): { app: ServiceApp; catalogue: Catalogue } {
   const { config, prisma } = deps;
-  const catalogue = new Catalogue(prisma);
+  const reviews = new Reviews(prisma);
+  const catalogue = new Catalogue(prisma, reviews);
   const app = createServer({
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1` },
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => deps.bus.check() },
   });
   const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET }));
   catalogueRoutes(app, catalogue, authenticate);
+  reviewsRoutes(app, reviews, authenticate);
   placesProxyRoutes(app, config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue), authenticate);
   return { app, catalogue };
 }

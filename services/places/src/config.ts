@@ -8,6 +8,8 @@ export const placesConfigSchema = serviceConfigSchema(
     CATALOGUE_SEED: z.enum(['auto', 'off']).default('auto'),
     /** With a key the Places proxy asks Google; without one it answers from the local catalogue. */
     GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
+    /** Durable name of the consumer keeping the reviewers and blocks read models; one per deployment. */
+    READ_MODEL_CONSUMER: z.string().default('places-read-model'),
   },
 );
 export type PlacesConfig = z.infer<typeof placesConfigSchema>;

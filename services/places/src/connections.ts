@@ -1,4 +1,4 @@
-import { prepareDatabase, type Logger } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
 import { fileURLToPath } from 'node:url';
 import { seedCatalogue } from './catalogue/seed';
 import type { PlacesConfig } from './config';
@@ -6,10 +6,23 @@ import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
+export type PlacesConnections = DatabaseAndBus<PrismaClient>;
+
 /** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
 export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
   const prisma = createPrisma(config.DATABASE_URL);
   if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
   return prisma;
+}
+
+/** The database and the bus, whose user and social events feed the reviewers and blocks read models. */
+export async function openConnections(config: PlacesConfig, logger: Logger): Promise<PlacesConnections> {
+  return withBus(await openDatabase(config, logger), {
+    url: config.NATS_URL,
+    name: 'places',
+    namespace: config.BUS_NAMESPACE,
+    logger,
+    streams: ['USERS', 'SOCIAL'],
+  });
 }

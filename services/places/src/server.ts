@@ -1,14 +1,25 @@
-import { runService } from '@hoptrack/runtime';
+import { runService, type RunningConsumer } from '@hoptrack/runtime';
 import { buildPlacesApp } from './app';
 import { placesConfigSchema } from './config';
-import { openDatabase } from './connections';
+import { openConnections } from './connections';
+import { startReadModelConsumers } from './consumers/read-model.consumer';
 
 await runService({
   name: 'places',
   configSchema: placesConfigSchema,
   async build({ config, logger, metrics }) {
-    const prisma = await openDatabase(config, logger);
-    const { app } = buildPlacesApp({ config, logger, metrics, prisma });
-    return { app, closers: [{ name: 'postgres', close: () => prisma.$disconnect() }] };
+    const connections = await openConnections(config, logger);
+    const { app } = buildPlacesApp({ config, logger, metrics, ...connections });
+    let consumers: RunningConsumer[] = [];
+    return {
+      app,
+      async start() {
+        consumers = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
+      },
+      closers: [
+        { name: 'read-model consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
+        { name: 'connections', close: () => connections.close() },
+      ],
+    };
   },
 });

@@ -1,36 +1,78 @@
-import { createMetrics, createTokenService } from '@hoptrack/runtime';
-import { memoryLogger, testDatabaseUrl } from '@hoptrack/runtime/testing';
+import { randomUUID } from 'node:crypto';
+import type { EventData, EventType } from '@hoptrack/proto';
+import { createMetrics, createTokenService, deleteStreams, type Bus, type RunningConsumer } from '@hoptrack/runtime';
+import { memoryLogger, publishEvent, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildPlacesApp } from '../src/app';
 import { placesConfigSchema } from '../src/config';
-import { openDatabase } from '../src/connections';
+import { openConnections } from '../src/connections';
+import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
 import type { PrismaClient } from '../src/db';
 
 export const databaseUrl = testDatabaseUrl('places');
 
-export interface TestPlaces {
-  prisma: PrismaClient;
+export interface Client {
   get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, body?: object): Promise<LightMyRequestResponse>;
+  delete(url: string): Promise<LightMyRequestResponse>;
+}
+
+export interface TestPlaces extends Client {
+  prisma: PrismaClient;
+  bus: Bus;
+  /** The API as a given user (any uuid: places trusts the signed token). */
+  as(userId: string): Promise<Client>;
   anonymous(url: string): Promise<LightMyRequestResponse>;
+  /** Publishes an event as auth or social-graph would; the read-model consumers pick it up. */
+  publish<T extends EventType>(type: T, data: EventData<T>): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The places app on its test database, with the real catalogue loaded (once; the seed is idempotent). */
+/**
+ * The places app on its test database and a private bus namespace, with the
+ * real catalogue loaded (once; the seed is idempotent) and the read-model
+ * consumers running. Reviews, votes and read models start empty.
+ */
 export async function startTestPlaces(): Promise<TestPlaces> {
   const secret = 'test-secret-test-secret-test-secret-123';
-  const config = placesConfigSchema.parse({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, JWT_SECRET: secret });
+  const namespace = testNamespace('places');
+  const config = placesConfigSchema.parse({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: secret,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    BUS_NAMESPACE: namespace,
+    READ_MODEL_CONSUMER: `rm-${namespace}`,
+  });
   const { logger } = memoryLogger('places');
-  const prisma = await openDatabase(config, logger);
-  const { app } = buildPlacesApp({ config, logger, metrics: createMetrics('places'), prisma });
+  const connections = await openConnections(config, logger);
+  await truncate(databaseUrl, ['review_helpfulness', 'bar_reviews', 'bar_food', 'food_items', 'users', 'blocks', 'processed_events']);
+  await connections.prisma.$executeRawUnsafe('UPDATE bars SET rating = NULL WHERE rating IS NOT NULL');
+  const { app } = buildPlacesApp({ config, logger, metrics: createMetrics('places'), ...connections });
   await app.ready();
-  const token = await createTokenService({ secret }).sign({ userId: '0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', tokenVersion: 0 });
+  const consumers: RunningConsumer[] = await startReadModelConsumers({ ...connections, durable: config.READ_MODEL_CONSUMER, logger });
+  const tokens = createTokenService({ secret });
+  const clientFor = (authorization: string): Client => ({
+    get: (url) => app.inject({ method: 'GET', url, headers: { authorization } }),
+    post: (url, body) => app.inject({ method: 'POST', url, headers: { authorization }, ...(body ? { payload: body } : {}) }),
+    delete: (url) => app.inject({ method: 'DELETE', url, headers: { authorization } }),
+  });
+  const as = async (userId: string) => clientFor(`Bearer ${await tokens.sign({ userId, tokenVersion: 0 })}`);
+  const defaultClient = await as(randomUUID());
   return {
-    prisma,
-    get: (url) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } }),
+    ...defaultClient,
+    prisma: connections.prisma,
+    bus: connections.bus,
+    as,
     anonymous: (url) => app.inject({ method: 'GET', url }),
+    async publish(type, data) {
+      await publishEvent(connections.bus, type, data);
+    },
     async close() {
+      await Promise.all(consumers.map((c) => c.stop()));
       await app.close();
-      await prisma.$disconnect();
+      await deleteStreams(connections.bus);
+      await connections.close();
     },
   };
 }

@@ -1,6 +1,7 @@
-import { EARTH_RADIUS_MILES, type Bar as BarView, type BarDetail, type Beer as BeerView, type NearbyQuery } from '@hoptrack/proto';
+import { BAR_DETAIL_REVIEWS, EARTH_RADIUS_MILES, type Bar as BarView, type BarDetail, type Beer as BeerView, type FoodItem as FoodView, type NearbyQuery } from '@hoptrack/proto';
 import { escapeLike, notFound } from '@hoptrack/runtime';
-import type { Bar, Beer, PrismaClient } from '../db';
+import type { Bar, BarFood, Beer, FoodItem, PrismaClient } from '../db';
+import type { Reviews } from './reviews';
 
 const METRES_PER_MILE = 1609.344;
 
@@ -60,6 +61,20 @@ function beerView(beer: Beer): BeerView {
   };
 }
 
+function foodView(entry: BarFood & { foodItem: FoodItem }): FoodView {
+  const { foodItem: item } = entry;
+  return {
+    id: item.id,
+    name: item.name,
+    category: item.category,
+    description: item.description,
+    imageUrl: item.imageUrl,
+    allergens: item.allergens,
+    price: entry.price,
+    isAvailable: entry.isAvailable,
+  };
+}
+
 /** Great-circle miles on the spec's sphere (radius 3959), as SQL over columns or parameters. */
 const haversineSql = (lat: string, lng: string) =>
   `(2 * ${EARTH_RADIUS_MILES} * asin(sqrt(power(sin(radians(latitude - ${lat}) / 2), 2)
@@ -67,7 +82,10 @@ const haversineSql = (lat: string, lng: string) =>
 
 /** Reads of the bars and beers catalogue. */
 export class Catalogue {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly reviews: Reviews,
+  ) {}
 
   async bars(page: Page): Promise<BarView[]> {
     const rows = await this.prisma.bar.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset });
@@ -110,10 +128,30 @@ export class Catalogue {
     return rows.map((b) => barView(b, Number(b.miles)));
   }
 
-  async bar(id: string): Promise<BarDetail> {
-    const bar = await this.prisma.bar.findUnique({ where: { id }, include: { beers: { include: { beer: true } } } });
+  /** A bar alone (no menu, no reviews); null when unknown. */
+  async findBar(id: string): Promise<BarView | null> {
+    const bar = await this.prisma.bar.findUnique({ where: { id } });
+    return bar ? barView(bar) : null;
+  }
+
+  /** A bar with its menu (beers, food) and the newest reviews the viewer may see. */
+  async bar(id: string, viewerId: string): Promise<BarDetail> {
+    const bar = await this.prisma.bar.findUnique({
+      where: { id },
+      include: { beers: { include: { beer: true } }, food: { include: { foodItem: true } } },
+    });
     if (!bar) throw notFound('Bar not found');
-    return { ...barView(bar), beers: bar.beers.map((entry) => beerView(entry.beer)).sort((a, b) => a.name.localeCompare(b.name)) };
+    const [reviews, reviewCount] = await Promise.all([
+      this.reviews.list(id, viewerId, { limit: BAR_DETAIL_REVIEWS, offset: 0 }),
+      this.reviews.count(id, viewerId),
+    ]);
+    return {
+      ...barView(bar),
+      beers: bar.beers.map((entry) => beerView(entry.beer)).sort((a, b) => a.name.localeCompare(b.name)),
+      food: bar.food.map(foodView).sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '') || a.name.localeCompare(b.name)),
+      reviews,
+      reviewCount,
+    };
   }
 
   async beers(style: string | undefined, page: Page): Promise<BeerView[]> {

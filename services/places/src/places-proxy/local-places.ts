@@ -46,7 +46,7 @@ export class LocalPlaces implements PlacesSource {
 
   async details(placeId: string): Promise<Place | null> {
     if (!isUuid(placeId)) return null;
-    const bar = await this.catalogue.bar(placeId).catch(() => null);
+    const bar = await this.catalogue.findBar(placeId);
     return bar ? toPlace(bar) : null;
   }
 

@@ -1,5 +1,5 @@
 import { bar, barDetail, barSearchQuery, barsQuery, beer, beerSearchQuery, beersQuery, idParams, nearbyQuery } from '@hoptrack/proto';
-import type { Authenticate, ServiceApp } from '@hoptrack/runtime';
+import { authOf, type Authenticate, type ServiceApp } from '@hoptrack/runtime';
 import { z } from 'zod';
 import type { Catalogue } from '../domain/catalogue';
 
@@ -17,7 +17,7 @@ export function catalogueRoutes(app: ServiceApp, catalogue: Catalogue, authentic
     catalogue.nearby(request.query),
   );
   app.get('/api/bars/:id', { ...guarded, schema: { params: idParams, response: { 200: barDetail } } }, async (request) =>
-    catalogue.bar(request.params.id),
+    catalogue.bar(request.params.id, authOf(request).userId),
   );
 
   app.get('/api/beers', { ...guarded, schema: { querystring: beersQuery, response: beers } }, async (request) =>

@@ -1,0 +1,167 @@
+import type { CreateReviewBody, Review } from '@hoptrack/proto';
+import { conflict, forbidden, notFound } from '@hoptrack/runtime';
+import type { Db, PrismaClient } from '../db';
+
+interface Page {
+  limit: number;
+  offset: number;
+}
+
+interface ReviewRow {
+  id: string;
+  bar_id: string;
+  user_id: string | null;
+  author_name: string;
+  author_picture: string | null;
+  rating: number;
+  review_text: string | null;
+  source: string;
+  source_url: string | null;
+  review_date: Date;
+  is_verified: boolean;
+  helpful_count: number;
+  current_user_vote: boolean | null;
+}
+
+/**
+ * Reviews as `$1` (the viewer) may see them. The author's name and picture
+ * come from the users read model, so a rename shows on old reviews; an
+ * imported review keeps its stored author name. Someone the viewer blocked,
+ * or who blocked the viewer, is left out, as everywhere else.
+ */
+const VISIBLE_REVIEWS = `
+  SELECT r.id, r.bar_id, r.user_id,
+         COALESCE(NULLIF(u.display_name, ''), u.username, r.author_name, 'Hoptrack user') AS author_name,
+         u.profile_picture AS author_picture,
+         r.rating, r.review_text, r.source, r.source_url, r.review_date, r.is_verified, r.helpful_count,
+         v.is_helpful AS current_user_vote
+  FROM bar_reviews r
+  LEFT JOIN users u ON u.id = r.user_id
+  LEFT JOIN review_helpfulness v ON v.review_id = r.id AND v.user_id = $1::uuid
+  WHERE NOT EXISTS (
+    SELECT 1 FROM blocks b
+    WHERE (b.blocker_id = $1::uuid AND b.blocked_id = r.user_id) OR (b.blocker_id = r.user_id AND b.blocked_id = $1::uuid)
+  )`;
+
+function reviewView(row: ReviewRow, viewerId: string): Review {
+  return {
+    id: row.id,
+    barId: row.bar_id,
+    userId: row.user_id,
+    authorName: row.author_name,
+    authorPicture: row.author_picture,
+    rating: row.rating,
+    reviewText: row.review_text,
+    source: row.source,
+    sourceUrl: row.source_url,
+    reviewDate: row.review_date.toISOString(),
+    isVerified: row.is_verified,
+    helpfulCount: row.helpful_count,
+    currentUserVote: row.current_user_vote,
+    isOwn: row.user_id === viewerId,
+  };
+}
+
+/** Bar reviews and their helpfulness votes. */
+export class Reviews {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  /** Newest first. Unknown bar: 404. */
+  async list(barId: string, viewerId: string, page: Page): Promise<Review[]> {
+    await this.assertBarExists(this.prisma, barId);
+    return this.visible(this.prisma, viewerId, page, 'r.bar_id = $2::uuid', barId);
+  }
+
+  /** How many of a bar's reviews the viewer may see. */
+  async count(barId: string, viewerId: string): Promise<number> {
+    const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+      `SELECT count(*) AS n FROM (${VISIBLE_REVIEWS} AND r.bar_id = $2::uuid) visible`,
+      viewerId,
+      barId,
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * One review per user and bar (a second: 409). The bar row is locked while
+   * its rating is recomputed, so two reviews landing at once both count.
+   */
+  async create(barId: string, userId: string, body: CreateReviewBody): Promise<Review> {
+    return this.prisma.$transaction(async (tx) => {
+      await this.assertBarExists(tx, barId, { lock: true });
+      const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+        `INSERT INTO bar_reviews (id, bar_id, user_id, rating, review_text, source, is_verified)
+         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, 'hoptrack', true)
+         ON CONFLICT (bar_id, user_id) DO NOTHING RETURNING id`,
+        barId,
+        userId,
+        body.rating,
+        body.reviewText,
+      );
+      const id = inserted[0]?.id;
+      if (!id) throw conflict('You have already reviewed this bar', 'rating');
+      await this.refreshRating(tx, barId);
+      return this.one(tx, id, userId);
+    });
+  }
+
+  /** Only the author deletes a review (others 403); the bar's rating follows. */
+  async delete(barId: string, reviewId: string, userId: string): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      await this.assertBarExists(tx, barId, { lock: true });
+      const review = await this.one(tx, reviewId, userId, barId);
+      if (review.userId !== userId) throw forbidden('You can only delete your own reviews');
+      await tx.barReview.delete({ where: { id: reviewId } });
+      await this.refreshRating(tx, barId);
+    });
+  }
+
+  /**
+   * One vote per user and review (a second: 409), never on one's own review
+   * (403). A 'helpful' vote bumps helpfulCount in the same transaction.
+   */
+  async vote(barId: string, reviewId: string, userId: string, isHelpful: boolean): Promise<Review> {
+    return this.prisma.$transaction(async (tx) => {
+      const review = await this.one(tx, reviewId, userId, barId);
+      if (review.userId === userId) throw forbidden('You cannot vote on your own review');
+      const { count } = await tx.reviewHelpfulness.createMany({ data: [{ reviewId, userId, isHelpful }], skipDuplicates: true });
+      if (count === 0) throw conflict('You have already voted on this review', 'isHelpful');
+      if (isHelpful) await tx.barReview.update({ where: { id: reviewId }, data: { helpfulCount: { increment: 1 } } });
+      return this.one(tx, reviewId, userId);
+    });
+  }
+
+  private async one(db: Db, reviewId: string, viewerId: string, barId?: string): Promise<Review> {
+    const [review] = barId
+      ? await this.visible(db, viewerId, { limit: 1, offset: 0 }, 'r.id = $2::uuid AND r.bar_id = $3::uuid', reviewId, barId)
+      : await this.visible(db, viewerId, { limit: 1, offset: 0 }, 'r.id = $2::uuid', reviewId);
+    if (!review) throw notFound('Review not found');
+    return review;
+  }
+
+  private async visible(db: Db, viewerId: string, page: Page, where: string, ...values: string[]): Promise<Review[]> {
+    const limit = `$${values.length + 2}`;
+    const offset = `$${values.length + 3}`;
+    const rows = await db.$queryRawUnsafe<ReviewRow[]>(
+      `${VISIBLE_REVIEWS} AND ${where} ORDER BY r.review_date DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      viewerId,
+      ...values,
+      page.limit,
+      page.offset,
+    );
+    return rows.map((row) => reviewView(row, viewerId));
+  }
+
+  private async assertBarExists(db: Db, barId: string, options: { lock?: boolean } = {}): Promise<void> {
+    const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM bars WHERE id = $1::uuid${options.lock ? ' FOR UPDATE' : ''}`, barId);
+    if (rows.length === 0) throw notFound('Bar not found');
+  }
+
+  /** A bar's rating is the mean of its reviews to one decimal; none left: no rating. */
+  private async refreshRating(db: Db, barId: string): Promise<void> {
+    await db.$executeRawUnsafe(
+      `UPDATE bars SET rating = (SELECT round(avg(rating)::numeric, 1)::float8 FROM bar_reviews WHERE bar_id = $1::uuid) WHERE id = $1::uuid`,
+      barId,
+    );
+  }
+}
