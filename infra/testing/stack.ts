@@ -66,6 +66,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET,
     BUS_NAMESPACE: namespace,
     PUBLIC_WEB_URL: options.publicWebUrl ?? baseUrl,
+    // A made-up pub menu on brewpubs, so the bar detail shows food (no open data has menus).
+    DEMO_MENUS: 'on',
     ...options.env,
   };
 

@@ -8,6 +8,8 @@ export const placesConfigSchema = serviceConfigSchema(
     CATALOGUE_SEED: z.enum(['auto', 'off']).default('auto'),
     /** With a key the Places proxy asks Google; without one it answers from the local catalogue. */
     GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
+    /** `on` puts a made-up pub menu on brewpubs (no open data has menus): make dev and browser tests only. */
+    DEMO_MENUS: z.enum(['on', 'off']).default('off'),
     /** Durable name of the consumer keeping the reviewers and blocks read models; one per deployment. */
     READ_MODEL_CONSUMER: z.string().default('places-read-model'),
   },

@@ -1,5 +1,6 @@
 import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
 import { fileURLToPath } from 'node:url';
+import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
 import type { PlacesConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
@@ -13,6 +14,7 @@ export async function openDatabase(config: PlacesConfig, logger: Logger): Promis
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
   const prisma = createPrisma(config.DATABASE_URL);
   if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
+  if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);
   return prisma;
 }
 

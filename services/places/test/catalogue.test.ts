@@ -2,6 +2,7 @@ import { EARTH_RADIUS_MILES } from '@hoptrack/proto';
 import { assertSchemaMatchesDatabase, memoryLogger } from '@hoptrack/runtime/testing';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoMenus } from '../src/catalogue/demo-menus';
 import { seedCatalogue } from '../src/catalogue/seed';
 import { databaseUrl, startTestPlaces, type TestPlaces } from './support';
 
@@ -32,6 +33,17 @@ describe('the seeded catalogue', () => {
     expect(before.menus).toBeGreaterThan(100);
     await seedCatalogue(places.prisma, memoryLogger('seed').logger);
     expect(await count()).toEqual(before);
+  });
+
+  it('puts the demo pub menu on brewpubs when asked, idempotently', async () => {
+    await seedDemoMenus(places.prisma, memoryLogger('seed').logger);
+    const first = await places.prisma.barFood.count();
+    await seedDemoMenus(places.prisma, memoryLogger('seed').logger);
+    expect(await places.prisma.barFood.count()).toBe(first);
+    const brewpub = await places.prisma.barFood.findFirstOrThrow({ select: { barId: true } });
+    const food = (await places.get(`/api/bars/${brewpub.barId}`)).json().food;
+    expect(food).toHaveLength(5);
+    expect(food[0]).toMatchObject({ category: 'Mains', price: expect.any(Number), isAvailable: true });
   });
 
   it('matches schema.prisma', async () => {
