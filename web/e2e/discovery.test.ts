@@ -1,21 +1,22 @@
-import type { Bar, Beer, PlacesResults } from '@hoptrack/proto';
-import type { Page } from 'playwright-core';
+import { REVIEW_TEXT_MAX, type Bar, type BarDetail, type Beer, type FoodItem, type PlacesResults } from '@hoptrack/proto';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectApi, expectToast, registerUser, signInWithToken, useE2eStack, type RegisteredUser } from './support';
 
 /**
  * /discovery against the real stack: nearby bars from a mocked position
- * (downtown Denver), bar and beer search, the bar detail, the 'Find Venues'
- * dialog through the Places proxy, and the location error toasts.
+ * (downtown Denver), bar and beer search, the bar detail with its reviews
+ * and food, the 'Find Venues' dialog through the Places proxy, and the
+ * location error toasts.
  */
 const stack = useE2eStack();
 
 const DENVER = { latitude: 39.7392, longitude: -104.9903 };
 const NEAREST = 'Pints Pub Brewery and Freehouse';
 
-/** A new user on /discovery; the browser answers geolocation with `DENVER` unless `deny`. */
-async function openDiscovery(options: { deny?: boolean } = {}): Promise<{ page: Page; user: RegisteredUser }> {
-  const user = await registerUser(stack.baseUrl, 'disco');
+/** A new user on /discovery (named after `label`); the browser answers geolocation with `DENVER` unless `deny`. */
+async function openDiscovery(options: { deny?: boolean; label?: string } = {}): Promise<{ page: Page; user: RegisteredUser }> {
+  const user = await registerUser(stack.baseUrl, options.label ?? 'disco');
   const { page, context } = await stack.open('/');
   if (!options.deny) {
     await context.grantPermissions(['geolocation']);
@@ -27,6 +28,32 @@ async function openDiscovery(options: { deny?: boolean } = {}): Promise<{ page: 
 }
 
 const barCards = (page: Page, label: string) => page.getByRole('list', { name: label, exact: true }).getByRole('listitem');
+
+/**
+ * A seeded bar of the first page (the 'Bars' list) that nobody has reviewed
+ * and whose name is unique on that page. The e2e database outlives a run, so
+ * a bar a failed run left a review on is skipped.
+ */
+async function unreviewedBar(user: RegisteredUser): Promise<BarDetail> {
+  const bars = (await expectApi(stack.baseUrl, user.token, 'GET', '/api/bars')) as Bar[];
+  for (const bar of bars) {
+    if (bars.filter((other) => other.name === bar.name).length > 1) continue;
+    const detail = (await expectApi(stack.baseUrl, user.token, 'GET', `/api/bars/${bar.id}`)) as BarDetail;
+    if (detail.reviewCount === 0 && detail.rating === null) return detail;
+  }
+  throw new Error('no unreviewed bar on the first page');
+}
+
+/** Opens the bar's card in the 'Bars' list; its detail dialog. */
+async function openBar(page: Page, name: string): Promise<Locator> {
+  await barCards(page, 'Bars').filter({ has: page.getByText(name, { exact: true }) }).getByRole('button').click();
+  const detail = page.getByRole('dialog', { name, exact: true });
+  await detail.waitFor();
+  await detail.getByRole('heading', { name: 'Reviews', exact: true }).waitFor();
+  return detail;
+}
+
+const reviewBy = (detail: Locator, user: RegisteredUser) => detail.getByRole('listitem', { name: `Review by ${user.displayName}`, exact: true });
 
 describe('bars & restaurants', () => {
   it('lists the first page of bars, then the nearest bar first with its distance after "Use my location"', async () => {
@@ -92,6 +119,137 @@ describe('bars & restaurants', () => {
     await page.evaluate(() => Object.defineProperty(Navigator.prototype, 'geolocation', { value: undefined, configurable: true }));
     await page.getByRole('button', { name: 'Use my location', exact: true }).click();
     await expectToast(page, 'Location not supported', 'Geolocation is not supported by this browser.');
+  });
+});
+
+describe('bar reviews and food', () => {
+  it('writes a 4-star review that another user finds helpful, then deletes it', async () => {
+    const critic = await openDiscovery({ label: 'critic' });
+    const bar = await unreviewedBar(critic.user);
+    const detail = await openBar(critic.page, bar.name);
+    // A Food section only when the bar has a menu (make dev and this stack put a demo menu on brewpubs).
+    expect(await detail.getByRole('heading', { name: 'Food', exact: true }).count()).toBe(bar.food.length > 0 ? 1 : 0);
+    await detail.getByText(`No reviews yet. Be the first to review ${bar.name}.`, { exact: true }).waitFor();
+
+    // The form: 'Post review' waits for a rating; the counter follows the text.
+    await detail.getByRole('button', { name: 'Write a review', exact: true }).click();
+    const form = detail.getByRole('form', { name: 'Write a review' });
+    const post = form.getByRole('button', { name: 'Post review', exact: true });
+    expect(await post.isDisabled()).toBe(true);
+    expect(await form.getByRole('radiogroup', { name: 'Your rating' }).getByRole('radio').count()).toBe(5);
+    await form.getByRole('radio', { name: '4 stars', exact: true }).click();
+    expect(await form.getByRole('radio', { name: '4 stars', exact: true }).getAttribute('aria-checked')).toBe('true');
+    expect(await post.isEnabled()).toBe(true);
+    const text = 'Cosy taproom, friendly staff and a hazy IPA worth the trip.';
+    await form.getByLabel('Your review (optional)', { exact: true }).fill(text);
+    await form.getByText(`${text.length}/${REVIEW_TEXT_MAX}`, { exact: true }).waitFor();
+    await post.click();
+    await expectToast(critic.page, 'Review posted', `You rated ${bar.name} 4 out of 5.`);
+
+    // Listed with the author's name, stars and text; the bar is now rated 4.0 and the form is gone.
+    const mine = reviewBy(detail, critic.user);
+    await mine.getByText(critic.user.displayName, { exact: true }).waitFor();
+    await mine.getByText(text, { exact: true }).waitFor();
+    await mine.getByRole('img', { name: '4 out of 5 stars', exact: true }).waitFor();
+    await detail.getByText('1 review', { exact: true }).waitFor();
+    await detail.getByText('4.0', { exact: true }).waitFor();
+    await detail.getByText(/★ 4\.0/).waitFor();
+    await form.waitFor({ state: 'detached' });
+    expect(await detail.getByRole('button', { name: 'Write a review', exact: true }).count()).toBe(0);
+    expect(await mine.getByRole('button', { name: 'Helpful (0)', exact: true }).isDisabled()).toBe(true);
+    expect(((await expectApi(stack.baseUrl, critic.user.token, 'GET', `/api/bars/${bar.id}`)) as BarDetail).rating).toBe(4);
+
+    // A second user finds it helpful: one vote, after which both buttons are disabled.
+    const voter = await openDiscovery({ label: 'voter' });
+    const seen = await openBar(voter.page, bar.name);
+    const theirs = reviewBy(seen, critic.user);
+    await theirs.getByText(text, { exact: true }).waitFor();
+    expect(await theirs.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
+    await seen.getByRole('button', { name: 'Write a review', exact: true }).waitFor();
+    await theirs.getByRole('button', { name: 'Helpful (0)', exact: true }).click();
+    const helpful = theirs.getByRole('button', { name: 'Helpful (1)', exact: true });
+    await helpful.waitFor();
+    expect(await helpful.isDisabled()).toBe(true);
+    expect(await helpful.getAttribute('aria-pressed')).toBe('true');
+    expect(await theirs.getByRole('button', { name: 'Not helpful', exact: true }).isDisabled()).toBe(true);
+
+    // The author deletes it after confirming; the bar has no reviews (and no rating) again.
+    await mine.getByRole('button', { name: 'Delete', exact: true }).click();
+    const confirm = critic.page.getByRole('dialog', { name: 'Delete review?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expectToast(critic.page, 'Review deleted', 'Your review has been removed.');
+    await confirm.waitFor({ state: 'detached' });
+    await mine.waitFor({ state: 'detached' });
+    await detail.getByText(`No reviews yet. Be the first to review ${bar.name}.`, { exact: true }).waitFor();
+    await detail.getByRole('button', { name: 'Write a review', exact: true }).waitFor();
+    const after = (await expectApi(stack.baseUrl, critic.user.token, 'GET', `/api/bars/${bar.id}`)) as BarDetail;
+    expect([after.reviewCount, after.rating]).toEqual([0, null]);
+  });
+
+  it('says so when the viewer reviewed the bar meanwhile (409), then shows their review', async () => {
+    const { page, user } = await openDiscovery({ label: 'twice' });
+    const bar = await unreviewedBar(user);
+    const detail = await openBar(page, bar.name);
+    await detail.getByRole('button', { name: 'Write a review', exact: true }).click();
+    const form = detail.getByRole('form', { name: 'Write a review' });
+    await form.getByRole('radio', { name: '2 stars', exact: true }).click();
+
+    // Another tab got there first.
+    const first = (await expectApi(stack.baseUrl, user.token, 'POST', `/api/bars/${bar.id}/reviews`, { rating: 5 }, 201)) as { id: string };
+    try {
+      await form.getByRole('button', { name: 'Post review', exact: true }).click();
+      await expectToast(page, 'Error', 'You have already reviewed this bar');
+      await reviewBy(detail, user).getByRole('img', { name: '5 out of 5 stars', exact: true }).waitFor();
+      await form.waitFor({ state: 'detached' });
+    } finally {
+      await expectApi(stack.baseUrl, user.token, 'DELETE', `/api/bars/${bar.id}/reviews/${first.id}`, undefined, 204);
+    }
+  });
+
+  it("lists the bar's food with category, price and allergens, marking what is unavailable", async () => {
+    // A known menu, whatever the bar's demo menu: the detail answer gets it on its way to the page.
+    const { page, user } = await openDiscovery();
+    const bar = await unreviewedBar(user);
+    const food: FoodItem[] = [
+      {
+        id: '00000000-0000-4000-8000-00000000f001',
+        name: 'Soft Pretzel',
+        category: 'Snacks',
+        description: 'With beer cheese',
+        imageUrl: null,
+        allergens: ['gluten', 'dairy'],
+        price: 8.5,
+        isAvailable: true,
+      },
+      {
+        id: '00000000-0000-4000-8000-00000000f002',
+        name: 'Fish and Chips',
+        category: 'Mains',
+        description: null,
+        imageUrl: null,
+        allergens: [],
+        price: 16,
+        isAvailable: false,
+      },
+    ];
+    await page.route(`**/api/bars/${bar.id}`, async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as BarDetail;
+      await route.fulfill({ response: answer, json: { ...body, food } });
+    });
+    const detail = await openBar(page, bar.name);
+    await detail.getByRole('heading', { name: 'Food', exact: true }).waitFor();
+    const items = detail.getByRole('list', { name: `Food at ${bar.name}`, exact: true }).getByRole('listitem');
+    expect(await items.count()).toBe(2);
+    const pretzel = items.filter({ hasText: 'Soft Pretzel' });
+    for (const shown of ['$8.50', 'Snacks', 'With beer cheese', 'Contains: gluten, dairy']) {
+      await pretzel.getByText(shown, { exact: true }).waitFor();
+    }
+    expect(await pretzel.getByText('Unavailable', { exact: true }).count()).toBe(0);
+    const fish = items.filter({ hasText: 'Fish and Chips' });
+    for (const shown of ['$16.00', 'Mains', 'Unavailable']) {
+      await fish.getByText(shown, { exact: true }).waitFor();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { Bar, BarDetail, Beer, PlacesResults } from '@hoptrack/proto';
+import type { Bar, BarDetail, Beer, CreateReviewBody, PlacesResults, Review } from '@hoptrack/proto';
 import { apiRequest } from './api';
 import type { Coordinates } from './geolocation';
 
@@ -22,6 +22,14 @@ export const catalogueApi = {
   searchBars: (q: string) => apiRequest<Bar[]>('GET', withParams('/api/bars/search', { q })),
   nearbyBars: ({ lat, lng }: Coordinates) => apiRequest<Bar[]>('GET', withParams('/api/bars/nearby', { lat, lng })),
   bar: (id: string) => apiRequest<BarDetail>('GET', `/api/bars/${encodeURIComponent(id)}`),
+  reviews: (barId: string, offset: number, limit: number) =>
+    apiRequest<Review[]>('GET', withParams(`/api/bars/${encodeURIComponent(barId)}/reviews`, { limit, offset })),
+  createReview: (barId: string, body: CreateReviewBody) =>
+    apiRequest<Review>('POST', `/api/bars/${encodeURIComponent(barId)}/reviews`, body),
+  deleteReview: (barId: string, reviewId: string) =>
+    apiRequest<null>('DELETE', `/api/bars/${encodeURIComponent(barId)}/reviews/${encodeURIComponent(reviewId)}`),
+  voteReview: (barId: string, reviewId: string, isHelpful: boolean) =>
+    apiRequest<Review>('POST', `/api/bars/${encodeURIComponent(barId)}/reviews/${encodeURIComponent(reviewId)}/helpful`, { isHelpful }),
   beers: (style?: string) => apiRequest<Beer[]>('GET', withParams('/api/beers', { style })),
   searchBeers: (q: string, style?: string) => apiRequest<Beer[]>('GET', withParams('/api/beers/search', { q, style })),
   nearbyPlaces: ({ lat, lng }: Coordinates, radius: number, type: string) =>
@@ -54,6 +62,18 @@ export function barListQuery(source: BarListSource): ListQuery<Bar> {
 }
 
 export const barKey = (id: string) => ['/api/bars', id] as const;
+/** The reviews paged in below a bar's detail ('Show more reviews'); under `barKey`, so invalidating the bar refreshes them too. */
+export const barReviewsKey = (id: string) => [...barKey(id), 'reviews'] as const;
+
+/** Reviews fetched per 'Show more reviews'. */
+export const REVIEWS_PAGE = 10;
+
+/**
+ * What a review write changes: the bar's detail (its reviews, count and
+ * rating) with the pages below it, and every bar list, whose cards show the
+ * rating. `['/api/bars']` is the first page and, as a prefix, every bar's detail.
+ */
+export const REVIEW_WRITES_AFFECT: readonly QueryKey[] = [['/api/bars'], ['/api/bars/search'], ['/api/bars/nearby']];
 
 export function beerListQuery(q: string, style: string): ListQuery<Beer> {
   return q
@@ -64,6 +84,18 @@ export function beerListQuery(q: string, style: string): ListQuery<Beer> {
 /** ABV is a fraction: 0.065 → '6.5%'. */
 export function abvLabel(abv: number): string {
   return `${(Math.round(abv * 1000) / 10).toFixed(1)}%`;
+}
+
+const PRICE = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** A menu price: 8.5 → '$8.50'. */
+export function priceLabel(price: number): string {
+  return PRICE.format(price);
+}
+
+/** '1 review', '12 reviews'. */
+export function reviewCountLabel(count: number): string {
+  return `${count} ${count === 1 ? 'review' : 'reviews'}`;
 }
 
 /** 'Street, City, State' from the parts that are known. */
