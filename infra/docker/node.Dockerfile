@@ -11,6 +11,7 @@ COPY services/auth/package.json services/auth/
 COPY services/social-graph/package.json services/social-graph/
 COPY services/media/package.json services/media/
 COPY services/places/package.json services/places/
+COPY services/sessions/package.json services/sessions/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund

@@ -21,6 +21,8 @@ const stack = await startStack({
     media: Number(process.env.MEDIA_PORT ?? 4003),
     'media-worker': Number(process.env.MEDIA_WORKER_PORT ?? 4013),
     places: Number(process.env.PLACES_PORT ?? 4004),
+    sessions: Number(process.env.SESSIONS_PORT ?? 4005),
+    'sessions-fanout': Number(process.env.SESSIONS_FANOUT_PORT ?? 4015),
   },
   s3Port: Number(process.env.S3_PORT ?? 4569),
   serveWeb: process.env.SERVE_WEB === 'true',

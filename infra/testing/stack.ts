@@ -23,8 +23,10 @@ const SERVICES = [
   },
   { name: 'media', entry: 'services/media/src/server.ts', port: 4003, database: 'hoptrack_media', gatewayVar: 'MEDIA_SERVICE_URL' },
   { name: 'places', entry: 'services/places/src/server.ts', port: 4004, database: 'hoptrack_places', gatewayVar: 'PLACES_SERVICE_URL' },
-  // A worker, not behind the gateway: it serves only health and metrics.
+  { name: 'sessions', entry: 'services/sessions/src/server.ts', port: 4005, database: 'hoptrack_sessions', gatewayVar: 'SESSIONS_SERVICE_URL' },
+  // Workers, not behind the gateway: they serve only health and metrics.
   { name: 'media-worker', entry: 'services/media/src/workers/thumbnails/main.ts', port: 4013, database: 'hoptrack_media', gatewayVar: null },
+  { name: 'sessions-fanout', entry: 'services/sessions/src/workers/fanout/main.ts', port: 4015, database: 'hoptrack_sessions', gatewayVar: null },
 ] as const;
 export type ServiceName = (typeof SERVICES)[number]['name'];
 
@@ -91,13 +93,22 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       s3Endpoint = s3.url;
     }
     // Services start side by side; each creates and migrates its own database.
+    // Ports first: sessions stores photos through the media service's internal API, so it needs media's address.
+    const ports = Object.fromEntries(
+      await Promise.all(SERVICES.map(async (service) => [service.name, options.servicePorts?.[service.name] ?? (await freePort())] as const)),
+    ) as Record<ServiceName, number>;
     const running = await Promise.all(
       SERVICES.map(async (service) => {
         const proc = await startProcess({
           name: service.name,
           entry: service.entry,
-          port: options.servicePorts?.[service.name] ?? (await freePort()),
-          env: { ...shared, S3_ENDPOINT: s3Endpoint, DATABASE_URL: `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}` },
+          port: ports[service.name],
+          env: {
+            ...shared,
+            S3_ENDPOINT: s3Endpoint,
+            MEDIA_INTERNAL_URL: `http://127.0.0.1:${ports.media}`,
+            DATABASE_URL: `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}`,
+          },
           echo: options.echo,
         });
         started.push(proc);

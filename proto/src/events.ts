@@ -27,6 +27,17 @@ export const userSnapshot = z.object({
 });
 export type UserSnapshot = z.infer<typeof userSnapshot>;
 
+/** What other services need of a session: whose, when, how many beers over how long. */
+const sessionFacts = z.object({
+  sessionId: uuid,
+  userId: uuid,
+  beerCount: z.number().int(),
+  /** Minutes. */
+  duration: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
 const pair = z.object({ friendshipId: uuid, requesterId: uuid, recipientId: uuid });
 const between = z.object({ userId: uuid, friendId: uuid });
 const block = z.object({ blockerId: uuid, blockedId: uuid });
@@ -64,6 +75,12 @@ export const eventSchemas = {
   }),
   /** The original could not be processed (corrupt, not decodable); it will not be retried. */
   'media.photo.failed.v1': z.object({ photoId: uuid, userId: uuid, albumId: uuid, reason: z.string() }),
+  /** A beer session was logged; the fan-out worker puts it on timelines, social-graph counts it. */
+  'session.created.v1': sessionFacts,
+  /** Its facts changed (beer count, duration); the whole new state. */
+  'session.updated.v1': sessionFacts,
+  /** It is gone, with its likes, comments and reactions. */
+  'session.deleted.v1': z.object({ sessionId: uuid, userId: uuid }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -101,6 +118,7 @@ export const streams = {
   USERS: { subjects: ['user.>'] },
   SOCIAL: { subjects: ['social.>'] },
   MEDIA: { subjects: ['media.>'] },
+  SESSIONS: { subjects: ['session.>'] },
 } as const;
 export type StreamName = keyof typeof streams;
 

@@ -4,3 +4,4 @@ export * from './events';
 export * from './social';
 export * from './media';
 export * from './places';
+export * from './sessions';

@@ -7,6 +7,8 @@ export const socialConfigSchema = serviceConfigSchema(
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
     /** Durable name of the user read-model consumer; one per deployment. */
     USERS_CONSUMER: z.string().default('social-graph-users'),
+    /** Durable name of the consumer counting sessions for the stat tiles. */
+    SESSIONS_CONSUMER: z.string().default('social-graph-sessions'),
   },
 );
 

@@ -14,6 +14,6 @@ export async function openConnections(config: SocialConfig, logger: Logger): Pro
     name: 'social-graph',
     namespace: config.BUS_NAMESPACE,
     logger,
-    streams: ['USERS', 'SOCIAL'],
+    streams: ['USERS', 'SOCIAL', 'SESSIONS'],
   });
 }

@@ -2,6 +2,7 @@ import { runService, type RunningConsumer } from '@hoptrack/runtime';
 import { buildSocialApp } from './app';
 import { socialConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startSessionsConsumer } from './consumers/sessions.consumer';
 import { startUsersConsumer } from './consumers/users.consumer';
 
 await runService({
@@ -10,15 +11,18 @@ await runService({
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger);
     const { app, relay } = await buildSocialApp({ config, logger, metrics, ...connections });
-    let consumer: RunningConsumer | undefined;
+    let consumers: RunningConsumer[] = [];
     return {
       app,
       async start() {
         relay.start();
-        consumer = await startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.USERS_CONSUMER, logger });
+        consumers = await Promise.all([
+          startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.USERS_CONSUMER, logger }),
+          startSessionsConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.SESSIONS_CONSUMER, logger }),
+        ]);
       },
       closers: [
-        { name: 'users consumer', close: async () => consumer?.stop() },
+        { name: 'event consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
         { name: 'outbox relay', close: () => relay.stop() },
         { name: 'connections', close: () => connections.close() },
       ],

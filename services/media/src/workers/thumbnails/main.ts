@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import { mediaConfigSchema } from '../../config';
 import { openConnections } from '../../connections';
 import { processPhoto } from './process-photo';
-import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, registerQueueMetrics, type QueueSettings } from './queue';
+import { queuePrefix, registerQueueMetrics } from '@hoptrack/runtime/queues';
+import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, type QueueSettings } from './queue';
 
 /**
  * The thumbnail worker: its own process, scaled on its own. media.photo.stored.v1
@@ -19,14 +20,14 @@ await runService({
     const settings: QueueSettings = {
       redisUrl: config.REDIS_URL,
       name: config.THUMBNAIL_QUEUE,
-      prefix: `${config.BUS_NAMESPACE}:bull`,
+      prefix: queuePrefix(config.BUS_NAMESPACE),
       attempts: config.THUMBNAIL_ATTEMPTS,
       concurrency: config.THUMBNAIL_CONCURRENCY,
       lockMs: config.THUMBNAIL_LOCK_MS,
       stalledIntervalMs: config.THUMBNAIL_STALLED_INTERVAL_MS,
     };
     const queue = createThumbnailQueue(settings);
-    registerQueueMetrics(metrics.registry, queue);
+    registerQueueMetrics(metrics.registry, [queue]);
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
     const relay = new OutboxRelay({ db: connections.prisma, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
     const delayMs = Number(process.env.THUMBNAIL_FAULT_DELAY_MS ?? 0);

@@ -1,28 +1,13 @@
 import type { Logger } from '@hoptrack/runtime';
-import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { Gauge, type Registry } from 'prom-client';
+import { bullConnection as connection, createQueueWorker, type QueueSettings } from '@hoptrack/runtime/queues';
+import { Queue, type Worker } from 'bullmq';
 
 export const THUMBNAIL_JOB = 'thumbnail';
 export interface ThumbnailJob {
   photoId: string;
 }
 
-export interface QueueSettings {
-  redisUrl: string;
-  name: string;
-  /** Key prefix in Redis: one per deployment (bus namespace), so test runs never share queues. */
-  prefix: string;
-  attempts: number;
-  concurrency: number;
-  lockMs: number;
-  stalledIntervalMs: number;
-}
-
-function connection(redisUrl: string): ConnectionOptions {
-  const url = new URL(redisUrl);
-  // BullMQ requires maxRetriesPerRequest null: its blocking commands must wait, not fail.
-  return { host: url.hostname, port: Number(url.port || 6379), db: Number(url.pathname.slice(1) || 0), maxRetriesPerRequest: null };
-}
+export type { QueueSettings } from '@hoptrack/runtime/queues';
 
 export function createThumbnailQueue(settings: QueueSettings): Queue<ThumbnailJob> {
   return new Queue<ThumbnailJob>(settings.name, { connection: connection(settings.redisUrl), prefix: settings.prefix });
@@ -44,28 +29,5 @@ export function createThumbnailWorker(
   process: (photoId: string) => Promise<string>,
   logger: Logger,
 ): Worker<ThumbnailJob, string> {
-  const worker = new Worker<ThumbnailJob, string>(settings.name, (job) => process(job.data.photoId), {
-    connection: connection(settings.redisUrl),
-    prefix: settings.prefix,
-    concurrency: settings.concurrency,
-    lockDuration: settings.lockMs,
-    stalledInterval: settings.stalledIntervalMs,
-  });
-  worker.on('failed', (job, err) => logger.error({ jobId: job?.id, attemptsMade: job?.attemptsMade, err }, 'thumbnail job failed'));
-  worker.on('error', (err) => logger.error({ err }, 'thumbnail worker error'));
-  return worker;
-}
-
-/** Queue depth by state on the worker's /metrics. */
-export function registerQueueMetrics(registry: Registry, queue: Queue<ThumbnailJob>): void {
-  new Gauge({
-    name: 'bullmq_jobs',
-    help: 'Jobs in the queue by state',
-    labelNames: ['queue', 'state'] as const,
-    registers: [registry],
-    async collect() {
-      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
-      for (const [state, count] of Object.entries(counts)) this.set({ queue: queue.name, state }, count);
-    },
-  });
+  return createQueueWorker<ThumbnailJob, string>(settings, (job) => process(job.data.photoId), logger);
 }

@@ -1,0 +1,285 @@
+import { z } from 'zod';
+import { uuid } from './common';
+
+/**
+ * Beer sessions, likes, comments, reactions and the feed (spec sections 3,
+ * 4, 5, 7, 9). POST /api/sessions and PUT /api/sessions/{id} take multipart
+ * form data: every field arrives as text (beerTypes and musicTrack as JSON),
+ * so the form schema parses text; the photo is the file part `sessionPhoto`.
+ */
+export const SESSION_TITLE_MAX = 100;
+export const SESSION_DESCRIPTION_MAX = 1000;
+export const SESSION_LOCATION_MAX = 200;
+export const SESSION_BEER_COUNT_MAX = 100;
+/** A day: longer is a different kind of problem. */
+export const SESSION_DURATION_MAX = 24 * 60;
+export const BEER_TYPE_MAX = 50;
+export const BEER_TYPES_MAX = 20;
+export const COMMENT_MAX = 500;
+export const REACTION_EMOJI_MAX = 10;
+export const SESSION_DEFAULTS = { beerCount: 1, duration: 60 } as const;
+/** Page size of the feed and of session lists. */
+export const FEED_PAGE_DEFAULT = 10;
+export const FEED_PAGE_MAX = 50;
+
+/**
+ * The 18 reactions of spec 9, in the order of the reaction bar: thumbs up,
+ * heart, laugh, surprise, sad, angry, beer, beers, toast, party, fire, 100,
+ * yum, drool, ok, party face, star eyes, raised hands.
+ */
+export const REACTION_EMOJIS = ['👍', '❤️', '😂', '😮', '😢', '😠', '🍺', '🍻', '🥂', '🎉', '🔥', '💯', '😋', '🤤', '👌', '🥳', '🤩', '🙌'] as const;
+export type ReactionEmoji = (typeof REACTION_EMOJIS)[number];
+
+/** Preset beer types of the Log (create) and Edit dialogs (spec 9). */
+export const CREATE_BEER_TYPES = ['IPA', 'Lager', 'Stout', 'Porter', 'Wheat', 'Pilsner', 'Ale', 'Sour'] as const;
+export const EDIT_BEER_TYPES = ['IPA', 'Lager', 'Stout', 'Pilsner', 'Wheat', 'Porter', 'Pale Ale', 'Belgian', 'Sour', 'Amber', 'Brown Ale', 'Saison'] as const;
+
+export const FEED_FILTERS = ['all', 'following', 'mine'] as const;
+export type FeedFilter = (typeof FEED_FILTERS)[number];
+
+export const musicTrack = z.object({
+  id: z.string().trim().min(1).max(200),
+  name: z.string().trim().min(1).max(200),
+  artist: z.string().trim().min(1).max(200),
+  album: z.string().trim().max(200).nullish().transform((v) => v ?? null),
+  /** Seconds. */
+  duration: z.number().int().min(0).max(24 * 3600),
+  imageUrl: z.string().max(1000).nullish().transform((v) => v ?? null),
+  service: z.enum(['spotify', 'manual']),
+  externalUrl: z.string().max(1000).nullish().transform((v) => v ?? null),
+});
+export type MusicTrack = z.infer<typeof musicTrack>;
+
+// ---- The multipart form (every value is text) ----
+
+const blankToNull = (value: string | undefined) => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+};
+
+const optionalText = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be text` })
+    .max(max * 4, { error: `${field} must be at most ${max} characters` })
+    .optional()
+    .transform(blankToNull)
+    .refine((v) => v === null || v.length <= max, { error: `${field} must be at most ${max} characters` });
+
+const wholeNumber = (field: string, max: number) =>
+  z
+    .string({ error: `${field} must be a number` })
+    .trim()
+    .regex(/^\d+$/, { error: `${field} must be a whole number` })
+    .transform(Number)
+    .refine((n) => n >= 1, { error: `${field} must be at least 1` })
+    .refine((n) => n <= max, { error: `${field} must be at most ${max}` });
+
+/** Optional numeric text kept as text (the spec stores avgAbv, latitude and longitude as text). */
+const numericText = (field: string, min: number, max: number) =>
+  z
+    .string({ error: `${field} must be a number` })
+    .max(30, { error: `${field} must be a number` })
+    .optional()
+    .transform(blankToNull)
+    .refine((v) => v === null || (/^-?\d+(\.\d+)?$/.test(v) && Number(v) >= min && Number(v) <= max), {
+      error: `${field} must be a number from ${min} to ${max}`,
+    });
+
+function jsonField<T extends z.ZodType>(field: string, schema: T, message: string) {
+  return z.string({ error: `${field} must be JSON text` }).transform((text, ctx): z.infer<T> | typeof z.NEVER => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    const result = schema.safeParse(parsed);
+    if (!result.success) {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    }
+    return result.data;
+  });
+}
+
+/** Custom types trimmed, blanks dropped, duplicates (ignoring case) removed, first spelling kept. */
+export function normaliseBeerTypes(types: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of types) {
+    const type = raw.trim();
+    if (!type || seen.has(type.toLowerCase())) continue;
+    seen.add(type.toLowerCase());
+    out.push(type);
+  }
+  return out;
+}
+
+const beerTypesJson = jsonField(
+  'beerTypes',
+  z.array(z.string().max(BEER_TYPE_MAX)).max(BEER_TYPES_MAX * 2).transform(normaliseBeerTypes).refine((t) => t.length <= BEER_TYPES_MAX),
+  `beerTypes must be a JSON array of at most ${BEER_TYPES_MAX} texts of at most ${BEER_TYPE_MAX} characters`,
+);
+const musicTrackJson = z
+  .string({ error: 'musicTrack must be JSON text' })
+  .transform((text) => (text.trim() === '' || text.trim() === 'null' ? 'null' : text))
+  .pipe(jsonField('musicTrack', musicTrack.nullable(), 'musicTrack must be a JSON track with id, name, artist, duration and service'));
+
+const sessionFields = {
+  title: z
+    .string({ error: 'Title is required' })
+    .trim()
+    .min(1, { error: 'Title is required' })
+    .max(SESSION_TITLE_MAX, { error: `Title must be at most ${SESSION_TITLE_MAX} characters` }),
+  description: optionalText('description', SESSION_DESCRIPTION_MAX),
+  location: optionalText('location', SESSION_LOCATION_MAX),
+  beerCount: wholeNumber('beerCount', SESSION_BEER_COUNT_MAX),
+  duration: wholeNumber('duration', SESSION_DURATION_MAX),
+  avgAbv: numericText('avgAbv', 0, 100),
+  latitude: numericText('latitude', -90, 90),
+  longitude: numericText('longitude', -180, 180),
+  beerTypes: beerTypesJson,
+  musicTrack: musicTrackJson,
+};
+
+/** POST /api/sessions: text fields of the form; defaults beerCount 1, duration 60 (spec 9). */
+export const createSessionForm = z.object({
+  ...sessionFields,
+  beerCount: sessionFields.beerCount.optional().transform((v) => v ?? SESSION_DEFAULTS.beerCount),
+  duration: sessionFields.duration.optional().transform((v) => v ?? SESSION_DEFAULTS.duration),
+  beerTypes: sessionFields.beerTypes.optional().transform((v) => v ?? []),
+  musicTrack: sessionFields.musicTrack.optional().transform((v) => v ?? null),
+});
+export type CreateSessionForm = z.infer<typeof createSessionForm>;
+
+/**
+ * PUT /api/sessions/{id}: the same fields; a field left out keeps its value,
+ * an empty optional field clears it. `removePhoto=true` drops the photo; a new
+ * `sessionPhoto` replaces it.
+ */
+export const updateSessionForm = z.object({
+  title: sessionFields.title.optional(),
+  description: sessionFields.description,
+  location: sessionFields.location,
+  beerCount: sessionFields.beerCount.optional(),
+  duration: sessionFields.duration.optional(),
+  avgAbv: sessionFields.avgAbv,
+  latitude: sessionFields.latitude,
+  longitude: sessionFields.longitude,
+  beerTypes: sessionFields.beerTypes.optional(),
+  musicTrack: sessionFields.musicTrack.optional(),
+  removePhoto: z.enum(['true', 'false'], { error: "removePhoto must be 'true' or 'false'" }).optional(),
+});
+export type UpdateSessionForm = z.infer<typeof updateSessionForm>;
+
+// ---- Queries and bodies ----
+
+export const feedQuery = z.object({
+  filter: z.enum(FEED_FILTERS, { error: "filter must be 'all', 'following' or 'mine'" }).default('all'),
+  /** Opaque: the `x-next-cursor` header of the previous page. */
+  cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, { error: 'Malformed cursor' }).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(FEED_PAGE_MAX, { error: `limit must be at most ${FEED_PAGE_MAX}` }).default(FEED_PAGE_DEFAULT),
+});
+export type FeedQuery = z.infer<typeof feedQuery>;
+/** The header carrying the cursor of the next page; absent on the last page. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+export const sessionListQuery = z.object({
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(FEED_PAGE_MAX).default(20),
+  offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).max(10_000).default(0),
+});
+
+export const commentBody = z.object({
+  content: z
+    .string({ error: 'Comment cannot be empty' })
+    .trim()
+    .min(1, { error: 'Comment cannot be empty' })
+    .max(COMMENT_MAX, { error: `Comment must be at most ${COMMENT_MAX} characters` }),
+});
+
+export const reactionBody = z.object({
+  emoji: z
+    .string({ error: 'emoji is required' })
+    .max(REACTION_EMOJI_MAX, { error: `emoji must be at most ${REACTION_EMOJI_MAX} characters` })
+    .refine((e): e is ReactionEmoji => (REACTION_EMOJIS as readonly string[]).includes(e), { error: 'emoji must be one of the 18 reactions' }),
+});
+
+export const sessionCommentParams = z.object({ id: uuid, commentId: uuid });
+
+// ---- Responses ----
+
+/** Who did something, as the cards show them. */
+export const sessionPerson = z.object({
+  id: uuid,
+  username: z.string(),
+  displayName: z.string(),
+  profilePicture: z.string().nullable(),
+  avatar: z.string().nullable(),
+});
+export type SessionPerson = z.infer<typeof sessionPerson>;
+
+export const sessionComment = z.object({
+  id: uuid,
+  sessionId: uuid,
+  userId: uuid,
+  content: z.string(),
+  createdAt: z.string(),
+  user: sessionPerson,
+});
+export type SessionComment = z.infer<typeof sessionComment>;
+
+export const reactionSummary = z.object({
+  emoji: z.string(),
+  count: z.number().int(),
+  users: z.array(z.object({ id: uuid, displayName: z.string() })),
+});
+export type ReactionSummary = z.infer<typeof reactionSummary>;
+
+/** The spec's feed-session shape, plus the reactions summary and coordinates. */
+export const feedSession = z.object({
+  id: uuid,
+  userId: uuid,
+  user: sessionPerson,
+  title: z.string(),
+  description: z.string().nullable(),
+  location: z.string().nullable(),
+  latitude: z.string().nullable(),
+  longitude: z.string().nullable(),
+  photo: z.string().nullable(),
+  beerCount: z.number().int(),
+  duration: z.number().int(),
+  avgAbv: z.string().nullable(),
+  beerTypes: z.array(z.string()),
+  musicTrack: musicTrack.nullable(),
+  likeCount: z.number().int(),
+  commentCount: z.number().int(),
+  isLikedByCurrentUser: z.boolean(),
+  /** Newest first; the card shows three avatars then '+N'. */
+  likes: z.array(z.object({ id: uuid, userId: uuid, user: sessionPerson })),
+  /** Oldest first, every comment (up to COMMENTS_IN_CARD; commentCount has the total). */
+  comments: z.array(sessionComment),
+  reactions: z.array(reactionSummary),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type FeedSession = z.infer<typeof feedSession>;
+export const COMMENTS_IN_CARD = 50;
+
+/** The spec's public-session shape (a profile's Beer Sessions tab). */
+export const publicSession = z.object({
+  id: uuid,
+  title: z.string(),
+  description: z.string().nullable(),
+  createdAt: z.string(),
+  beerCount: z.number().int(),
+  duration: z.number().int(),
+  averageAbv: z.string().nullable(),
+  location: z.string().nullable(),
+  photos: z.array(z.string()),
+  likesCount: z.number().int(),
+});
+export type PublicSession = z.infer<typeof publicSession>;
+
+export const likeResponse = z.object({ liked: z.boolean(), likeCount: z.number().int() });
+export type LikeResponse = z.infer<typeof likeResponse>;

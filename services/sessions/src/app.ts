@@ -1,0 +1,43 @@
+import { bearerAuth, createServer, createTokenService, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import type { SessionsConfig } from './config';
+import type { SessionsConnections } from './connections';
+import { Interactions } from './domain/interactions';
+import { Sessions } from './domain/sessions';
+import { Feed } from './feed/feed';
+import { Timelines } from './feed/timelines';
+import { MediaClient } from './photos/media-client';
+import { interactionsRoutes } from './routes/interactions.routes';
+import { sessionsRoutes } from './routes/sessions.routes';
+
+export interface SessionsDepsIn extends SessionsConnections {
+  config: SessionsConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  clock?: () => Date;
+}
+
+export interface SessionsApp {
+  app: ServiceApp;
+  relay: OutboxRelay;
+  feed: Feed;
+  timelines: Timelines;
+}
+
+export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
+  const { config, prisma, bus, redis, logger } = deps;
+  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const clock = deps.clock ?? (() => new Date());
+  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
+  const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
+  const feed = new Feed(prisma, timelines, config.TIMELINE_CAP);
+  const app = createServer({
+    logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), redis: () => redis.ping() },
+  });
+  const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET }));
+  sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
+  interactionsRoutes(app, new Interactions(prisma), authenticate);
+  return { app, relay, feed, timelines };
+}

@@ -1,0 +1,26 @@
+import { serviceConfigSchema } from '@hoptrack/runtime';
+import { z } from 'zod';
+
+export const sessionsConfigSchema = serviceConfigSchema(
+  { port: 4005, database: 'hoptrack_sessions' },
+  {
+    /** The media service, for session photos (its internal upload API, never through the gateway). */
+    MEDIA_INTERNAL_URL: z.url().default('http://127.0.0.1:4003'),
+    OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
+    /** Durable-name prefix of the read-model consumers (users, graph); one per deployment. */
+    READ_MODEL_CONSUMER: z.string().default('sessions-read-model'),
+    /** Durable names of the fan-out worker's consumers (sessions, graph changes). */
+    FANOUT_CONSUMER: z.string().default('sessions-fanout'),
+    FANOUT_QUEUE: z.string().default('feed-fanout'),
+    /** Followers written per fan-out job: a big author's session becomes a chain of jobs, so no job holds the queue long. */
+    FANOUT_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+    FANOUT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+    FANOUT_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
+    FANOUT_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+    FANOUT_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+    /** Entries kept per timeline (the brief: about 800); older pages come from Postgres. */
+    TIMELINE_CAP: z.coerce.number().int().min(10).max(10_000).default(800),
+  },
+);
+
+export type SessionsConfig = z.infer<typeof sessionsConfigSchema>;

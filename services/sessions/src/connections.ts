@@ -1,0 +1,33 @@
+import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { Redis } from 'ioredis';
+import { fileURLToPath } from 'node:url';
+import type { SessionsConfig } from './config';
+import { createPrisma, type PrismaClient } from './db';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
+  /** Timelines live here. */
+  redis: Redis;
+}
+
+/** Database (migrated), bus (streams ensured) and Redis: what the API and the fan-out worker both need. */
+export async function openConnections(config: SessionsConfig, logger: Logger, name: string): Promise<SessionsConnections> {
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  const stores = await withBus(createPrisma(config.DATABASE_URL), {
+    url: config.NATS_URL,
+    name,
+    namespace: config.BUS_NAMESPACE,
+    logger,
+    streams: ['USERS', 'SOCIAL', 'SESSIONS'],
+  });
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+  return {
+    ...stores,
+    redis,
+    async close() {
+      redis.disconnect();
+      await stores.close();
+    },
+  };
+}

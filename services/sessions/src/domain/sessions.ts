@@ -1,0 +1,130 @@
+import type { CreateSessionForm, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
+import { forbidden, notFound, type Outbox } from '@hoptrack/runtime';
+import { Prisma, type BeerSession, type Db, type PrismaClient } from '../db';
+import { hydrateSessions, publicSessionView } from './hydrate';
+import { assertCanSeeSession, notBlockedWith, profileAccess } from './visibility';
+
+export interface SessionsDeps {
+  prisma: PrismaClient;
+  outbox: Outbox;
+  /** Tells the relay that events were committed (publishes at once instead of at the next poll). */
+  onEventsCommitted: () => void;
+  clock: () => Date;
+}
+
+interface Page {
+  limit: number;
+  offset: number;
+}
+
+const facts = (s: BeerSession) => ({
+  sessionId: s.id,
+  userId: s.userId,
+  beerCount: s.beerCount,
+  duration: s.duration,
+  createdAt: s.createdAt.toISOString(),
+  updatedAt: s.updatedAt.toISOString(),
+});
+
+/** Prisma spells SQL NULL in a JSON column DbNull. */
+const jsonTrack = (track: CreateSessionForm['musicTrack']) => (track === null ? Prisma.DbNull : (track as Prisma.InputJsonValue));
+
+/** Logging, editing and deleting beer sessions; each change publishes its event through the outbox. */
+export class Sessions {
+  constructor(private readonly deps: SessionsDeps) {}
+
+  async create(userId: string, form: CreateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
+    const session = await this.deps.prisma.$transaction(async (tx) => {
+      // Milliseconds, set here: timelines sort by a ms score, and Postgres must agree to the last digit.
+      const now = this.deps.clock();
+      const created = await tx.beerSession.create({
+        data: { userId, ...form, musicTrack: jsonTrack(form.musicTrack), photo, createdAt: now, updatedAt: now },
+      });
+      await this.deps.outbox.enqueue(tx, 'session.created.v1', facts(created), requestId);
+      return created;
+    });
+    this.deps.onEventsCommitted();
+    return this.view(userId, session);
+  }
+
+  /** Only the owner edits (others 403, or 404 when they cannot even see it). */
+  async update(userId: string, id: string, form: UpdateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
+    const session = await this.deps.prisma.$transaction(async (tx) => {
+      await this.assertOwner(tx, userId, id);
+      const { removePhoto, musicTrack, ...fields } = form;
+      const data: Prisma.BeerSessionUpdateInput = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      if (musicTrack !== undefined) data.musicTrack = jsonTrack(musicTrack);
+      if (photo) data.photo = photo;
+      else if (removePhoto === 'true') data.photo = null;
+      data.updatedAt = this.deps.clock();
+      const updated = await tx.beerSession.update({ where: { id }, data });
+      await this.deps.outbox.enqueue(tx, 'session.updated.v1', facts(updated), requestId);
+      return updated;
+    });
+    this.deps.onEventsCommitted();
+    return this.view(userId, session);
+  }
+
+  async delete(userId: string, id: string, requestId?: string): Promise<void> {
+    await this.deps.prisma.$transaction(async (tx) => {
+      await this.assertOwner(tx, userId, id);
+      await tx.beerSession.delete({ where: { id } });
+      await this.deps.outbox.enqueue(tx, 'session.deleted.v1', { sessionId: id, userId }, requestId);
+    });
+    this.deps.onEventsCommitted();
+  }
+
+  async get(viewerId: string, id: string): Promise<FeedSession> {
+    await assertCanSeeSession(this.deps.prisma, viewerId, id);
+    const session = await this.deps.prisma.beerSession.findUnique({ where: { id } });
+    if (!session) throw notFound('Session not found');
+    return this.view(viewerId, session);
+  }
+
+  /** The viewer's own sessions, newest first (the profile's My Activities). */
+  async mine(userId: string, page: Page): Promise<FeedSession[]> {
+    const rows = await this.deps.prisma.beerSession.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: page.limit,
+      skip: page.offset,
+    });
+    return hydrateSessions(this.deps.prisma, userId, rows);
+  }
+
+  /** A profile's Beer Sessions tab: private profiles to friends only (403), blocked people see nothing (404). */
+  async ofUser(viewerId: string, userId: string, page: Page): Promise<PublicSession[]> {
+    const access = await profileAccess(this.deps.prisma, viewerId, userId);
+    if (access === 'blocked' || access === 'unknown') throw notFound('User not found');
+    if (access === 'private') throw forbidden('This profile is private');
+    const rows = await this.deps.prisma.beerSession.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: page.limit,
+      skip: page.offset,
+    });
+    const counts = await this.deps.prisma.$queryRawUnsafe<Array<{ session_id: string; n: bigint | number }>>(
+      `SELECT l.session_id, count(*) AS n FROM likes l WHERE l.session_id = ANY($2::uuid[]) AND ${notBlockedWith('$1::uuid', 'l.user_id')} GROUP BY l.session_id`,
+      viewerId,
+      rows.map((r) => r.id),
+    );
+    const likes = new Map(counts.map((c) => [c.session_id, Number(c.n)]));
+    return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0));
+  }
+
+  /** Throws 404 (cannot see) or 403 (not the owner) before anything is uploaded. */
+  assertCanEdit(userId: string, id: string): Promise<void> {
+    return this.assertOwner(this.deps.prisma, userId, id);
+  }
+
+  private async view(viewerId: string, session: BeerSession): Promise<FeedSession> {
+    const [view] = await hydrateSessions(this.deps.prisma, viewerId, [session]);
+    if (!view) throw notFound('Session not found');
+    return view;
+  }
+
+  private async assertOwner(db: Db, userId: string, id: string): Promise<void> {
+    const { userId: owner } = await assertCanSeeSession(db, userId, id);
+    if (owner !== userId) throw forbidden('You can only change your own sessions');
+  }
+}

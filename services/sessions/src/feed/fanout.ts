@@ -1,0 +1,111 @@
+import type { Logger } from '@hoptrack/runtime';
+import type { PrismaClient } from '../db';
+import { CAN_SEE_SESSION, NOT_MUTED, notBlockedWith } from '../domain/visibility';
+import type { TimelineEntry, Timelines } from './timelines';
+
+/** The jobs of the fan-out queue. Every one is idempotent: run twice, the timelines end the same. */
+export type FanoutJob =
+  /** Put a new session on its author's timeline and on a batch of followers' (then chain the next batch). */
+  | { kind: 'fanout'; sessionId: string; authorId: string; score: number; after: string | null }
+  /** Take a deleted session off its author's and followers' timelines, batch by batch. */
+  | { kind: 'retract'; sessionId: string; authorId: string; after: string | null }
+  /** Take each one's sessions off the other's timeline (unfriend, block, rejected request); one way for a mute. */
+  | { kind: 'unlink'; userId: string; otherId: string; bothWays: boolean }
+  /** Copy an author's recent sessions onto a follower's timeline (new friendship or follow, unmute). */
+  | { kind: 'backfill'; followerId: string; authorId: string; asFriend: boolean };
+
+export interface FanoutDeps {
+  prisma: PrismaClient;
+  timelines: Timelines;
+  batch: number;
+  cap: number;
+  logger: Logger;
+  /** Queues the next batch of a chained job. */
+  enqueue(job: FanoutJob, jobId: string): Promise<void>;
+}
+
+/**
+ * Runs one job. A big author's fan-out is a chain of jobs of `batch`
+ * followers each, so one celebrity never holds a worker for long and other
+ * people's sessions interleave. The chained job's id is derived from its
+ * position, so a retried batch does not fork the chain.
+ */
+export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: string): Promise<void> {
+  switch (job.kind) {
+    case 'fanout': {
+      const session = await deps.prisma.beerSession.findUnique({ where: { id: job.sessionId }, select: { id: true } });
+      if (!session) return; // deleted before its fan-out ran
+      const entry: TimelineEntry = { sessionId: job.sessionId, authorId: job.authorId, score: job.score };
+      if (job.after === null) await deps.timelines.add([job.authorId], entry);
+      const followers = await audience(deps, job.authorId, job.after);
+      await deps.timelines.add(followers, entry);
+      await chain(deps, job, jobId, followers);
+      return;
+    }
+    case 'retract': {
+      const entry = { sessionId: job.sessionId, authorId: job.authorId };
+      if (job.after === null) await deps.timelines.remove([job.authorId], entry);
+      const followers = await everyFollower(deps, job.authorId, job.after);
+      await deps.timelines.remove(followers, entry);
+      await chain(deps, job, jobId, followers);
+      return;
+    }
+    case 'unlink':
+      await deps.timelines.removeAuthor(job.userId, job.otherId);
+      if (job.bothWays) await deps.timelines.removeAuthor(job.otherId, job.userId);
+      return;
+    case 'backfill': {
+      // A new friend may see a private author's sessions: the event says so, even if the read model lags.
+      const rows = await deps.prisma.$queryRawUnsafe<Array<{ id: string; created_at: Date }>>(
+        `SELECT s.id, s.created_at FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
+         WHERE s.user_id = $2::uuid AND ${job.asFriend ? notBlockedWith('$1::uuid', 's.user_id') : CAN_SEE_SESSION} AND ${NOT_MUTED}
+         ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
+        job.followerId,
+        job.authorId,
+        deps.cap,
+      );
+      await deps.timelines.addMany(
+        job.followerId,
+        rows.map((r) => ({ sessionId: r.id, authorId: job.authorId, score: r.created_at.getTime() })),
+      );
+      return;
+    }
+  }
+}
+
+async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string | null }>, jobId: string, batch: string[]): Promise<void> {
+  const last = batch[batch.length - 1];
+  if (batch.length < deps.batch || !last) return;
+  const root = jobId.split('_after_')[0] ?? jobId;
+  await deps.enqueue({ ...job, after: last }, `${root}_after_${last}`);
+}
+
+/** Followers allowed to see the author's sessions, who did not mute them, in id order after `after`. */
+function audience(deps: FanoutDeps, authorId: string, after: string | null): Promise<string[]> {
+  return deps.prisma
+    .$queryRawUnsafe<Array<{ follower_id: string }>>(
+      `SELECT f.follower_id FROM follows f LEFT JOIN users u ON u.id = f.followee_id
+       WHERE f.followee_id = $1::uuid AND ($2::uuid IS NULL OR f.follower_id > $2::uuid)
+         AND (f.is_friend OR u.is_profile_private = false)
+         AND ${notBlockedWith('f.follower_id', '$1::uuid')}
+         AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.user_id = f.follower_id AND m.muted_id = $1::uuid)
+       ORDER BY f.follower_id LIMIT $3`,
+      authorId,
+      after,
+      deps.batch,
+    )
+    .then((rows) => rows.map((r) => r.follower_id));
+}
+
+/** Every follower, whatever they may see now: a removal must reach them all. */
+function everyFollower(deps: FanoutDeps, authorId: string, after: string | null): Promise<string[]> {
+  return deps.prisma
+    .$queryRawUnsafe<Array<{ follower_id: string }>>(
+      `SELECT follower_id FROM follows WHERE followee_id = $1::uuid AND ($2::uuid IS NULL OR follower_id > $2::uuid)
+       ORDER BY follower_id LIMIT $3`,
+      authorId,
+      after,
+      deps.batch,
+    )
+    .then((rows) => rows.map((r) => r.follower_id));
+}

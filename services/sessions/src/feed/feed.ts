@@ -1,0 +1,112 @@
+import type { FeedFilter, FeedSession } from '@hoptrack/proto';
+import { badRequest } from '@hoptrack/runtime';
+import type { BeerSession, PrismaClient } from '../db';
+import { hydrateSessions } from '../domain/hydrate';
+import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
+import { newestFirst, type TimelineEntry, type Timelines } from './timelines';
+
+export interface Cursor {
+  score: number;
+  sessionId: string;
+}
+
+export function encodeCursor(entry: Cursor): string {
+  return `${entry.score}_${entry.sessionId}`;
+}
+
+export function decodeCursor(text: string | undefined): Cursor | null {
+  if (!text) return null;
+  const match = /^(\d{1,16})_([0-9a-f-]{36})$/.exec(text);
+  if (!match) throw badRequest('Malformed cursor', 'cursor');
+  return { score: Number(match[1]), sessionId: match[2] as string };
+}
+
+interface Row {
+  id: string;
+  user_id: string;
+  created_at: Date;
+}
+
+/**
+ * The home feed. 'all' is the viewer's own sessions and those of everyone
+ * they follow (friends, and public people they sent a request to) that they
+ * may see; 'following' is the same without their own; 'mine' only their own.
+ * The timeline in Redis gives the ids; Postgres gives the rest in a fixed
+ * number of queries and re-checks visibility, so a late fan-out or a
+ * privacy change never shows what it should not.
+ */
+export class Feed {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly timelines: Timelines,
+    private readonly cap: number,
+  ) {}
+
+  async read(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number): Promise<{ sessions: FeedSession[]; next: string | null }> {
+    const keep = filter === 'following' ? (e: TimelineEntry) => e.authorId !== viewerId : () => true;
+    const visible: BeerSession[] = [];
+    let after = cursor;
+    let fromRedis = filter !== 'mine';
+    if (fromRedis) await this.ensureTimeline(viewerId);
+    while (visible.length < limit) {
+      const want = limit - visible.length;
+      const entries = fromRedis ? await this.timelines.page(viewerId, after, want, keep) : await this.fromPostgres(viewerId, filter, after, want);
+      if (entries.length === 0) {
+        // Past the end of a capped timeline, older sessions still exist in Postgres.
+        if (fromRedis && (await this.timelines.size(viewerId)) >= this.cap) {
+          fromRedis = false;
+          continue;
+        }
+        break;
+      }
+      visible.push(...(await this.load(viewerId, entries)));
+      const last = entries[entries.length - 1] as TimelineEntry;
+      after = { score: last.score, sessionId: last.sessionId };
+      if (entries.length < want && !fromRedis) break;
+    }
+    const page = visible.slice(0, limit);
+    const last = page[page.length - 1];
+    const hasMore = page.length === limit && last !== undefined;
+    return {
+      sessions: await hydrateSessions(this.prisma, viewerId, page),
+      next: hasMore ? encodeCursor({ score: last.createdAt.getTime(), sessionId: last.id }) : null,
+    };
+  }
+
+  /** Rebuilds a missing timeline from Postgres: the newest `cap` sessions the viewer would have been sent. */
+  async ensureTimeline(viewerId: string): Promise<void> {
+    if (await this.timelines.isComplete(viewerId)) return;
+    await this.timelines.rebuild(viewerId, await this.fromPostgres(viewerId, 'all', null, this.cap));
+  }
+
+  /** The same feed straight from Postgres, newest first after the cursor. */
+  async fromPostgres(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number): Promise<TimelineEntry[]> {
+    const scope =
+      filter === 'mine'
+        ? 's.user_id = $1::uuid'
+        : `(${filter === 'all' ? 's.user_id = $1::uuid OR ' : ''}s.user_id IN (SELECT followee_id FROM follows WHERE follower_id = $1::uuid))
+           AND ${CAN_SEE_SESSION} AND (s.user_id = $1::uuid OR ${NOT_MUTED})`;
+    const rows = await this.prisma.$queryRawUnsafe<Row[]>(
+      `SELECT s.id, s.user_id, s.created_at FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
+       WHERE ${scope} ${cursor ? 'AND (s.created_at, s.id) < ($3::timestamptz, $4::uuid)' : ''}
+       ORDER BY s.created_at DESC, s.id DESC LIMIT $2`,
+      viewerId,
+      limit,
+      ...(cursor ? [new Date(cursor.score), cursor.sessionId] : []),
+    );
+    return rows.map((r) => ({ sessionId: r.id, authorId: r.user_id, score: r.created_at.getTime() }));
+  }
+
+  /** The entries' sessions the viewer may still see (not deleted, not hidden since, not muted), in timeline order. */
+  private async load(viewerId: string, entries: TimelineEntry[]): Promise<BeerSession[]> {
+    const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string }>>(
+      `SELECT s.id FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
+       WHERE s.id = ANY($2::uuid[]) AND ${CAN_SEE_SESSION} AND (s.user_id = $1::uuid OR ${NOT_MUTED})`,
+      viewerId,
+      entries.map((e) => e.sessionId),
+    );
+    const ids = new Set(rows.map((r) => r.id));
+    const sessions = await this.prisma.beerSession.findMany({ where: { id: { in: [...ids] } } });
+    return sessions.sort((a, b) => newestFirst({ score: a.createdAt.getTime(), sessionId: a.id, authorId: '' }, { score: b.createdAt.getTime(), sessionId: b.id, authorId: '' }));
+  }
+}

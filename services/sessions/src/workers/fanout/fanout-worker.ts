@@ -1,0 +1,70 @@
+import { startConsumer, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { queuePrefix } from '@hoptrack/runtime/queues';
+import type { Queue, Worker } from 'bullmq';
+import type { SessionsConfig } from '../../config';
+import type { SessionsConnections } from '../../connections';
+import { runFanoutJob, type FanoutJob } from '../../feed/fanout';
+import { createFanoutQueue, createFanoutWorker, enqueueFanout, fanoutHandlers } from '../../feed/queue';
+import { Timelines } from '../../feed/timelines';
+
+export interface RunningFanout {
+  queue: Queue<FanoutJob>;
+  /** Resolves once no job waits, runs or is delayed (tests and graceful checks). */
+  idle(): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The fan-out machinery: JetStream consumers (sessions and graph events)
+ * turning events into BullMQ jobs, and the BullMQ worker running them. The
+ * worker process runs it; tests run the same in-process.
+ */
+export async function startFanout(options: { config: SessionsConfig; connections: SessionsConnections; logger: Logger; delayMs?: number }): Promise<RunningFanout> {
+  const { config, connections, logger } = options;
+  const settings = {
+    redisUrl: config.REDIS_URL,
+    name: config.FANOUT_QUEUE,
+    prefix: queuePrefix(config.BUS_NAMESPACE),
+    attempts: config.FANOUT_ATTEMPTS,
+    concurrency: config.FANOUT_CONCURRENCY,
+    lockMs: config.FANOUT_LOCK_MS,
+    stalledIntervalMs: config.FANOUT_STALLED_INTERVAL_MS,
+  };
+  const queue = createFanoutQueue(settings);
+  const add = (job: FanoutJob, jobId: string) => enqueueFanout(queue, job, jobId, settings.attempts);
+  const deps = {
+    prisma: connections.prisma,
+    timelines: new Timelines(connections.redis, config.BUS_NAMESPACE, config.TIMELINE_CAP),
+    batch: config.FANOUT_BATCH,
+    cap: config.TIMELINE_CAP,
+    logger,
+    enqueue: add,
+  };
+  const delayMs = options.delayMs ?? 0;
+  const worker: Worker<FanoutJob, void> = createFanoutWorker(
+    settings,
+    async (job, jobId) => {
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      await runFanoutJob({ ...deps, logger: logger.child({ jobId }) }, job, jobId);
+    },
+    logger,
+  );
+  const handlers = fanoutHandlers(add);
+  const consumers: RunningConsumer[] = await Promise.all(
+    (['SESSIONS', 'SOCIAL'] as const).map((stream) =>
+      startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers }),
+    ),
+  );
+  return {
+    queue,
+    async idle() {
+      const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+      return Object.values(counts).every((n) => n === 0);
+    },
+    async stop() {
+      await Promise.all(consumers.map((c) => c.stop()));
+      await worker.close();
+      await queue.close();
+    },
+  };
+}

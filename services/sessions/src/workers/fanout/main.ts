@@ -1,0 +1,41 @@
+import { createServer, runService } from '@hoptrack/runtime';
+import { registerQueueMetrics } from '@hoptrack/runtime/queues';
+import { sessionsConfigSchema } from '../../config';
+import { openConnections } from '../../connections';
+import { startFanout, type RunningFanout } from './fanout-worker';
+
+/**
+ * The feed fan-out worker: its own process, scaled on its own. Session and
+ * graph events (JetStream, durable) become BullMQ jobs that write the Redis
+ * timelines; jobs retry with backoff and a job whose worker died runs again
+ * once its lock lapses. Serves only /healthz, /readyz and /metrics (queue depth included).
+ */
+await runService({
+  name: 'sessions-fanout',
+  configSchema: sessionsConfigSchema,
+  async build({ config, logger, metrics }) {
+    const connections = await openConnections(config, logger, 'sessions-fanout');
+    const app = createServer({
+      logger,
+      metrics,
+      readiness: {
+        postgres: () => connections.prisma.$queryRaw`SELECT 1`,
+        nats: () => connections.bus.check(),
+        redis: () => connections.redis.ping(),
+      },
+    });
+    let fanout: RunningFanout | undefined;
+    return {
+      app,
+      async start() {
+        // FANOUT_FAULT_DELAY_MS slows each job, so a test can kill the process mid-batch.
+        fanout = await startFanout({ config, connections, logger, delayMs: Number(process.env.FANOUT_FAULT_DELAY_MS ?? 0) });
+        registerQueueMetrics(metrics.registry, [fanout.queue]);
+      },
+      closers: [
+        { name: 'fan-out', close: async () => fanout?.stop() },
+        { name: 'connections', close: () => connections.close() },
+      ],
+    };
+  },
+});

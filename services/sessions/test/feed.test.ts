@@ -1,0 +1,49 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSessions, type TestSessions } from './support';
+
+let t: TestSessions;
+beforeAll(async () => {
+  t = await startTestSessions();
+});
+afterAll(() => t?.close());
+
+const feedIds = async (client: { get(url: string): Promise<{ json(): unknown; statusCode: number }> }, query = '') => {
+  const res = await client.get(`/api/sessions${query}`);
+  expect(res.statusCode).toBe(200);
+  return (res.json() as Array<{ id: string }>).map((s) => s.id);
+};
+
+describe('the feed', () => {
+  it('reaches a friend, not a stranger; a private author reaches friends only', async () => {
+    const [author, friend, stranger] = [await t.user(), await t.user(), await t.user()];
+    await t.befriend(author, friend);
+    const { id } = await t.logSession(author, { title: 'Porter night', beerCount: '3', duration: '90', beerTypes: '["Porter"," porter ","Stout"]' });
+    expect(await feedIds(friend)).toEqual([id]);
+    expect(await feedIds(author)).toEqual([id]);
+    expect(await feedIds(stranger)).toEqual([]);
+    const timeline = await t.redis.zrange(t.timelines.key(friend.id), 0, -1);
+    expect(timeline.filter((m) => m.endsWith(id))).toHaveLength(1);
+    const card = (await friend.get(`/api/sessions/${id}`)).json();
+    expect(card).toMatchObject({ title: 'Porter night', beerCount: 3, duration: 90, beerTypes: ['Porter', 'Stout'], likeCount: 0, isLikedByCurrentUser: false });
+  });
+
+  it('stores a session photo through the media service', async () => {
+    const author = await t.user();
+    const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c80' } }).jpeg().toBuffer();
+    const res = await author.form('POST', '/api/sessions', { title: 'With a photo' }, { data: jpeg });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().photo).toMatch(/^\/api\/media\/files\/uploads\/[0-9a-f-]+\.webp$/);
+  });
+
+  it('is rebuilt from Postgres after FLUSHALL with the same content', async () => {
+    const [a, b] = [await t.user(), await t.user()];
+    await t.befriend(a, b);
+    await t.logSession(a, { title: 'one' });
+    await t.logSession(b, { title: 'two' });
+    const before = await feedIds(b);
+    expect(before).toHaveLength(2);
+    await t.redis.del(t.timelines.key(b.id));
+    expect(await feedIds(b)).toEqual(before);
+  });
+});

@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { streamNameFor, type EventData, type EventType, type UserSnapshot } from '@hoptrack/proto';
+import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
+import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
+import type { LightMyRequestResponse } from 'fastify';
+import { freePort, startProcess, type RunningProcess } from '../../../infra/testing/processes';
+import { startLocalS3, type LocalS3 } from '../../../infra/testing/s3';
+import { buildSessionsApp, type SessionsApp } from '../src/app';
+import { sessionsConfigSchema, type SessionsConfig } from '../src/config';
+import { openConnections, type SessionsConnections } from '../src/connections';
+import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
+import { startFanout, type RunningFanout } from '../src/workers/fanout/fanout-worker';
+
+export const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
+export const databaseUrl = testDatabaseUrl('sessions');
+
+export interface FormFields {
+  [name: string]: string | undefined;
+}
+export interface Photo {
+  data: Buffer;
+  filename?: string;
+  contentType?: string;
+}
+
+export interface Client {
+  id: string;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, body?: object): Promise<LightMyRequestResponse>;
+  delete(url: string, body?: object): Promise<LightMyRequestResponse>;
+  /** POST or PUT a multipart session form, as the browser sends it. */
+  form(method: 'POST' | 'PUT', url: string, fields: FormFields, photo?: Photo): Promise<LightMyRequestResponse>;
+}
+
+export interface TestSessions extends SessionsApp, SessionsConnections {
+  config: SessionsConfig;
+  env: Record<string, string>;
+  fanout: RunningFanout;
+  media: RunningProcess;
+  s3: LocalS3;
+  /** A user the read model knows (public unless said otherwise), with a client. */
+  user(options?: { private?: boolean; displayName?: string }): Promise<Client>;
+  as(userId: string): Promise<Client>;
+  publish<T extends EventType>(type: T, data: EventData<T>): Promise<void>;
+  befriend(a: Client, b: Client): Promise<void>;
+  /** Waits until published events are applied: outbox relayed, read models caught up, fan-out queue idle. */
+  settle(): Promise<void>;
+  /** Logs a session through the API and waits for its fan-out. */
+  logSession(author: Client, fields?: FormFields, photo?: Photo): Promise<{ id: string }>;
+  sessionEvents(): Promise<Array<{ type: string; data: unknown }>>;
+  close(): Promise<void>;
+}
+
+/** A multipart body, built by hand as a browser would send it. */
+export function multipartBody(fields: FormFields, photo?: Photo): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----hoptrack${randomUUID()}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (photo) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="sessionPhoto"; filename="${photo.filename ?? 'photo.jpg'}"\r\nContent-Type: ${photo.contentType ?? 'image/jpeg'}\r\n\r\n`,
+      ),
+      photo.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export function snapshot(id: string, options: { private?: boolean; displayName?: string; updatedAt?: Date } = {}): UserSnapshot {
+  const at = (options.updatedAt ?? new Date()).toISOString();
+  return {
+    id,
+    email: `${id}@example.test`,
+    username: `u${id.slice(0, 8)}`,
+    displayName: options.displayName ?? `User ${id.slice(0, 4)}`,
+    bio: null,
+    avatar: null,
+    profilePicture: null,
+    isProfilePrivate: options.private ?? false,
+    allowDirectMessages: true,
+    showOnlineStatus: true,
+    tokenVersion: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/**
+ * The sessions API in-process against real Postgres, Redis and NATS, the
+ * fan-out worker's machinery in-process too, and the real media service as a
+ * separate process (with a local S3 server) for session photos.
+ */
+export async function startTestSessions(overrides: Record<string, string> = {}): Promise<TestSessions> {
+  const s3 = await startLocalS3({ port: await freePort(), directory: await mkdtemp(path.join(tmpdir(), 'sessions-test-')) });
+  const namespace = testNamespace('sessions');
+  const common = {
+    NODE_ENV: 'test',
+    JWT_SECRET,
+    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    BUS_NAMESPACE: namespace,
+  };
+  const media = await startProcess({
+    name: 'media',
+    entry: 'services/media/src/server.ts',
+    port: await freePort(),
+    env: { ...common, LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl('sessions_media'), S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'sessions-test', READ_MODEL_CONSUMER: `media-${namespace}` },
+  });
+  const env = {
+    ...common,
+    DATABASE_URL: databaseUrl,
+    MEDIA_INTERNAL_URL: media.url,
+    OUTBOX_POLL_MS: '100',
+    READ_MODEL_CONSUMER: `rm-${namespace}`,
+    FANOUT_CONSUMER: `fanout-${namespace}`,
+    FANOUT_BATCH: '3',
+    FANOUT_STALLED_INTERVAL_MS: '1000',
+    FANOUT_LOCK_MS: '2000',
+    ...overrides,
+  };
+  const config = sessionsConfigSchema.parse(env);
+  const { logger } = memoryLogger('sessions');
+  const connections = await openConnections(config, logger, 'sessions-test');
+  await truncate(databaseUrl, ['reactions', 'comments', 'likes', 'beer_sessions', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events']);
+  const built = buildSessionsApp({ config, logger, metrics: createMetrics('sessions'), ...connections });
+  await built.app.ready();
+  built.relay.start();
+  const readModels: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
+  const fanout = await startFanout({ config, connections, logger });
+  const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
+
+  const as = async (id: string): Promise<Client> => {
+    const authorization = `Bearer ${await tokens.sign({ userId: id, tokenVersion: 0 })}`;
+    const json = (method: 'POST' | 'DELETE') => (url: string, body?: object) =>
+      built.app.inject({ method, url, headers: { authorization }, ...(body ? { payload: body } : {}) });
+    return {
+      id,
+      get: (url) => built.app.inject({ method: 'GET', url, headers: { authorization } }),
+      post: json('POST'),
+      delete: json('DELETE'),
+      form: (method, url, fields, photo) => {
+        const body = multipartBody(fields, photo);
+        return built.app.inject({ method, url, headers: { authorization, ...body.headers }, payload: body.payload });
+      },
+    };
+  };
+
+  const streamsDrained = async () => {
+    for (const [stream, durables] of [
+      ['USERS', [`${config.READ_MODEL_CONSUMER}-users`]],
+      ['SOCIAL', [`${config.READ_MODEL_CONSUMER}-social`, `${config.FANOUT_CONSUMER}-social`]],
+      ['SESSIONS', [`${config.FANOUT_CONSUMER}-sessions`]],
+    ] as const) {
+      for (const durable of durables) {
+        const info = await connections.bus.jsm.consumers.info(streamNameFor(namespace, stream), durable);
+        if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
+      }
+    }
+    return true;
+  };
+  const settle = async () => {
+    await built.relay.drain();
+    await eventually(async () => (await streamsDrained()) && (await fanout.idle()) && (await streamsDrained()), 'events applied', 15_000);
+  };
+
+  const api: TestSessions = {
+    ...built,
+    ...connections,
+    config,
+    env,
+    fanout,
+    media,
+    s3,
+    as,
+    async user(options = {}) {
+      const id = randomUUID();
+      await publishEvent(connections.bus, 'user.registered.v1', snapshot(id, options));
+      await eventually(async () => (await connections.prisma.user.count({ where: { id } })) === 1, 'user in the read model');
+      return as(id);
+    },
+    async publish(type, data) {
+      await publishEvent(connections.bus, type, data);
+    },
+    async befriend(a, b) {
+      await publishEvent(connections.bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: a.id, recipientId: b.id });
+      await settle();
+    },
+    settle,
+    async logSession(author, fields = {}, photo) {
+      const res = await author.form('POST', '/api/sessions', { title: 'Friday pints', ...fields }, photo);
+      if (res.statusCode !== 201) throw new Error(`log session failed: ${res.statusCode} ${res.body}`);
+      await settle();
+      return { id: res.json().id };
+    },
+    async sessionEvents() {
+      await built.relay.drain();
+      return readEvents(connections.bus, 'SESSIONS');
+    },
+    async close() {
+      await fanout.stop();
+      await Promise.all(readModels.map((c) => c.stop()));
+      await built.relay.stop();
+      await built.app.close();
+      await media.stop();
+      await deleteStreams(connections.bus);
+      await connections.redis.del(...(await connections.redis.keys(`${namespace}:*`)), 'unused-key');
+      await connections.close();
+      await s3.close();
+    },
+  };
+  return api;
+}
