@@ -158,15 +158,18 @@ export type CreateSessionForm = z.infer<typeof createSessionForm>;
  * an empty optional field clears it. `removePhoto=true` drops the photo; a new
  * `sessionPhoto` replaces it.
  */
+/** Left out stays left out (undefined: keep the stored value); sent blank becomes null (clear it). */
+const absentOr = <T extends z.ZodType>(schema: T) => z.union([z.undefined(), schema]);
+
 export const updateSessionForm = z.object({
   title: sessionFields.title.optional(),
-  description: sessionFields.description,
-  location: sessionFields.location,
+  description: absentOr(sessionFields.description),
+  location: absentOr(sessionFields.location),
   beerCount: sessionFields.beerCount.optional(),
   duration: sessionFields.duration.optional(),
-  avgAbv: sessionFields.avgAbv,
-  latitude: sessionFields.latitude,
-  longitude: sessionFields.longitude,
+  avgAbv: absentOr(sessionFields.avgAbv),
+  latitude: absentOr(sessionFields.latitude),
+  longitude: absentOr(sessionFields.longitude),
   beerTypes: sessionFields.beerTypes.optional(),
   musicTrack: sessionFields.musicTrack.optional(),
   removePhoto: z.enum(['true', 'false'], { error: "removePhoto must be 'true' or 'false'" }).optional(),

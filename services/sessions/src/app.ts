@@ -27,8 +27,8 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const { config, prisma, bus, redis, logger } = deps;
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
-  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
+  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines });
   const feed = new Feed(prisma, timelines, config.TIMELINE_CAP);
   const app = createServer({
     logger,

@@ -28,6 +28,16 @@ describe('the feed', () => {
     expect(card).toMatchObject({ title: 'Porter night', beerCount: 3, duration: 90, beerTypes: ['Porter', 'Stout'], likeCount: 0, isLikedByCurrentUser: false });
   });
 
+  it("shows a new session in its author's feed at once, before any fan-out ran", async () => {
+    const author = await t.user();
+    expect(await feedIds(author)).toEqual([]); // builds the (empty) timeline
+    const res = await author.form('POST', '/api/sessions', { title: 'Straight away' });
+    expect(res.statusCode).toBe(201);
+    expect(await feedIds(author)).toEqual([res.json().id]);
+    await t.settle();
+    expect(await feedIds(author)).toEqual([res.json().id]);
+  });
+
   it('stores a session photo through the media service', async () => {
     const author = await t.user();
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c80' } }).jpeg().toBuffer();

@@ -1,6 +1,7 @@
 import type { CreateSessionForm, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
 import { forbidden, notFound, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PrismaClient } from '../db';
+import type { Timelines } from '../feed/timelines';
 import { hydrateSessions, publicSessionView } from './hydrate';
 import { assertCanSeeSession, notBlockedWith, profileAccess } from './visibility';
 
@@ -10,6 +11,8 @@ export interface SessionsDeps {
   /** Tells the relay that events were committed (publishes at once instead of at the next poll). */
   onEventsCommitted: () => void;
   clock: () => Date;
+  /** The author's own timeline gets a new session at once; the fan-out worker brings it to everyone else. */
+  timelines: Pick<Timelines, 'add' | 'remove'>;
 }
 
 interface Page {
@@ -44,6 +47,8 @@ export class Sessions {
       return created;
     });
     this.deps.onEventsCommitted();
+    // The author sees their session in their feed right away (ZADD: the worker adding it again changes nothing).
+    await this.deps.timelines.add([userId], { sessionId: session.id, authorId: userId, score: session.createdAt.getTime() });
     return this.view(userId, session);
   }
 
@@ -72,6 +77,7 @@ export class Sessions {
       await this.deps.outbox.enqueue(tx, 'session.deleted.v1', { sessionId: id, userId }, requestId);
     });
     this.deps.onEventsCommitted();
+    await this.deps.timelines.remove([userId], { sessionId: id, authorId: userId });
   }
 
   async get(viewerId: string, id: string): Promise<FeedSession> {

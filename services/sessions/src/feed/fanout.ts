@@ -12,7 +12,7 @@ export type FanoutJob =
   /** Take each one's sessions off the other's timeline (unfriend, block, rejected request); one way for a mute. */
   | { kind: 'unlink'; userId: string; otherId: string; bothWays: boolean }
   /** Copy an author's recent sessions onto a follower's timeline (new friendship or follow, unmute). */
-  | { kind: 'backfill'; followerId: string; authorId: string; asFriend: boolean };
+  | { kind: 'backfill'; followerId: string; authorId: string; asFriend: boolean; unmuted?: boolean };
 
 export interface FanoutDeps {
   prisma: PrismaClient;
@@ -55,10 +55,11 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       if (job.bothWays) await deps.timelines.removeAuthor(job.otherId, job.userId);
       return;
     case 'backfill': {
-      // A new friend may see a private author's sessions: the event says so, even if the read model lags.
+      // A new friend may see a private author's sessions, and an unmute means unmuted: the event says
+      // so even when the read model (another consumer of the same event) has not caught up yet.
       const rows = await deps.prisma.$queryRawUnsafe<Array<{ id: string; created_at: Date }>>(
         `SELECT s.id, s.created_at FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
-         WHERE s.user_id = $2::uuid AND ${job.asFriend ? notBlockedWith('$1::uuid', 's.user_id') : CAN_SEE_SESSION} AND ${NOT_MUTED}
+         WHERE s.user_id = $2::uuid AND ${job.asFriend ? notBlockedWith('$1::uuid', 's.user_id') : CAN_SEE_SESSION} AND ${job.unmuted ? 'true' : NOT_MUTED}
          ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
         job.followerId,
         job.authorId,

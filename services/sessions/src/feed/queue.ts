@@ -57,7 +57,7 @@ export function fanoutHandlers(add: (job: FanoutJob, jobId: string) => Promise<v
     ]),
     'social.friend.muted.v1': on<'social.friend.muted.v1'>(({ data }) => [{ kind: 'unlink', userId: data.userId, otherId: data.friendId, bothWays: false }]),
     'social.friend.unmuted.v1': on<'social.friend.unmuted.v1'>(({ data }) => [
-      { kind: 'backfill', followerId: data.userId, authorId: data.friendId, asFriend: true },
+      { kind: 'backfill', followerId: data.userId, authorId: data.friendId, asFriend: true, unmuted: true },
     ]),
   };
 }

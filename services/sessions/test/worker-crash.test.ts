@@ -1,0 +1,81 @@
+import { eventually } from '@hoptrack/runtime/testing';
+import { queuePrefix } from '@hoptrack/runtime/queues';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startProcess, type RunningProcess } from '../../../infra/testing/processes';
+import { createFanoutQueue } from '../src/feed/queue';
+import { feedIds } from './helpers';
+import { startTestSessions, type Client, type TestSessions } from './support';
+
+/**
+ * The real fan-out worker process, SIGKILLed while a chained fan-out runs
+ * (each job slowed by FANOUT_FAULT_DELAY_MS): a new process must finish the
+ * job whose lock lapsed, and every timeline ends with the session exactly once.
+ */
+let t: TestSessions;
+const processes: RunningProcess[] = [];
+beforeAll(async () => {
+  t = await startTestSessions();
+});
+afterAll(async () => {
+  for (const p of processes) await p.stop('SIGKILL');
+  await t?.close();
+});
+
+const startWorker = async () => {
+  const proc = await startProcess({
+    name: 'sessions-fanout',
+    entry: 'services/sessions/src/workers/fanout/main.ts',
+    port: await freePort(),
+    env: { ...t.env, LOG_LEVEL: 'warn', FANOUT_FAULT_DELAY_MS: '400' },
+  });
+  processes.push(proc);
+  return proc;
+};
+const has = async (user: Client, member: string) => (await t.redis.zscore(t.timelines.key(user.id), member)) !== null;
+const copies = async (user: Client, member: string) => (await t.redis.zrange(t.timelines.key(user.id), 0, -1)).filter((m) => m === member).length;
+
+describe('the fan-out worker killed mid-batch', () => {
+  it('a new worker finishes the fan-out: every friend holds the session exactly once', async () => {
+    const author = await t.user();
+    const friends = await Promise.all(Array.from({ length: 8 }, () => t.user()));
+    for (const f of friends) await t.befriend(author, f);
+    // Only the worker process fans out from here on.
+    await t.fanout.stop();
+    const first = await startWorker();
+
+    const res = await author.form('POST', '/api/sessions', { title: 'Crash test' });
+    expect(res.statusCode, res.body).toBe(201);
+    const member = `${author.id}:${res.json().id}`;
+    await t.relay.drain();
+
+    // The first batch (author + 3 friends) is written, the chain goes on: kill it now.
+    await eventually(() => has(author, member), 'first batch written', 15_000);
+    await first.stop('SIGKILL');
+    expect(first.child.signalCode).toBe('SIGKILL');
+    const reached = (await Promise.all(friends.map((f) => has(f, member)))).filter(Boolean).length;
+    expect(reached).toBeLessThan(friends.length);
+
+    await startWorker();
+    await eventually(async () => (await Promise.all(friends.map((f) => has(f, member)))).every(Boolean), 'every friend reached after restart', 25_000);
+    for (const who of [author, ...friends]) expect(await copies(who, member)).toBe(1);
+
+    const queue = createFanoutQueue({
+      redisUrl: t.config.REDIS_URL,
+      name: t.config.FANOUT_QUEUE,
+      prefix: queuePrefix(t.config.BUS_NAMESPACE),
+      attempts: 1,
+      concurrency: 1,
+      lockMs: 2000,
+      stalledIntervalMs: 1000,
+    });
+    try {
+      await eventually(async () => {
+        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+        return Object.values(counts).every((n) => n === 0);
+      }, 'queue drained without failures', 15_000);
+    } finally {
+      await queue.close();
+    }
+    expect(new Set(await feedIds(friends[7]!))).toEqual(new Set([member.split(':')[1]]));
+  });
+});
