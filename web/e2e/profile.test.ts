@@ -1,10 +1,12 @@
 import { PROFILE_PICTURE_MAX_BYTES, type CurrentUser } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   dismissToast,
   expectApi,
   expectToast,
+  logSessionViaApi,
   makeFriends,
   registerUser,
   signInWithToken,
@@ -128,7 +130,56 @@ describe('own profile', () => {
     await page.getByRole('heading', { level: 1, name: 'My Profile', exact: true }).waitFor();
     await page.getByRole('heading', { level: 2, name: alice.displayName, exact: true }).waitFor();
     expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
-    expect(sessionCalls).toEqual([]);
+    expect(new Set(sessionCalls.map((url) => new URL(url).pathname))).toEqual(new Set(['/api/me/sessions']));
+  });
+
+  it("lists the own sessions in 'My Activities', and a friend sees them with their photos on the Beer Sessions tab", async () => {
+    const gus = await registerUser(stack.baseUrl, 'gus');
+    const hana = await registerUser(stack.baseUrl, 'hana');
+    await makeFriends(stack.baseUrl, gus, hana);
+    const photo = { name: 'pint.png', mimeType: 'image/png', buffer: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#b45309' } }).png().toBuffer() };
+    await logSessionViaApi(stack.baseUrl, gus, { title: 'Quiet one', beerCount: '1', duration: '30' });
+    await logSessionViaApi(
+      stack.baseUrl,
+      gus,
+      { title: 'Taproom crawl', beerCount: '4', duration: '150', avgAbv: '6.1', location: 'The Local Taproom', beerTypes: '["IPA"]' },
+      photo,
+    );
+
+    const page = await openAs(gus, '/profile');
+    const list = page.getByRole('list', { name: 'My activities', exact: true });
+    await list.waitFor();
+    expect(await list.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual([
+      'Taproom crawl',
+      'Quiet one',
+    ]);
+    const crawl = list.getByRole('listitem', { name: 'Taproom crawl', exact: true });
+    const today = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date());
+    await crawl.getByText(today, { exact: true }).waitFor();
+    for (const text of ['4 beers', '150 minutes', '6.1% ABV', '📍 The Local Taproom']) await crawl.getByText(text, { exact: true }).waitFor();
+    expect(await list.getByRole('listitem', { name: 'Quiet one', exact: true }).getByText('% ABV').count()).toBe(0);
+
+    // The stats count the sessions once their events reach the social graph.
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return tiles(page);
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toEqual(['This Week: 5', 'Total Hours: 3h', 'Followers: 1', 'Following: 1']);
+
+    // Hana, a friend, on Gus's public profile.
+    const other = await openAs(hana, `/users/${gus.id}`);
+    const sessions = other.getByRole('list', { name: 'Beer sessions', exact: true });
+    await sessions.waitFor();
+    const item = sessions.getByRole('listitem', { name: 'Taproom crawl', exact: true });
+    for (const text of ['4 beers', '2.5h', '6.1% ABV', '📍 The Local Taproom', '0 likes']) await item.getByText(text, { exact: true }).waitFor();
+    const photos = item.getByRole('list', { name: 'Photos', exact: true });
+    expect(await photos.getByRole('img').count()).toBe(1);
+    await loadedSrc(photos.getByRole('img', { name: 'Photo 1 of Taproom crawl', exact: true }));
+    expect(await sessions.getByRole('listitem', { name: 'Quiet one', exact: true }).getByRole('list', { name: 'Photos' }).count()).toBe(0);
   });
 });
 

@@ -41,8 +41,12 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
   ['/search', 'Search'],
 ];
 
-/** Screens that are built (privacy; the social screens of issue 3, tested in social.test.ts; the own profile, in profile.test.ts). */
-const BUILT = ['/privacy', '/profile', '/my-profile', '/users/', '/friends', '/search', '/photos', '/discovery'];
+/**
+ * Screens that are built (privacy; the social screens of issue 3, tested in social.test.ts; the own profile, in
+ * profile.test.ts; the feed, in feed.test.ts). A path is built when it starts with one of them ('/' only itself).
+ */
+const BUILT = ['/', '/privacy', '/profile', '/my-profile', '/users/', '/friends', '/search', '/photos', '/discovery'];
+const isBuilt = (path: string) => BUILT.some((built) => (built === '/' ? path === '/' : path.startsWith(built)));
 
 describe('routes', () => {
   it('shows the 404 page for unknown paths, with a way home', async () => {
@@ -68,7 +72,10 @@ describe('routes', () => {
 
   it('gives every later-issue screen its title and a coming-soon state when signed in', async () => {
     const { page } = await openSignedIn('/');
-    for (const [path, title] of SIGNED_IN_ONLY.filter(([path]) => !BUILT.some((built) => path.startsWith(built)))) {
+    await expectSignedInFeed(page);
+    await page.getByRole('region', { name: 'No activities yet', exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Coming soon' }).count()).toBe(0);
+    for (const [path, title] of SIGNED_IN_ONLY.filter(([path]) => !isBuilt(path))) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
       await page.getByRole('heading', { name: 'Coming soon' }).waitFor();
@@ -79,7 +86,7 @@ describe('routes', () => {
 });
 
 describe('wide header', () => {
-  it('highlights the current link, opens the avatar menu and keeps the feed filter local', async () => {
+  it('highlights the current link, opens the avatar menu and sends the feed filter', async () => {
     const { page } = await openSignedIn('/');
     await expectSignedInFeed(page);
     const main = page.getByRole('navigation', { name: 'Main' });
@@ -107,8 +114,10 @@ describe('wide header', () => {
     const filter = page.getByRole('combobox', { name: 'Filter activities' });
     expect(await filter.inputValue()).toBe('all');
     expect(await filter.getByRole('option').allTextContents()).toEqual(['All Activities', 'Following', 'My Activities']);
+    const filtered = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/sessions' && new URL(req.url()).searchParams.get('filter') === 'mine');
     await filter.selectOption('mine');
     expect(await filter.inputValue()).toBe('mine');
+    await filtered;
 
     // F8 moves focus to the notification region.
     await page.keyboard.press('F8');

@@ -112,7 +112,7 @@ describe('friends', () => {
     await a.getByRole('heading', { name: 'No beer sessions yet', exact: true }).waitFor();
     await tab(a, 'Recent Activity').click();
     await a.getByRole('heading', { name: 'Activity feed coming soon!', exact: true }).waitFor();
-    expect(apiCalls.filter((call) => call.includes('/sessions'))).toEqual([]);
+    expect(apiCalls.filter((call) => call.includes('/sessions'))).toEqual([`GET /api/users/${bob.id}/sessions`]);
 
     // Followers and Following of Bob: Alice in both (friends follow each other); no 'Message' to herself.
     await a.getByRole('link', { name: /Followers/ }).click();

@@ -1,4 +1,4 @@
-import type { AuthResponse } from '@hoptrack/proto';
+import type { AuthResponse, FeedSession } from '@hoptrack/proto';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser, openPage, type OpenedPage } from '../../infra/testing/browser';
@@ -209,4 +209,29 @@ export async function makeFriends(baseUrl: string, a: RegisteredUser, b: Registe
   await waitForSocialUser(baseUrl, b, a);
   const request = (await expectApi(baseUrl, a.token, 'POST', '/api/friendships', { friendId: b.id }, 201)) as { id: string };
   await expectApi(baseUrl, b.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
+}
+
+/** A file part of a multipart call. */
+export interface UploadFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/**
+ * Logs a beer session as `user` through the API (POST /api/sessions,
+ * multipart): `fields` as text, `photo` as the `sessionPhoto` part.
+ */
+export async function logSessionViaApi(
+  baseUrl: string,
+  user: RegisteredUser,
+  fields: Record<string, string>,
+  photo?: UploadFile,
+): Promise<FeedSession> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (photo) form.append('sessionPhoto', new Blob([new Uint8Array(photo.buffer)], { type: photo.mimeType }), photo.name);
+  const res = await fetch(`${baseUrl}/api/sessions`, { method: 'POST', headers: { Authorization: `Bearer ${user.token}` }, body: form });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return (await res.json()) as FeedSession;
 }

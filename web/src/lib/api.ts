@@ -11,6 +11,13 @@ import { readStoredToken } from './tokenStorage';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export async function apiRequest<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
+  const res = await apiResponse(method, url, body);
+  if (res.status === 204) return null as T;
+  return (await res.json()) as T;
+}
+
+/** The same call, handing back the OK response itself (for answers that carry headers, such as a page cursor). */
+export async function apiResponse(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
   const headers = new Headers();
   const token = readStoredToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -25,8 +32,7 @@ export async function apiRequest<T>(method: HttpMethod, url: string, body?: unkn
 
   const res = await fetch(url, { method, headers, body: payload, credentials: 'include' });
   await throwIfNotOk(res);
-  if (res.status === 204) return null as T;
-  return (await res.json()) as T;
+  return res;
 }
 
 async function throwIfNotOk(res: Response): Promise<void> {

@@ -23,3 +23,35 @@ export function hoursLabel(hours: number): string {
 export function compactHours(hours: number): string {
   return String(Math.round(hours * 10) / 10);
 }
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * How long ago (spec section 9): under an hour 'Just now', under a day
+ * 'Nh ago', else 'Nd ago'. A time in the future (clocks apart) is 'Just now';
+ * an unreadable date is empty.
+ */
+export function relativeTime(isoDate: string, now: number = Date.now()): string {
+  const time = new Date(isoDate).getTime();
+  if (Number.isNaN(time)) return '';
+  const elapsed = now - time;
+  if (elapsed < HOUR_MS) return 'Just now';
+  if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)}h ago`;
+  return `${Math.floor(elapsed / DAY_MS)}d ago`;
+}
+
+/** A session's minutes as hours with one decimal (spec section 9): 90 → '1.5h'. */
+export function durationHours(minutes: number): string {
+  return `${hoursLabel(minutes / 60)}h`;
+}
+
+/** '1 beer', '3 beers' (and the like for any noun with a plain -s plural). */
+export function countLabel(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
+/** An ABV kept as text ('5.2'), shown as '5.2% ABV'. */
+export function abvText(avgAbv: string): string {
+  return `${avgAbv}% ABV`;
+}

@@ -1,4 +1,5 @@
 import { EARTH_RADIUS_MILES } from '@hoptrack/proto';
+import type { ToastInput } from './toast';
 
 /**
  * Browser geolocation (spec section 9): high accuracy, a 10 s time-out and
@@ -70,4 +71,25 @@ export function milesBetween(a: Coordinates, b: Coordinates): number {
 /** Distances with one decimal: 0.24 → '0.2 mi'. */
 export function milesLabel(miles: number): string {
   return `${miles.toFixed(1)} mi`;
+}
+
+const LOCATION_FAILURE_TEXT: Readonly<Record<LocationFailure, string>> = {
+  unsupported: 'Geolocation is not supported by this browser.',
+  denied: 'Location access denied by user.',
+  unavailable: 'Location information is unavailable.',
+  timeout: 'Location request timed out.',
+  unknown: 'Unknown location error',
+};
+
+/**
+ * The session form's location failures (spec section 8, 'Location'):
+ * 'Location Access Required' when refused, else 'Location Error'.
+ */
+export function locationFailureToast(error: unknown): ToastInput {
+  const reason = locationFailure(error);
+  return {
+    title: reason === 'denied' ? 'Location Access Required' : 'Location Error',
+    description: LOCATION_FAILURE_TEXT[reason],
+    variant: 'destructive',
+  };
 }

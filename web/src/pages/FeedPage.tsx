@@ -1,45 +1,39 @@
+import type { FeedFilter } from '@hoptrack/proto';
 import { useState } from 'react';
-import { ComingSoon } from '../components/ComingSoon';
+import { FeedFilterSelect } from '../components/feed/FeedFilterSelect';
+import { FeedList } from '../components/feed/FeedList';
+import { SideProfileCard } from '../components/feed/SideProfileCard';
 import { PageHeader } from '../components/PageHeader';
+import { LogSessionDialog } from '../components/sessions/LogSessionDialog';
 
-const FEED_FILTERS = [
-  { value: 'all', label: 'All Activities' },
-  { value: 'following', label: 'Following' },
-  { value: 'mine', label: 'My Activities' },
-] as const;
-
-type FeedFilter = (typeof FEED_FILTERS)[number]['value'];
-
-function isFeedFilter(value: string): value is FeedFilter {
-  return FEED_FILTERS.some((filter) => filter.value === value);
-}
-
-/** `/` signed in. The filter is local state only; it is not sent to the server (spec section 2). */
+/**
+ * `/` signed in (spec section 2): 'Activity Feed' with its filter (sent to
+ * the server as `filter`; default all), the side profile card on wide
+ * screens, a floating add button on narrow ones, and the feed.
+ */
 export function FeedPage() {
   const [filter, setFilter] = useState<FeedFilter>('all');
+  const [logging, setLogging] = useState(false);
+  const openLog = () => setLogging(true);
   return (
     <div className="page">
       <PageHeader
         title="Activity Feed"
         subtitle="What your friends have been drinking."
-        actions={
-          <select
-            className="select"
-            aria-label="Filter activities"
-            value={filter}
-            onChange={(event) => {
-              if (isFeedFilter(event.target.value)) setFilter(event.target.value);
-            }}
-          >
-            {FEED_FILTERS.map(({ value, label }) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        }
+        actions={<FeedFilterSelect value={filter} onChange={setFilter} />}
       />
-      <ComingSoon description="Beer sessions from you and the people you follow will show up here." />
+      <div className="feed-layout">
+        <aside className="feed-layout__side">
+          <SideProfileCard onLogSession={openLog} />
+        </aside>
+        <div className="feed-layout__main">
+          <FeedList filter={filter} onLogSession={openLog} />
+        </div>
+      </div>
+      <button type="button" className="feed-fab" aria-label="Log Session" title="Log Session" onClick={openLog}>
+        <span aria-hidden="true">+</span>
+      </button>
+      {logging && <LogSessionDialog onClose={() => setLogging(false)} />}
     </div>
   );
 }

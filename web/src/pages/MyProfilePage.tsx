@@ -8,6 +8,7 @@ import { PageHeader } from '../components/PageHeader';
 import { ChangePictureDialog } from '../components/profile/ChangePictureDialog';
 import { ProfileHeaderCard } from '../components/profile/ProfileHeader';
 import { followLinks, StatTileList, type Tile } from '../components/profile/StatTiles';
+import { MySessionList } from '../components/sessions/MySessionList';
 import { useAuth } from '../lib/auth';
 import { compactHours } from '../lib/format';
 import { MY_STATS_KEY } from '../lib/socialApi';
@@ -25,7 +26,7 @@ function tilesOf(userId: string, stats: MyStats): Tile[] {
 /**
  * `/profile` and `/my-profile` (spec section 2): the signed-in user's header
  * with the change-picture dialog, This Week / Total Hours / Followers /
- * Following from GET /api/me/stats, and 'My Activities'. A skeleton shows
+ * Following from GET /api/me/stats, and 'My Activities' from GET /api/me/sessions. A skeleton shows
  * until the stats answer; if they fail, 'User not found' with a retry.
  */
 export function MyProfilePage() {
@@ -57,7 +58,7 @@ function OwnProfile({ user }: { user: CurrentUser }) {
       <section className="stat-section" aria-label="Stats">
         <StatTileList tiles={tilesOf(user.id, stats.data)} />
       </section>
-      <MyActivities />
+      <MySessionList />
     </>
   );
 }
@@ -82,18 +83,6 @@ function OwnProfileHeader({ user }: { user: CurrentUser }) {
       />
       {changing && <ChangePictureDialog user={user} onClose={() => setChanging(false)} />}
     </>
-  );
-}
-
-/** The user's beer sessions arrive with the sessions issue; until then, its empty state. */
-function MyActivities() {
-  return (
-    <section className="profile-section" aria-labelledby="my-activities-title">
-      <h2 id="my-activities-title" className="profile-section__title">
-        My Activities
-      </h2>
-      <EmptyState title="No activities yet" text="Log your first beer session to see it here." headingLevel={3} />
-    </section>
   );
 }
 

@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { OtherUser } from '@hoptrack/proto';
 import { useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
-import { BeerIcon, LockIcon, UserIcon } from '../components/icons';
+import { LockIcon, UserIcon } from '../components/icons';
 import { LoadingState } from '../components/LoadingState';
 import { BackToFriends } from '../components/profile/BackToFriends';
 import { ProfileHeader } from '../components/profile/ProfileHeader';
 import { StatTiles } from '../components/profile/StatTiles';
+import { UserSessionList } from '../components/sessions/UserSessionList';
 import { Tabs, useTabParam, type TabItem } from '../components/Tabs';
 import { useAuth } from '../lib/auth';
 import { userByNameKey, userKey } from '../lib/socialApi';
@@ -51,11 +52,7 @@ function Profile({ user }: { user: OtherUser }) {
           <StatTiles userId={user.id} />
           <Tabs label="Profile sections" items={TABS} value={tab} onChange={setTab}>
             {tab === 'sessions' ? (
-              <EmptyState
-                title="No beer sessions yet"
-                text={`Sessions ${user.displayName} logs will show up here.`}
-                Icon={BeerIcon}
-              />
+              <UserSessionList userId={user.id} displayName={user.displayName} />
             ) : (
               <EmptyState title="Activity feed coming soon!" text="Likes, comments and new friends will show up here." />
             )}

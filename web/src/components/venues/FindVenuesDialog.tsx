@@ -1,7 +1,7 @@
 import { CATALOGUE_SEARCH_MAX, type Place } from '@hoptrack/proto';
 import { useState, type FormEvent } from 'react';
 import { catalogueApi } from '../../lib/catalogueApi';
-import { currentPosition, locationFailure, milesBetween, milesLabel, type Coordinates } from '../../lib/geolocation';
+import { currentPosition, locationFailureToast, milesBetween, milesLabel, type Coordinates } from '../../lib/geolocation';
 import { useToast } from '../../lib/toast';
 import { EmptyState } from '../EmptyState';
 import { CompassIcon } from '../icons';
@@ -77,7 +77,7 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
       try {
         at = await currentPosition();
       } catch (error) {
-        toastLocationFailure(toast, error);
+        toast(locationFailureToast(error));
         return;
       }
       setHere(at);
@@ -162,20 +162,4 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
       </div>
     </Modal>
   );
-}
-
-/**
- * The session form's location failures (spec section 8, 'Location'):
- * 'Location Access Required' when refused, else 'Location Error'.
- */
-function toastLocationFailure(toast: ReturnType<typeof useToast>, error: unknown) {
-  const reason = locationFailure(error);
-  const description = {
-    unsupported: 'Geolocation is not supported by this browser.',
-    denied: 'Location access denied by user.',
-    unavailable: 'Location information is unavailable.',
-    timeout: 'Location request timed out.',
-    unknown: 'Unknown location error',
-  }[reason];
-  toast({ title: reason === 'denied' ? 'Location Access Required' : 'Location Error', description, variant: 'destructive' });
 }

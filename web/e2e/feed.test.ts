@@ -1,0 +1,438 @@
+import { CREATE_BEER_TYPES, EDIT_BEER_TYPES, FEED_PAGE_DEFAULT, NEXT_CURSOR_HEADER, type FeedSession } from '@hoptrack/proto';
+import type { Locator, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import {
+  expectApi,
+  expectSignedInFeed,
+  expectToast,
+  logSessionViaApi,
+  makeFriends,
+  registerUser,
+  signInWithToken,
+  useE2eStack,
+  type RegisteredUser,
+  type UploadFile,
+} from './support';
+
+/**
+ * The activity feed and the session dialogs (issue 6) against the real
+ * stack: two friends logging, liking, reacting to, commenting on, editing and
+ * deleting a session; the empty state and side card of a new user; the place,
+ * music and type pickers of the Log dialog; paging with the cursor.
+ */
+const stack = useE2eStack();
+
+const DENVER = { latitude: 39.7392, longitude: -104.9903 };
+const NEAREST = 'Pints Pub Brewery and Freehouse';
+/** Sessions reach other people's feeds by events: how long a reload loop waits for them. */
+const FAN_OUT_WAIT_MS = 20_000;
+
+async function openAs(user: RegisteredUser, options: { narrow?: boolean; geolocation?: boolean } = {}): Promise<Page> {
+  const { page, context } = await stack.open('/', { narrow: options.narrow });
+  if (options.geolocation) {
+    await context.grantPermissions(['geolocation']);
+    await context.setGeolocation(DENVER);
+  }
+  await signInWithToken(page, user.token, '/');
+  await expectSignedInFeed(page);
+  return page;
+}
+
+/** A real PNG of `width`×`height`, amber with a foam-coloured disc. */
+async function pngOf(width: number, height: number): Promise<UploadFile> {
+  const disc = Buffer.from(
+    `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#fde68a"/></svg>`,
+  );
+  const buffer = await sharp({ create: { width, height, channels: 3, background: '#b45309' } })
+    .composite([{ input: disc }])
+    .png()
+    .toBuffer();
+  return { name: 'pints.png', mimeType: 'image/png', buffer };
+}
+
+const sessionCard = (page: Page, title: string) => page.getByRole('article', { name: title, exact: true });
+const feedCards = (page: Page) => page.getByRole('list', { name: 'Activities', exact: true }).getByRole('article');
+const emptyFeed = (page: Page) => page.getByRole('region', { name: 'No activities yet', exact: true });
+
+/** Waits until the feed shows its cards or its empty state. */
+async function feedSettled(page: Page): Promise<void> {
+  await page.getByRole('list', { name: 'Activities', exact: true }).or(emptyFeed(page)).first().waitFor();
+}
+
+/** Reloads the feed until `check` holds (other people's sessions arrive by events). */
+async function reloadUntil(page: Page, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + FAN_OUT_WAIT_MS;
+  for (;;) {
+    await feedSettled(page);
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error('the feed never showed what was expected');
+    await page.waitForTimeout(500);
+    await page.reload();
+  }
+}
+
+async function loaded(image: Locator): Promise<void> {
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+}
+
+async function openLogDialog(page: Page, button = 'Log Session'): Promise<Locator> {
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Log Beer Session', exact: true });
+  await dialog.waitFor();
+  return dialog;
+}
+
+const typeChips = (dialog: Locator) => dialog.getByRole('group', { name: 'Beer Types', exact: true }).locator('button[aria-pressed]');
+const chip = (dialog: Locator, type: string) => typeChips(dialog).getByText(type, { exact: true });
+
+const reaction = (card: Locator, name: string) =>
+  card.getByRole('group', { name: 'Reactions', exact: true }).getByRole('button', { name, exact: true });
+
+describe('feed between friends', () => {
+  it('logs a session with a photo and music; the friend likes, reacts and comments; the owner edits and deletes it', async () => {
+    const alice = await registerUser(stack.baseUrl, 'alice');
+    const bob = await registerUser(stack.baseUrl, 'bob');
+    await makeFriends(stack.baseUrl, alice, bob);
+    const title = `Friday pints ${alice.username}`;
+
+    // Alice logs a session through the dialog.
+    const a = await openAs(alice);
+    await emptyFeed(a).waitFor();
+    const dialog = await openLogDialog(a);
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    await dialog.getByLabel('Description', { exact: true }).fill('Three rounds after work.');
+    await dialog.getByLabel('Beers', { exact: true }).fill('3');
+    await dialog.getByLabel('Duration (minutes)', { exact: true }).fill('90');
+    await dialog.getByLabel('Avg ABV (%)', { exact: true }).fill('5.2');
+    await chip(dialog, 'IPA').click();
+    await chip(dialog, 'Stout').click();
+    await dialog.getByLabel('Custom beer type', { exact: true }).fill('  Hazy Pale ');
+    await dialog.getByLabel('Custom beer type', { exact: true }).press('Enter');
+    expect(await chip(dialog, 'Hazy Pale').getAttribute('aria-pressed')).toBe('true');
+    await dialog.getByRole('combobox', { name: 'Location', exact: true }).fill('The Corner Taproom');
+    const png = await pngOf(320, 200);
+    await dialog.getByLabel('Select Photo', { exact: true }).setInputFiles(png);
+    await loaded(dialog.getByRole('img', { name: 'Preview of the session photo', exact: true }));
+    await dialog.getByRole('searchbox', { name: 'Search music', exact: true }).fill('tub');
+    await dialog.getByRole('list', { name: 'Music results', exact: true }).getByRole('button', { name: /Tubthumping/ }).click();
+    await dialog.getByRole('button', { name: 'Remove track', exact: true }).waitFor();
+
+    const posted = a.waitForRequest((req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/sessions');
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    const request = await posted;
+    expect(await request.headerValue('authorization')).toBe(`Bearer ${alice.token}`);
+    expect(await request.headerValue('content-type')).toMatch(/^multipart\/form-data; boundary=/);
+    expect((await request.response())?.status()).toBe(201);
+    await expectToast(a, 'Beer session logged successfully!');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Her card shows every field.
+    const mine = sessionCard(a, title);
+    await mine.waitFor();
+    await mine.getByRole('link', { name: alice.displayName, exact: true }).waitFor();
+    await mine.getByText('Just now', { exact: true }).waitFor();
+    await mine.getByText('📍 The Corner Taproom', { exact: true }).waitFor();
+    await mine.getByText('Three rounds after work.', { exact: true }).waitFor();
+    expect(await mine.getByRole('list', { name: 'Session details', exact: true }).getByRole('listitem').allTextContents()).toEqual([
+      '3 beers',
+      '1.5h',
+      '5.2% ABV',
+    ]);
+    expect(await mine.getByRole('list', { name: 'Beer types', exact: true }).getByRole('listitem').allTextContents()).toEqual([
+      'IPA',
+      'Stout',
+      'Hazy Pale',
+    ]);
+    await mine.getByText('Tubthumping', { exact: true }).waitFor();
+    await loaded(mine.getByRole('img', { name: `Photo of ${title}`, exact: true }));
+    await mine.getByText('0 likes', { exact: true }).waitFor();
+    await mine.getByText('0 comments', { exact: true }).waitFor();
+    await mine.getByRole('button', { name: 'Session options', exact: true }).waitFor();
+
+    // Bob sees it in his feed; it is not his, so no menu.
+    const b = await openAs(bob);
+    const card = sessionCard(b, title);
+    await reloadUntil(b, async () => (await card.count()) === 1);
+    await loaded(card.getByRole('img', { name: `Photo of ${title}`, exact: true }));
+    expect(await card.getByRole('button', { name: 'Session options' }).count()).toBe(0);
+    expect(await card.getByRole('group', { name: 'Reactions', exact: true }).getByRole('button').count()).toBe(18);
+
+    // He likes it, reacts with a beer and comments with Ctrl+Enter.
+    const like = card.getByRole('button', { name: 'Like', exact: true });
+    await like.click();
+    await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true');
+    await card.getByText('1 like', { exact: true }).waitFor();
+    await reaction(card, 'Beer').click();
+    await expect.poll(() => reaction(card, 'Beer, 1').getAttribute('aria-pressed')).toBe('true');
+    await card.getByRole('button', { name: 'Comments', exact: true }).click();
+    const box = card.getByRole('textbox', { name: 'Add a comment', exact: true });
+    await box.fill('Cheers to that!');
+    await box.press('Control+Enter');
+    await expectToast(b, 'Comment added successfully!');
+    await card.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true }).getByText('Cheers to that!', { exact: true }).waitFor();
+    await card.getByText('1 comment', { exact: true }).waitFor();
+    expect(await box.inputValue()).toBe('');
+
+    // A second comment, posted with the button, and deleted by its author.
+    await box.fill('Typo');
+    await card.getByRole('button', { name: 'Post', exact: true }).click();
+    const typo = card.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true }).filter({ hasText: 'Typo' });
+    await typo.waitFor();
+    await card.getByText('2 comments', { exact: true }).waitFor();
+    await typo.getByRole('button', { name: 'Delete comment', exact: true }).click();
+    await typo.waitFor({ state: 'detached' });
+    await card.getByText('1 comment', { exact: true }).waitFor();
+
+    // Alice reloads: one like (Bob's avatar), one beer reaction that is not hers, Bob's comment.
+    await a.reload();
+    await mine.getByText('1 like', { exact: true }).waitFor();
+    await mine.getByRole('img', { name: `Liked by ${bob.displayName}`, exact: true }).waitFor();
+    expect(await reaction(mine, 'Beer, 1').getAttribute('aria-pressed')).toBe('false');
+    await mine.getByText('1 comment', { exact: true }).waitFor();
+    const comments = mine.getByRole('button', { name: 'Comments', exact: true });
+    expect(await comments.getAttribute('aria-expanded')).toBe('false');
+    await comments.click();
+    await mine.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true }).getByText('Cheers to that!', { exact: true }).waitFor();
+    await comments.click();
+    expect(await mine.getByRole('region', { name: 'Comments', exact: true }).count()).toBe(0);
+
+    // She edits the title: the Edit dialog starts from the session, with the edit presets.
+    await mine.getByRole('button', { name: 'Session options', exact: true }).click();
+    await a.getByRole('menuitem', { name: 'Edit', exact: true }).click();
+    const edit = a.getByRole('dialog', { name: 'Edit Beer Session', exact: true });
+    await edit.waitFor();
+    expect(await edit.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
+    expect(await edit.getByLabel('Beers', { exact: true }).inputValue()).toBe('3');
+    const chips = await typeChips(edit).allTextContents();
+    expect(chips).toEqual([...EDIT_BEER_TYPES, 'Hazy Pale']);
+    expect(await chip(edit, 'IPA').getAttribute('aria-pressed')).toBe('true');
+    expect(await chip(edit, 'Pale Ale').getAttribute('aria-pressed')).toBe('false');
+    await edit.getByText('Tubthumping', { exact: true }).waitFor();
+    await edit.getByRole('img', { name: 'Preview of the session photo', exact: true }).waitFor();
+    const renamed = `${title} (edited)`;
+    await edit.getByLabel('Title', { exact: true }).fill(renamed);
+    const put = a.waitForResponse((res) => res.request().method() === 'PUT' && new URL(res.url()).pathname.startsWith('/api/sessions/'));
+    await edit.getByRole('button', { name: 'Save Changes', exact: true }).click();
+    expect((await put).status()).toBe(200);
+    await expectToast(a, 'Beer session updated successfully!');
+    const edited = sessionCard(a, renamed);
+    await edited.waitFor();
+    expect(await sessionCard(a, title).count()).toBe(0);
+    await loaded(edited.getByRole('img', { name: `Photo of ${renamed}`, exact: true }));
+    await edited.getByText('1 like', { exact: true }).waitFor();
+
+    // She deletes it after confirming.
+    await edited.getByRole('button', { name: 'Session options', exact: true }).click();
+    await a.getByRole('menuitem', { name: 'Delete', exact: true }).click();
+    const confirm = a.getByRole('dialog', { name: 'Delete Beer Session', exact: true });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expectToast(a, 'Beer session deleted successfully!');
+    await edited.waitFor({ state: 'detached' });
+    await emptyFeed(a).waitFor();
+
+    // Bob no longer sees it.
+    await b.reload();
+    await reloadUntil(b, async () => (await b.getByRole('article').count()) === 0);
+  }, 120_000);
+});
+
+describe('a new user', () => {
+  it('sees the empty state and the side card; the title is required; the location is refused', async () => {
+    const erin = await registerUser(stack.baseUrl, 'erin');
+    const page = await openAs(erin);
+    const empty = emptyFeed(page);
+    await empty.getByRole('heading', { name: 'No activities yet', exact: true }).waitFor();
+    await empty.getByText('Be the first to log a beer session!', { exact: true }).waitFor();
+
+    const side = page.getByRole('region', { name: 'Your profile', exact: true });
+    await side.getByText(erin.displayName, { exact: true }).waitFor();
+    expect(await side.locator('.avatar--initials').textContent()).toBe('E');
+    const stats = await side.getByRole('listitem').allInnerTexts();
+    expect(stats.map((text) => text.replace(/\s+/g, ' '))).toEqual(['0 This Week', '0h Total Hours', '0 Friends']);
+    expect(await side.getByRole('link', { name: 'Find Friends', exact: true }).getAttribute('href')).toBe('/friends');
+    await side.getByRole('button', { name: 'Log Session', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Log Session', exact: true }).count()).toBe(1); // no floating button on wide screens
+
+    const dialog = await openLogDialog(page, 'Log Your First Session');
+    expect(await dialog.getByLabel('Beers', { exact: true }).inputValue()).toBe('1');
+    expect(await dialog.getByLabel('Duration (minutes)', { exact: true }).inputValue()).toBe('60');
+    expect(await typeChips(dialog).allTextContents()).toEqual([
+      ...CREATE_BEER_TYPES,
+    ]);
+
+    const posts: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/sessions') posts.push(req.url());
+    });
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await dialog.getByText('Title is required', { exact: true }).waitFor();
+    await dialog.getByLabel('Title', { exact: true }).fill('   ');
+    await dialog.getByLabel('Beers', { exact: true }).fill('0');
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await dialog.getByText('Beers must be a whole number, at least 1', { exact: true }).waitFor();
+    expect(posts).toEqual([]);
+
+    // No permission for the position: the session form's texts.
+    await dialog.getByRole('button', { name: 'Use my location', exact: true }).click();
+    await expectToast(page, 'Location Access Required', 'Location access denied by user.');
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('gets a floating add button instead of the side card on narrow screens', async () => {
+    const finn = await registerUser(stack.baseUrl, 'finn');
+    const page = await openAs(finn, { narrow: true });
+    await emptyFeed(page).waitFor();
+    expect(await page.getByRole('region', { name: 'Your profile', exact: true }).isVisible()).toBe(false);
+    const fab = page.locator('.feed-fab');
+    expect(await fab.isVisible()).toBe(true);
+    const box = await fab.boundingBox();
+    const bar = await page.getByRole('navigation', { name: 'Bottom navigation' }).boundingBox();
+    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(bar?.y ?? 0);
+    await fab.click();
+    await page.getByRole('dialog', { name: 'Log Beer Session', exact: true }).waitFor();
+  });
+});
+
+describe('the Log dialog pickers', () => {
+  it('suggests bars after 2 characters, fills the place from Find Venues and the browser, and keeps types unique', async () => {
+    const gina = await registerUser(stack.baseUrl, 'gina');
+    const page = await openAs(gina, { geolocation: true });
+    const dialog = await openLogDialog(page);
+    const searches: string[] = [];
+    page.on('request', (req) => {
+      const url = new URL(req.url());
+      if (url.pathname === '/api/bars/search') searches.push(url.searchParams.get('q') ?? '');
+    });
+
+    // Suggestions: nothing for 2 characters, bars for more.
+    const place = dialog.getByRole('combobox', { name: 'Location', exact: true });
+    await place.fill('Pi');
+    await page.waitForTimeout(600);
+    expect(searches).toEqual([]);
+    expect(await place.getAttribute('aria-expanded')).toBe('false');
+    await place.fill('Pints');
+    const suggestions = dialog.getByRole('listbox', { name: 'Location suggestions', exact: true });
+    await suggestions.getByRole('option', { name: new RegExp(`^${NEAREST}`) }).first().click();
+    expect(await place.inputValue()).toBe(NEAREST);
+    expect(searches).toEqual(['Pints']);
+    await dialog.getByText(/^Coordinates: -?\d+\.\d{6}, -?\d+\.\d{6}$/).waitFor();
+    await dialog.getByRole('button', { name: 'Clear coordinates', exact: true }).click();
+
+    // The browser's position.
+    await dialog.getByRole('button', { name: 'Use my location', exact: true }).click();
+    await expectToast(page, 'Location Found');
+    await dialog.getByText('Coordinates: 39.739200, -104.990300', { exact: true }).waitFor();
+
+    // Find Venues (a dialog over the dialog): searching there does not submit the session.
+    await place.fill('');
+    await dialog.getByRole('button', { name: 'Find Venues', exact: true }).click();
+    const venues = page.getByRole('dialog', { name: 'Find Venues', exact: true });
+    await venues.getByRole('searchbox', { name: 'Search places', exact: true }).fill('Pints');
+    await venues.getByRole('button', { name: 'Search', exact: true }).click();
+    await venues.getByRole('list', { name: 'Venue search results', exact: true }).getByRole('button', { name: new RegExp(`^${NEAREST}`) }).first().click();
+    await venues.waitFor({ state: 'detached' });
+    await dialog.waitFor();
+    expect(await place.inputValue()).toBe(NEAREST);
+
+    // Custom types: trimmed, never twice (a preset in another case is the preset).
+    const custom = dialog.getByLabel('Custom beer type', { exact: true });
+    await custom.fill(' ipa ');
+    await custom.press('Enter');
+    expect(await chip(dialog, 'IPA').getAttribute('aria-pressed')).toBe('true');
+    await custom.fill('IPA');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByText('IPA is already added', { exact: true }).waitFor();
+    await custom.fill('Gose');
+    await custom.press('Enter');
+    await chip(dialog, 'Gose').waitFor();
+
+    // Music: the mock answers after a moment; a track is chosen, removed, chosen again.
+    const music = dialog.getByRole('searchbox', { name: 'Search music', exact: true });
+    await music.fill('garth');
+    await dialog.getByText('Searching...', { exact: true }).waitFor();
+    const results = dialog.getByRole('list', { name: 'Music results', exact: true });
+    await results.waitFor();
+    expect(await results.getByRole('listitem').count()).toBe(1);
+    await results.getByRole('button', { name: /Friends in Low Places/ }).click();
+    await dialog.getByRole('button', { name: 'Remove track', exact: true }).click();
+    await music.fill('zzzz');
+    await dialog.getByText('No tracks found', { exact: true }).waitFor();
+    await music.fill('Rihanna');
+    await results.getByRole('button', { name: /Cheers \(Drink to That\)/ }).click();
+
+    await dialog.getByLabel('Title', { exact: true }).fill('Pub quiz night');
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectToast(page, 'Beer session logged successfully!');
+
+    const [logged] = (await expectApi(stack.baseUrl, gina.token, 'GET', '/api/me/sessions')) as FeedSession[];
+    expect(logged).toMatchObject({
+      title: 'Pub quiz night',
+      location: NEAREST,
+      beerCount: 1,
+      duration: 60,
+      beerTypes: ['IPA', 'Gose'],
+      musicTrack: { name: 'Cheers (Drink to That)', artist: 'Rihanna', service: 'manual' },
+    });
+    expect(logged?.latitude).toMatch(/^-?\d+\.\d+$/);
+    expect(logged?.longitude).toMatch(/^-?\d+\.\d+$/);
+  }, 90_000);
+});
+
+describe('paging and filters', () => {
+  it('loads the next page with the cursor, sends the filter and shows relative times', async () => {
+    const hank = await registerUser(stack.baseUrl, 'hank');
+    const total = FEED_PAGE_DEFAULT + 2;
+    for (let index = 1; index <= total; index += 1) {
+      await logSessionViaApi(stack.baseUrl, hank, { title: `Round ${String(index).padStart(2, '0')}`, beerCount: '1', duration: '30' });
+    }
+
+    const page = await openAs(hank);
+    const firstPages: { cursor: string | null }[] = [];
+    page.on('response', (res) => {
+      const url = new URL(res.url());
+      if (url.pathname === '/api/sessions' && !url.searchParams.has('cursor')) firstPages.push({ cursor: res.headers()[NEXT_CURSOR_HEADER] ?? null });
+    });
+    await page.reload();
+    await reloadUntil(page, async () => (await feedCards(page).count()) === FEED_PAGE_DEFAULT);
+    const titles = await feedCards(page).getByRole('heading', { level: 2 }).allTextContents();
+    expect(titles[0]).toBe(`Round ${total}`);
+    expect(titles[FEED_PAGE_DEFAULT - 1]).toBe('Round 03');
+    const cursor = firstPages.at(-1)?.cursor;
+    expect(cursor).toBeTruthy();
+
+    const next = page.waitForRequest((req) => new URL(req.url()).searchParams.has('cursor'));
+    await page.getByRole('button', { name: 'Load More Activities', exact: true }).click();
+    const nextUrl = new URL((await next).url());
+    expect(nextUrl.searchParams.get('cursor')).toBe(cursor);
+    expect(nextUrl.searchParams.get('filter')).toBe('all');
+    await expect.poll(() => feedCards(page).count()).toBe(total);
+    expect((await feedCards(page).getByRole('heading', { level: 2 }).allTextContents()).at(-1)).toBe('Round 01');
+    expect(await page.getByRole('button', { name: 'Load More Activities' }).count()).toBe(0);
+
+    // The filter is sent to the server.
+    const mine = page.waitForRequest((req) => new URL(req.url()).searchParams.get('filter') === 'mine');
+    await page.getByRole('combobox', { name: 'Filter activities' }).selectOption('mine');
+    expect(new URL((await mine).url()).pathname).toBe('/api/sessions');
+    await expect.poll(() => feedCards(page).count()).toBe(FEED_PAGE_DEFAULT);
+
+    // A failed like says so, with the server's reason.
+    await page.route('**/api/sessions/*/like', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Try again later' }) }),
+    );
+    await feedCards(page).first().getByRole('button', { name: 'Like', exact: true }).click();
+    await expectToast(page, 'Failed to update like status', 'Try again later');
+    expect(await feedCards(page).first().getByRole('button', { name: 'Like', exact: true }).getAttribute('aria-pressed')).toBe('false');
+    await page.unroute('**/api/sessions/*/like');
+
+    // Relative times: 'Just now', then hours, then days.
+    await feedCards(page).first().getByText('Just now', { exact: true }).waitFor();
+    await page.clock.setFixedTime(Date.now() + 3 * 60 * 60 * 1000 + 60_000);
+    await page.reload();
+    await feedCards(page).first().getByText('3h ago', { exact: true }).waitFor();
+    await page.clock.setFixedTime(Date.now() + 2 * 24 * 60 * 60 * 1000 + 60_000);
+    await page.reload();
+    await feedCards(page).first().getByText('2d ago', { exact: true }).waitFor();
+  }, 90_000);
+});

@@ -1,0 +1,136 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { COMMENT_MAX, type FeedSession, type SessionComment } from '@hoptrack/proto';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useAuth } from '../../lib/auth';
+import { relativeTime } from '../../lib/format';
+import { patchCachedSession, sessionsApi } from '../../lib/sessionsApi';
+import { useSessionAction } from '../../lib/useSessionAction';
+import { Avatar } from '../Avatar';
+import { avatarOf } from '../social/UserCard';
+
+type CommentedSession = Pick<FeedSession, 'id' | 'userId' | 'comments'>;
+
+/** The expanded comments of a card: every comment, oldest first, and the box to add one. */
+export function CommentsSection({ session, id }: { session: CommentedSession; id: string }) {
+  return (
+    <section id={id} className="session-comments" aria-label="Comments">
+      {session.comments.length > 0 ? (
+        <ul className="comment-list">
+          {session.comments.map((comment) => (
+            <CommentItem key={comment.id} session={session} comment={comment} />
+          ))}
+        </ul>
+      ) : (
+        <p className="session-comments__empty">No comments yet. Start the conversation!</p>
+      )}
+      <CommentForm sessionId={session.id} />
+    </section>
+  );
+}
+
+/** One comment; its author and the session's owner may delete it. */
+function CommentItem({ session, comment }: { session: CommentedSession; comment: SessionComment }) {
+  const { user } = useAuth();
+  const queryClient = useQueryClient();
+  const remove = useSessionAction({
+    mutationFn: () => sessionsApi.deleteComment(session.id, comment.id),
+    failure: 'Failed to delete comment',
+    onSuccess: () =>
+      patchCachedSession(queryClient, session.id, (cached) => ({
+        ...cached,
+        comments: cached.comments.filter((candidate) => candidate.id !== comment.id),
+        commentCount: Math.max(0, cached.commentCount - 1),
+      })),
+  });
+  const mayDelete = user !== null && (user.id === comment.userId || user.id === session.userId);
+  return (
+    <li className="comment" aria-label={`Comment by ${comment.user.displayName}`}>
+      <Avatar user={avatarOf(comment.user)} size={32} />
+      <div className="comment__body">
+        <p className="comment__meta">
+          <span className="comment__author">{comment.user.displayName}</span>
+          <time className="comment__time" dateTime={comment.createdAt}>
+            {relativeTime(comment.createdAt)}
+          </time>
+        </p>
+        <p className="comment__content">{comment.content}</p>
+      </div>
+      {mayDelete && (
+        <button
+          type="button"
+          className="comment__delete"
+          aria-label="Delete comment"
+          title="Delete comment"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate(undefined)}
+        >
+          ×
+        </button>
+      )}
+    </li>
+  );
+}
+
+/** A comment box (spec section 5): trimmed text must not be empty; Ctrl/Cmd+Enter submits. */
+function CommentForm({ sessionId }: { sessionId: string }) {
+  const inputId = useId();
+  const hintId = useId();
+  const queryClient = useQueryClient();
+  const [content, setContent] = useState('');
+  const add = useSessionAction({
+    mutationFn: (text: string) => sessionsApi.comment(sessionId, text),
+    success: 'Comment added successfully!',
+    failure: 'Failed to add comment',
+    onSuccess: (comment) => {
+      setContent('');
+      patchCachedSession(queryClient, sessionId, (cached) => ({
+        ...cached,
+        comments: [...cached.comments, comment],
+        commentCount: cached.commentCount + 1,
+      }));
+    },
+  });
+  const text = content.trim();
+
+  const send = () => {
+    if (text && !add.isPending) add.mutate(text);
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    send();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <form className="comment-form" onSubmit={onSubmit}>
+      <label htmlFor={inputId} className="visually-hidden">
+        Add a comment
+      </label>
+      <textarea
+        id={inputId}
+        className="field__input field__textarea comment-form__input"
+        rows={2}
+        placeholder="Write a comment..."
+        maxLength={COMMENT_MAX}
+        aria-describedby={hintId}
+        value={content}
+        readOnly={add.isPending}
+        onChange={(event) => setContent(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <div className="comment-form__footer">
+        <span id={hintId} className="comment-form__hint">
+          Ctrl+Enter to post
+        </span>
+        <button type="submit" className="button button--primary button--small" disabled={!text || add.isPending}>
+          {add.isPending ? 'Posting...' : 'Post'}
+        </button>
+      </div>
+    </form>
+  );
+}

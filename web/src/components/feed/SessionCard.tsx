@@ -1,0 +1,78 @@
+import type { FeedSession } from '@hoptrack/proto';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { useAuth } from '../../lib/auth';
+import { countLabel, relativeTime } from '../../lib/format';
+import { Avatar } from '../Avatar';
+import { DeleteSessionDialog } from '../sessions/DeleteSessionDialog';
+import { EditSessionDialog } from '../sessions/EditSessionDialog';
+import { avatarOf } from '../social/UserCard';
+import { CommentsSection } from './CommentsSection';
+import { LikeButton } from './LikeButton';
+import { LikeSummary } from './LikeSummary';
+import { ReactionBar } from './ReactionBar';
+import { SessionFacts } from './SessionFacts';
+import { SessionMenu } from './SessionMenu';
+
+type OwnerDialog = 'edit' | 'delete' | null;
+
+/**
+ * One session of the feed (spec section 2): who and when, title,
+ * description, place, photo, beers, hours, ABV, types and music; likes with
+ * three avatars and '+N', the like toggle, the comments (collapsed until
+ * opened) and the reaction bar. Only the owner gets the Edit / Delete menu.
+ */
+export function SessionCard({ session }: { session: FeedSession }) {
+  const { user } = useAuth();
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const [dialog, setDialog] = useState<OwnerDialog>(null);
+  const commentsId = useId();
+  const isOwner = user?.id === session.userId;
+
+  return (
+    <li>
+      <article className="card session-card" aria-label={session.title}>
+        <header className="session-card__header">
+          <Avatar user={avatarOf(session.user)} size={44} />
+          <div className="session-card__who">
+            <Link to={`/users/${session.userId}`} className="session-card__author">
+              {session.user.displayName}
+            </Link>
+            <p className="session-card__meta">
+              <time dateTime={session.createdAt}>{relativeTime(session.createdAt)}</time>
+              {session.location && <span className="session-card__place">📍 {session.location}</span>}
+            </p>
+          </div>
+          {isOwner && <SessionMenu onEdit={() => setDialog('edit')} onDelete={() => setDialog('delete')} />}
+        </header>
+        <h2 className="session-card__title">{session.title}</h2>
+        {session.description && <p className="session-card__description">{session.description}</p>}
+        {session.photo && <img className="session-card__photo" src={session.photo} alt={`Photo of ${session.title}`} loading="lazy" />}
+        <SessionFacts session={session} />
+        <div className="session-card__counts">
+          <LikeSummary session={session} />
+          <span className="session-card__comment-count">{countLabel(session.commentCount, 'comment')}</span>
+        </div>
+        <div className="session-card__actions">
+          <LikeButton session={session} />
+          <button
+            type="button"
+            className="session-action"
+            aria-expanded={commentsOpen}
+            aria-controls={commentsOpen ? commentsId : undefined}
+            onClick={() => setCommentsOpen((open) => !open)}
+          >
+            <span className="session-action__icon" aria-hidden="true">
+              💬
+            </span>
+            Comments
+          </button>
+        </div>
+        <ReactionBar session={session} />
+        {commentsOpen && <CommentsSection id={commentsId} session={session} />}
+      </article>
+      {dialog === 'edit' && <EditSessionDialog session={session} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeleteSessionDialog session={session} onClose={() => setDialog(null)} />}
+    </li>
+  );
+}

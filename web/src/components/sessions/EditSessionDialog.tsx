@@ -1,0 +1,29 @@
+import { EDIT_BEER_TYPES, type FeedSession } from '@hoptrack/proto';
+import { draftOf } from '../../lib/sessionDraft';
+import { sessionsApi, type PhotoChange, type SessionDraft } from '../../lib/sessionsApi';
+import { useSessionAction } from '../../lib/useSessionAction';
+import { SessionFormDialog } from './SessionFormDialog';
+
+/** 'Edit Beer Session' of the owner: PUT /api/sessions/{id} with every field; a new photo replaces the old. */
+export function EditSessionDialog({ session, onClose }: { session: FeedSession; onClose: () => void }) {
+  const update = useSessionAction({
+    mutationFn: ({ draft, photo }: { draft: SessionDraft; photo: PhotoChange }) => sessionsApi.update(session.id, draft, photo),
+    success: 'Beer session updated successfully!',
+    failure: 'Failed to update session',
+    onSuccess: onClose,
+  });
+  return (
+    <SessionFormDialog
+      title="Edit Beer Session"
+      description="Change what you logged."
+      submitLabel="Save Changes"
+      pendingLabel="Saving..."
+      presets={EDIT_BEER_TYPES}
+      initial={draftOf(session)}
+      currentPhoto={session.photo}
+      pending={update.isPending}
+      onSubmit={(draft, photo) => update.mutate({ draft, photo })}
+      onClose={onClose}
+    />
+  );
+}

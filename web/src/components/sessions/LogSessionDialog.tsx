@@ -1,0 +1,28 @@
+import { CREATE_BEER_TYPES } from '@hoptrack/proto';
+import { emptyDraft } from '../../lib/sessionDraft';
+import { sessionsApi, type PhotoChange, type SessionDraft } from '../../lib/sessionsApi';
+import { useSessionAction } from '../../lib/useSessionAction';
+import { SessionFormDialog } from './SessionFormDialog';
+
+/** 'Log Beer Session': POST /api/sessions; success toasts and closes, the feed and stats refresh. */
+export function LogSessionDialog({ onClose }: { onClose: () => void }) {
+  const log = useSessionAction({
+    mutationFn: ({ draft, photo }: { draft: SessionDraft; photo: PhotoChange }) => sessionsApi.create(draft, photo),
+    success: 'Beer session logged successfully!',
+    failure: 'Failed to log beer session',
+    onSuccess: onClose,
+  });
+  return (
+    <SessionFormDialog
+      title="Log Beer Session"
+      description="What are you drinking, where, and with which tune?"
+      submitLabel="Log Session"
+      pendingLabel="Logging..."
+      presets={CREATE_BEER_TYPES}
+      initial={emptyDraft()}
+      pending={log.isPending}
+      onSubmit={(draft, photo) => log.mutate({ draft, photo })}
+      onClose={onClose}
+    />
+  );
+}

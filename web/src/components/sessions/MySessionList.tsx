@@ -1,0 +1,49 @@
+import { useQuery } from '@tanstack/react-query';
+import type { FeedSession } from '@hoptrack/proto';
+import { abvText, countLabel, shortDate } from '../../lib/format';
+import { MY_SESSIONS_KEY } from '../../lib/sessionsApi';
+import { EmptyState } from '../EmptyState';
+import { ListError } from '../social/UserList';
+import { SessionListSkeleton } from './SessionListSkeleton';
+
+/**
+ * 'My Activities' of the own profile (spec section 2): the user's sessions
+ * from GET /api/me/sessions, newest first, each with title, date, beers,
+ * minutes, ABV and place.
+ */
+export function MySessionList() {
+  const sessions = useQuery<FeedSession[]>({ queryKey: MY_SESSIONS_KEY });
+  return (
+    <section className="profile-section" aria-labelledby="my-activities-title">
+      <h2 id="my-activities-title" className="profile-section__title">
+        My Activities
+      </h2>
+      {sessions.isPending ? (
+        <SessionListSkeleton label="Loading activities" />
+      ) : sessions.isError ? (
+        <ListError text="Failed to fetch sessions" onRetry={() => void sessions.refetch()} />
+      ) : sessions.data.length === 0 ? (
+        <EmptyState title="No activities yet" text="Log your first beer session to see it here." headingLevel={3} />
+      ) : (
+        <ul className="activity-list" aria-label="My activities">
+          {sessions.data.map((session) => (
+            <li key={session.id} className="activity" aria-label={session.title}>
+              <div className="activity__head">
+                <h3 className="activity__title">{session.title}</h3>
+                <time className="activity__date" dateTime={session.createdAt}>
+                  {shortDate(session.createdAt)}
+                </time>
+              </div>
+              <p className="activity__facts">
+                <span>{countLabel(session.beerCount, 'beer')}</span>
+                <span>{countLabel(session.duration, 'minute')}</span>
+                {session.avgAbv && <span>{abvText(session.avgAbv)}</span>}
+                {session.location && <span>📍 {session.location}</span>}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

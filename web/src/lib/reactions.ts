@@ -1,0 +1,44 @@
+import { REACTION_EMOJIS, type ReactionEmoji, type ReactionSummary } from '@hoptrack/proto';
+
+/** What each of the 18 reactions is called (spec section 9), for the buttons' accessible names. */
+export const REACTION_NAMES: Readonly<Record<ReactionEmoji, string>> = {
+  '👍': 'Thumbs up',
+  '❤️': 'Heart',
+  '😂': 'Laugh',
+  '😮': 'Surprise',
+  '😢': 'Sad',
+  '😠': 'Angry',
+  '🍺': 'Beer',
+  '🍻': 'Beers',
+  '🥂': 'Toast',
+  '🎉': 'Party',
+  '🔥': 'Fire',
+  '💯': '100',
+  '😋': 'Yum',
+  '🤤': 'Drool',
+  '👌': 'OK',
+  '🥳': 'Party face',
+  '🤩': 'Star eyes',
+  '🙌': 'Raised hands',
+};
+
+/** One button of the reaction bar: the emoji, how many chose it, whether the viewer did. */
+export interface ReactionTally {
+  emoji: ReactionEmoji;
+  name: string;
+  count: number;
+  mine: boolean;
+}
+
+/** The bar's 18 buttons in the spec's order, with the counts of the session's reaction summary. */
+export function reactionTallies(summaries: readonly ReactionSummary[], viewerId: string | undefined): ReactionTally[] {
+  return REACTION_EMOJIS.map((emoji) => {
+    const summary = summaries.find((candidate) => candidate.emoji === emoji);
+    return {
+      emoji,
+      name: REACTION_NAMES[emoji],
+      count: summary?.count ?? 0,
+      mine: viewerId !== undefined && (summary?.users.some((user) => user.id === viewerId) ?? false),
+    };
+  });
+}
