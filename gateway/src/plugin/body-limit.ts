@@ -2,6 +2,9 @@ import { sendJsonError } from './errors';
 import { requestIdOf } from './request-id';
 import type { PolicyDefinition } from './types';
 
+/** How much of a refused body is read and dropped so the client can read its 413. */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
 interface BodyLimitAction {
   maxBytes: number;
 }
@@ -25,7 +28,23 @@ export const bodyLimitPolicy: PolicyDefinition<BodyLimitAction> = {
     const length = Number(req.headers['content-length'] ?? 0);
     if (Number.isFinite(length) && length > action.maxBytes) {
       const megabytes = Math.round((action.maxBytes / (1024 * 1024)) * 10) / 10;
-      sendJsonError(res, 413, `Upload is too large (at most ${megabytes} MB)`, requestIdOf(req), { connection: 'close' });
+      let answered = false;
+      const refuse = () => {
+        if (answered) return;
+        answered = true;
+        sendJsonError(res, 413, `Upload is too large (at most ${megabytes} MB)`, requestIdOf(req), { connection: 'close' });
+      };
+      // Answering while the client still sends makes the socket close under it, and the
+      // client sees a reset instead of the 413. So the body is read and dropped first,
+      // up to a bound: past it, the answer goes out at once and the connection closes.
+      let dropped = 0;
+      req.on('data', (chunk: Buffer) => {
+        dropped += chunk.length;
+        if (dropped > DRAIN_LIMIT_BYTES) refuse();
+      });
+      req.on('end', refuse);
+      req.on('error', refuse);
+      req.resume();
       return;
     }
     next();
