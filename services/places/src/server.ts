@@ -1,4 +1,4 @@
-import { runService, type RunningConsumer } from '@hoptrack/runtime';
+import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildPlacesApp } from './app';
 import { placesConfigSchema } from './config';
 import { openConnections } from './connections';
@@ -10,16 +10,10 @@ await runService({
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger);
     const { app } = buildPlacesApp({ config, logger, metrics, ...connections });
-    let consumers: RunningConsumer[] = [];
-    return {
+    return eventDrivenService({
       app,
-      async start() {
-        consumers = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-      },
-      closers: [
-        { name: 'read-model consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
-        { name: 'connections', close: () => connections.close() },
-      ],
-    };
+      connections,
+      consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+    });
   },
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REVIEW_TEXT_MAX, type UserSnapshot } from '@hoptrack/proto';
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually, testUserSnapshot } from '@hoptrack/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlaces, type TestPlaces } from './support';
 
@@ -21,21 +21,7 @@ const freshBar = () => {
 };
 
 function snapshot(id: string, displayName: string, updatedAt = new Date()): UserSnapshot {
-  return {
-    id,
-    email: `${id}@example.test`,
-    username: `user_${id.slice(0, 8)}`,
-    displayName,
-    bio: null,
-    avatar: null,
-    profilePicture: `/api/media/files/avatars/${id}/${randomUUID()}.webp`,
-    isProfilePrivate: false,
-    allowDirectMessages: true,
-    showOnlineStatus: true,
-    tokenVersion: 0,
-    createdAt: updatedAt.toISOString(),
-    updatedAt: updatedAt.toISOString(),
-  };
+  return testUserSnapshot(id, { username: `user_${id.slice(0, 8)}`, displayName, profilePicture: `/api/media/files/avatars/${id}/${randomUUID()}.webp`, updatedAt });
 }
 
 /** A user the places read model knows (its name arrives as auth's event would deliver it). */

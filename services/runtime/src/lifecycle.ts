@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ConfigError, loadConfig, type BaseConfig } from './config';
+import type { RunningConsumer } from './bus/consumer';
+import type { OutboxRelay } from './bus/outbox';
 import type { ServiceApp } from './http/server';
 import { createLogger } from './logger';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
@@ -20,6 +22,36 @@ export interface BuiltService {
 }
 
 export type ServiceConfig = BaseConfig & { PORT: number };
+
+export type Closer = BuiltService['closers'][number];
+
+/**
+ * The usual shape of an event-driven service: once the port is open, its
+ * outbox relay and its consumers start; at shutdown `first` (e.g. live
+ * streams) stops, then the consumers, the relay, and the connections last.
+ */
+export function eventDrivenService(options: {
+  app: ServiceApp;
+  connections: { close(): Promise<void> };
+  relay?: OutboxRelay;
+  consumers?: () => Promise<RunningConsumer[]>;
+  first?: Closer[];
+}): BuiltService {
+  let consumers: RunningConsumer[] = [];
+  return {
+    app: options.app,
+    async start() {
+      options.relay?.start();
+      if (options.consumers) consumers = await options.consumers();
+    },
+    closers: [
+      ...(options.first ?? []),
+      { name: 'event consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
+      ...(options.relay ? [{ name: 'outbox relay', close: () => (options.relay as OutboxRelay).stop() }] : []),
+      { name: 'connections', close: () => options.connections.close() },
+    ],
+  };
+}
 
 /**
  * The main of every service: validate config, build, listen, and on SIGTERM

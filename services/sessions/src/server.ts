@@ -1,4 +1,4 @@
-import { runService, type RunningConsumer } from '@hoptrack/runtime';
+import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildSessionsApp } from './app';
 import { sessionsConfigSchema } from './config';
 import { openConnections } from './connections';
@@ -10,18 +10,11 @@ await runService({
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger, 'sessions');
     const { app, relay } = buildSessionsApp({ config, logger, metrics, ...connections });
-    let consumers: RunningConsumer[] = [];
-    return {
+    return eventDrivenService({
       app,
-      async start() {
-        relay.start();
-        consumers = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-      },
-      closers: [
-        { name: 'read-model consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
-        { name: 'outbox relay', close: () => relay.stop() },
-        { name: 'connections', close: () => connections.close() },
-      ],
-    };
+      connections,
+      relay,
+      consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+    });
   },
 });

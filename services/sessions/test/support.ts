@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { streamNameFor, type EventData, type EventType, type UserSnapshot } from '@hoptrack/proto';
 import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
+import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/runtime/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { freePort, startProcess, type RunningProcess } from '../../../infra/testing/processes';
 import { startLocalS3, type LocalS3 } from '../../../infra/testing/s3';
@@ -76,22 +76,8 @@ export function multipartBody(fields: FormFields, photo?: Photo): { payload: Buf
 }
 
 export function snapshot(id: string, options: { private?: boolean; displayName?: string; updatedAt?: Date } = {}): UserSnapshot {
-  const at = (options.updatedAt ?? new Date()).toISOString();
-  return {
-    id,
-    email: `${id}@example.test`,
-    username: `u${id.slice(0, 8)}`,
-    displayName: options.displayName ?? `User ${id.slice(0, 4)}`,
-    bio: null,
-    avatar: null,
-    profilePicture: null,
-    isProfilePrivate: options.private ?? false,
-    allowDirectMessages: true,
-    showOnlineStatus: true,
-    tokenVersion: 0,
-    createdAt: at,
-    updatedAt: at,
-  };
+  const { private: isProfilePrivate, ...rest } = options;
+  return testUserSnapshot(id, { ...rest, ...(isProfilePrivate !== undefined ? { isProfilePrivate } : {}) });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { runService, type RunningConsumer } from '@hoptrack/runtime';
+import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildSocialApp } from './app';
 import { socialConfigSchema } from './config';
 import { openConnections } from './connections';
@@ -11,21 +11,15 @@ await runService({
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger);
     const { app, relay } = await buildSocialApp({ config, logger, metrics, ...connections });
-    let consumers: RunningConsumer[] = [];
-    return {
+    return eventDrivenService({
       app,
-      async start() {
-        relay.start();
-        consumers = await Promise.all([
+      connections,
+      relay,
+      consumers: () =>
+        Promise.all([
           startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.USERS_CONSUMER, logger }),
           startSessionsConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.SESSIONS_CONSUMER, logger }),
-        ]);
-      },
-      closers: [
-        { name: 'event consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
-        { name: 'outbox relay', close: () => relay.stop() },
-        { name: 'connections', close: () => connections.close() },
-      ],
-    };
+        ]),
+    });
   },
 });

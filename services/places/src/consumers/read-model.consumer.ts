@@ -1,4 +1,4 @@
-import { blocksReadModel, sqlInbox, startReadModels, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { blocksReadModel, personColumns, sqlInbox, startReadModels, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import type { Prisma, PrismaClient } from '../db';
 
 /** What reviews need from other services: reviewers' names and pictures (auth) and blocks (social-graph). */
@@ -6,14 +6,7 @@ export function startReadModelConsumers(options: { bus: Bus; prisma: PrismaClien
   return startReadModels<Prisma.TransactionClient>({
     ...options,
     inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
-    user: (user, tx) =>
-      upsertNewerSnapshot(tx, 'users', {
-        id: user.id,
-        username: user.username,
-        display_name: user.displayName,
-        profile_picture: user.profilePicture,
-        updated_at: new Date(user.updatedAt),
-      }),
+    user: (user, tx) => upsertNewerSnapshot(tx, 'users', personColumns(user)),
     social: blocksReadModel,
   });
 }

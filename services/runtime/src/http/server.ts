@@ -41,7 +41,7 @@ export function createServer(options: ServerOptions): ServiceApp {
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Path parameters carry signed tokens (upload URLs); Fastify's default of 100 characters is too short.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(zodValidatorCompiler);

@@ -3,3 +3,4 @@ export { memoryLogger, type MemoryLogger } from './memory-logger';
 export { readEvents, publishEvent, eventually } from './events';
 export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';
 export { testClock, type TestClock } from './clock';
+export { testUserSnapshot } from './users';

@@ -1,4 +1,4 @@
-import { blocksReadModel, sqlInbox, startReadModels, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { blocksReadModel, personColumns, sqlInbox, startReadModels, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import type { Prisma, PrismaClient } from '../db';
 
 /**
@@ -14,15 +14,7 @@ export function startReadModelConsumers(options: { bus: Bus; prisma: PrismaClien
     ...options,
     inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
     user: (user, tx) =>
-      upsertNewerSnapshot(tx, 'users', {
-        id: user.id,
-        username: user.username,
-        display_name: user.displayName,
-        profile_picture: user.profilePicture,
-        avatar: user.avatar,
-        is_profile_private: user.isProfilePrivate,
-        updated_at: new Date(user.updatedAt),
-      }),
+      upsertNewerSnapshot(tx, 'users', { ...personColumns(user), avatar: user.avatar, is_profile_private: user.isProfilePrivate }),
     social: {
       'social.friendship.requested.v1': async (data, tx) => {
         await tx.follow.createMany({ data: [{ followerId: data.requesterId, followeeId: data.recipientId }], skipDuplicates: true });
