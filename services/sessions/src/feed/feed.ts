@@ -1,5 +1,5 @@
 import type { FeedFilter, FeedSession } from '@hoptrack/proto';
-import { badRequest } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor } from '@hoptrack/runtime';
 import type { BeerSession, PrismaClient } from '../db';
 import { hydrateSessions } from '../domain/hydrate';
 import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
@@ -11,14 +11,12 @@ export interface Cursor {
 }
 
 export function encodeCursor(entry: Cursor): string {
-  return `${entry.score}_${entry.sessionId}`;
+  return encodeTimeCursor({ at: entry.score, id: entry.sessionId });
 }
 
 export function decodeCursor(text: string | undefined): Cursor | null {
-  if (!text) return null;
-  const match = /^(\d{1,16})_([0-9a-f-]{36})$/.exec(text);
-  if (!match) throw badRequest('Malformed cursor', 'cursor');
-  return { score: Number(match[1]), sessionId: match[2] as string };
+  const cursor = decodeTimeCursor(text);
+  return cursor && { score: cursor.at, sessionId: cursor.id };
 }
 
 interface Row {
