@@ -18,6 +18,7 @@ describe('routing table', () => {
         MEDIA_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         PLACES_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         SESSIONS_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        MESSAGING_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('routes'),
       },
     });
@@ -54,6 +55,11 @@ describe('routing table', () => {
     ['POST', '/api/bars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/reviews/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f01/helpful', 'places'],
     ['GET', '/api/beers/search?q=ipa', 'places'],
     ['GET', '/api/google-places/nearby?lat=1&lng=2', 'places'],
+    ['GET', '/api/conversations', 'messaging'],
+    ['PATCH', '/api/conversations/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/read', 'messaging'],
+    ['GET', '/api/messages', 'messaging'],
+    ['PUT', '/api/messages/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/read', 'messaging'],
+    ['GET', '/api/messages/events', 'messaging'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

@@ -12,6 +12,7 @@ COPY services/social-graph/package.json services/social-graph/
 COPY services/media/package.json services/media/
 COPY services/places/package.json services/places/
 COPY services/sessions/package.json services/sessions/
+COPY services/messaging/package.json services/messaging/
 COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund

@@ -1,6 +1,7 @@
 /**
  * Demo relationships for `make dev`, made through the public API like a
- * person would: alice and bob are friends, carol has asked alice. Idempotent:
+ * person would: alice and bob are friends, carol has asked alice, and bob
+ * has written to alice (an unread conversation on her /messages). Idempotent:
  * what already exists is left alone. The demo users come from `make seed`.
  */
 const PASSWORD = 'hoptrack';
@@ -53,4 +54,20 @@ export async function seedDemoGraph(baseUrl: string): Promise<void> {
   if (carolSeen.json.friendshipStatus === 'none') {
     await call(baseUrl, 'POST', '/api/friendships', carol.token, { friendId: alice.id });
   }
+  await seedDemoConversation(baseUrl, bob, alice);
+}
+
+/** Messaging hears of users by events too: retry while it does not know alice yet (404). */
+async function seedDemoConversation(baseUrl: string, from: Session, to: Session): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const thread = await call<unknown[]>(baseUrl, 'GET', `/api/messages/${to.id}`, from.token);
+    if (thread.status === 200) {
+      if (thread.json.length === 0) {
+        await call(baseUrl, 'POST', '/api/messages', from.token, { toUserId: to.id, content: 'Pints at the brewpub tonight? 🍻' });
+      }
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the messaging service did not learn of the demo users in time');
 }

@@ -22,6 +22,7 @@ const stack = await startStack({
     'media-worker': Number(process.env.MEDIA_WORKER_PORT ?? 4013),
     places: Number(process.env.PLACES_PORT ?? 4004),
     sessions: Number(process.env.SESSIONS_PORT ?? 4005),
+    messaging: Number(process.env.MESSAGING_PORT ?? 4006),
     'sessions-fanout': Number(process.env.SESSIONS_FANOUT_PORT ?? 4015),
   },
   s3Port: Number(process.env.S3_PORT ?? 4569),

@@ -24,6 +24,7 @@ const SERVICES = [
   { name: 'media', entry: 'services/media/src/server.ts', port: 4003, database: 'hoptrack_media', gatewayVar: 'MEDIA_SERVICE_URL' },
   { name: 'places', entry: 'services/places/src/server.ts', port: 4004, database: 'hoptrack_places', gatewayVar: 'PLACES_SERVICE_URL' },
   { name: 'sessions', entry: 'services/sessions/src/server.ts', port: 4005, database: 'hoptrack_sessions', gatewayVar: 'SESSIONS_SERVICE_URL' },
+  { name: 'messaging', entry: 'services/messaging/src/server.ts', port: 4006, database: 'hoptrack_messaging', gatewayVar: 'MESSAGING_SERVICE_URL' },
   // Workers, not behind the gateway: they serve only health and metrics.
   { name: 'media-worker', entry: 'services/media/src/workers/thumbnails/main.ts', port: 4013, database: 'hoptrack_media', gatewayVar: null },
   { name: 'sessions-fanout', entry: 'services/sessions/src/workers/fanout/main.ts', port: 4015, database: 'hoptrack_sessions', gatewayVar: null },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from './common';
+import { liveMessageEvent, liveReadEvent } from './messaging';
 
 /**
  * Events on NATS JetStream. The subject of an event is its type name, prefixed
@@ -81,6 +82,10 @@ export const eventSchemas = {
   'session.updated.v1': sessionFacts,
   /** It is gone, with its likes, comments and reactions. */
   'session.deleted.v1': z.object({ sessionId: uuid, userId: uuid }),
+  /** A direct message was stored; every messaging instance pushes it to the two participants' open streams. */
+  'message.sent.v1': liveMessageEvent,
+  /** readerId read `count` of senderId's messages in the conversation (read receipts, badges). */
+  'message.read.v1': liveReadEvent,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -119,6 +124,7 @@ export const streams = {
   SOCIAL: { subjects: ['social.>'] },
   MEDIA: { subjects: ['media.>'] },
   SESSIONS: { subjects: ['session.>'] },
+  MESSAGES: { subjects: ['message.>'] },
 } as const;
 export type StreamName = keyof typeof streams;
 

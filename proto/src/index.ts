@@ -5,3 +5,4 @@ export * from './social';
 export * from './media';
 export * from './places';
 export * from './sessions';
+export * from './messaging';

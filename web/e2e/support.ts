@@ -203,6 +203,16 @@ export async function waitForSocialUser(baseUrl: string, viewer: RegisteredUser,
     .toBe(200);
 }
 
+/**
+ * Waits until the messaging service knows `user` (it learns of registrations
+ * by events) as someone `viewer` may address: GET /api/messages/{id} answers 200.
+ */
+export async function waitForMessagingUser(baseUrl: string, viewer: RegisteredUser, user: RegisteredUser): Promise<void> {
+  await expect
+    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/messages/${user.id}`)).status, { timeout: 10_000 })
+    .toBe(200);
+}
+
 /** Makes `a` and `b` friends through the API: a asks, b accepts. */
 export async function makeFriends(baseUrl: string, a: RegisteredUser, b: RegisteredUser): Promise<void> {
   await waitForSocialUser(baseUrl, a, b);

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventType } from '@hoptrack/proto';
-import type { LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
 import type { TestSocial, TestUser } from './support';
+import { expectError, noContent, ok } from '@hoptrack/runtime/testing';
+
+/** The response checks every service's tests share. */
+export { expectError, noContent, ok };
 
 /** An event reduced to what the tests compare: its type and payload. */
 export interface SeenEvent {
@@ -23,27 +25,6 @@ export async function eventsDuring(social: TestSocial, users: TestUser[], act: (
   const before = (await eventsAbout(social, ...users)).length;
   await act();
   return (await eventsAbout(social, ...users)).slice(before);
-}
-
-/** Asserts the uniform error body: status, and optionally the message (exact or partial) and the field. */
-export function expectError(res: LightMyRequestResponse, status: number, expected: { message?: string | RegExp; field?: string } = {}): void {
-  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status });
-  const body = res.json<{ statusCode: number; message: string; field?: string }>();
-  expect(body.statusCode).toBe(status);
-  if (typeof expected.message === 'string') expect(body.message).toBe(expected.message);
-  if (expected.message instanceof RegExp) expect(body.message).toMatch(expected.message);
-  if (expected.field !== undefined) expect(body.field).toBe(expected.field);
-}
-
-/** Expects 204 No Content. */
-export function noContent(res: LightMyRequestResponse): void {
-  expect({ status: res.statusCode, body: res.body }).toEqual({ status: 204, body: '' });
-}
-
-/** Expects the status (200 unless told) and returns the JSON body. */
-export function ok<T>(res: LightMyRequestResponse, status = 200): T {
-  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status });
-  return res.json<T>();
 }
 
 /** Beer sessions in the read model (fed by session events in issue 6; written directly here). */

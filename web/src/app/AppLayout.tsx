@@ -4,10 +4,15 @@ import { BottomNav } from '../components/BottomNav';
 import { Header } from '../components/header/Header';
 import { Toaster } from '../components/Toaster';
 import { useAuth } from '../lib/auth';
+import { useLiveMessaging } from '../lib/live';
 
-/** The shell around every route: header, the screen, the bottom bar (signed in), dialog and toasts. */
+/**
+ * The shell around every route: header, the screen, the bottom bar (signed
+ * in), dialog and toasts; while signed in, the one live messaging stream.
+ */
 export function AppLayout() {
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
+  useLiveMessaging(user?.id ?? null);
   return (
     <AuthDialogProvider>
       <div className={`app${isAuthenticated ? ' app--signed-in' : ''}`}>

@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAuth } from '../components/RequireAuth';
-import { ComingSoonPage } from '../pages/ComingSoonPage';
 import { DiscoveryPage } from '../pages/DiscoveryPage';
+import { DmPage } from '../pages/DmPage';
 import { FollowersPage } from '../pages/FollowersPage';
 import { ForgotPasswordPage } from '../pages/ForgotPasswordPage';
 import { FriendsEnhancedPage } from '../pages/FriendsEnhancedPage';
 import { FriendsPage } from '../pages/FriendsPage';
 import { HomePage } from '../pages/HomePage';
+import { MessagesPage } from '../pages/MessagesPage';
 import { MyProfilePage } from '../pages/MyProfilePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { PhotosPage } from '../pages/PhotosPage';
@@ -17,12 +18,6 @@ import { RouteErrorPage } from '../pages/RouteErrorPage';
 import { SearchPage } from '../pages/SearchPage';
 import { UserProfilePage } from '../pages/UserProfilePage';
 import { AppLayout } from './AppLayout';
-
-/** Signed-in-only screens that later issues build; until then they say so. */
-const COMING_SOON: readonly { path: string; title: string; description: string }[] = [
-  { path: 'messages', title: 'Messages', description: 'Chat with your friends.' },
-  { path: 'dm', title: 'Direct Messages', description: 'Your direct message threads.' },
-];
 
 /** Signed-in-only screens that are built: path, the title the sign-in panel shows, the page. */
 const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] = [
@@ -37,6 +32,8 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
   { path: 'profile/:username', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId/followers', title: 'Followers', element: <FollowersPage /> },
+  { path: 'messages', title: 'Messages', element: <MessagesPage /> },
+  { path: 'dm', title: 'Direct Messages', element: <DmPage /> },
 ];
 
 export const routes: RouteObject[] = [
@@ -50,14 +47,6 @@ export const routes: RouteObject[] = [
       ...SIGNED_IN.map(({ path, title, element }) => ({
         path,
         element: <RequireAuth title={title}>{element}</RequireAuth>,
-      })),
-      ...COMING_SOON.map(({ path, title, description }) => ({
-        path,
-        element: (
-          <RequireAuth title={title}>
-            <ComingSoonPage title={title} description={description} />
-          </RequireAuth>
-        ),
       })),
       { path: '*', element: <NotFoundPage /> },
     ],

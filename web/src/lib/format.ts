@@ -55,3 +55,17 @@ export function countLabel(count: number, singular: string, plural = `${singular
 export function abvText(avgAbv: string): string {
   return `${avgAbv}% ABV`;
 }
+
+const CLOCK = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/**
+ * A conversation's or a message's time (spec section 9): the time of day
+ * ('2:05 PM') when under 24 hours ago, else the date ('Mar 4, 2025'). An
+ * unreadable date is empty.
+ */
+export function conversationTime(isoDate: string, now: number = Date.now()): string {
+  const date = new Date(isoDate);
+  const time = date.getTime();
+  if (Number.isNaN(time)) return '';
+  return now - time < DAY_MS ? CLOCK.format(date) : DAY.format(date);
+}

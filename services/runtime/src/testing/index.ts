@@ -4,3 +4,4 @@ export { readEvents, publishEvent, eventually } from './events';
 export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';
 export { testClock, type TestClock } from './clock';
 export { testUserSnapshot } from './users';
+export { ok, expectError, noContent } from './responses';

@@ -1,0 +1,52 @@
+import { bearerAuth, createServer, createTokenService, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import type { MessagingConfig } from './config';
+import type { MessagingConnections } from './connections';
+import { Conversations } from './domain/conversations';
+import { LiveHub } from './live/hub';
+import { conversationsRoutes } from './routes/conversations.routes';
+import { liveRoutes } from './routes/live.routes';
+import { threadsRoutes } from './routes/threads.routes';
+
+export interface MessagingDepsIn extends MessagingConnections {
+  config: MessagingConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  clock?: () => Date;
+}
+
+export interface MessagingApp {
+  app: ServiceApp;
+  relay: OutboxRelay;
+  hub: LiveHub;
+  conversations: Conversations;
+}
+
+export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
+  const { config, prisma, bus, logger } = deps;
+  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const clock = deps.clock ?? (() => new Date());
+  const conversations = new Conversations({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
+  const hub = new LiveHub({
+    maxConnections: config.LIVE_MAX_CONNECTIONS,
+    maxPerUser: config.LIVE_MAX_PER_USER,
+    heartbeatMs: config.LIVE_HEARTBEAT_MS,
+    registry: deps.metrics.registry,
+    logger: logger.child({ component: 'live' }),
+  });
+  const app = createServer({
+    logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
+  });
+  // A token issued before a password reset is void here too (the read model knows each user's version).
+  const isCurrent = async (claims: { userId: string; tokenVersion: number }) => {
+    const user = await prisma.user.findUnique({ where: { id: claims.userId }, select: { tokenVersion: true } });
+    return !user || user.tokenVersion <= claims.tokenVersion;
+  };
+  const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET }), isCurrent);
+  conversationsRoutes(app, { conversations, prisma, authenticate });
+  threadsRoutes(app, { conversations, authenticate });
+  liveRoutes(app, { hub, authenticate });
+  return { app, relay, hub, conversations };
+}

@@ -1,0 +1,20 @@
+import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { fileURLToPath } from 'node:url';
+import type { MessagingConfig } from './config';
+import { createPrisma, type PrismaClient } from './db';
+
+export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export type MessagingConnections = DatabaseAndBus<PrismaClient>;
+
+/** The migrated database and the bus, with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL). */
+export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  return withBus(createPrisma(config.DATABASE_URL), {
+    url: config.NATS_URL,
+    name,
+    namespace: config.BUS_NAMESPACE,
+    logger,
+    streams: ['USERS', 'SOCIAL', 'MESSAGES'],
+  });
+}

@@ -1,0 +1,104 @@
+import type { ServerResponse } from 'node:http';
+import type { LiveEventName } from '@hoptrack/proto';
+import type { Logger } from '@hoptrack/runtime';
+import { Counter, Gauge, type Registry } from 'prom-client';
+
+export interface LiveHubOptions {
+  maxConnections: number;
+  maxPerUser: number;
+  heartbeatMs: number;
+  registry: Registry;
+  logger: Logger;
+}
+
+interface Stream {
+  userId: string;
+  res: ServerResponse;
+}
+
+/**
+ * The open server-sent-event streams of this instance, by user. Whatever
+ * instance stored a message, its `message.sent` event reaches every
+ * instance (LiveFeed), and each writes it to the streams it holds.
+ */
+export class LiveHub {
+  private readonly byUser = new Map<string, Set<Stream>>();
+  private count = 0;
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly streamsGauge: Gauge;
+  private readonly delivered: Counter<'event'>;
+
+  constructor(private readonly options: LiveHubOptions) {
+    this.streamsGauge = new Gauge({ name: 'messaging_live_streams', help: 'Open live (SSE) streams on this instance', registers: [options.registry] });
+    this.delivered = new Counter({
+      name: 'messaging_live_events_delivered_total',
+      help: 'Events written to live streams, by SSE event name',
+      labelNames: ['event'] as const,
+      registers: [options.registry],
+    });
+    // One timer for all streams: a comment line keeps proxies from timing the stream out.
+    this.heartbeat = setInterval(() => this.each((stream) => stream.res.write(': ping\n\n')), options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  get isFull(): boolean {
+    return this.count >= this.options.maxConnections;
+  }
+
+  /** Takes over `res` as an event stream of `userId`; `ready` tells the client it may refetch what it missed. */
+  open(userId: string, res: ServerResponse, headers: Record<string, string>): void {
+    res.writeHead(200, {
+      ...headers,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      // nginx and similar proxies must not buffer the stream.
+      'x-accel-buffering': 'no',
+    });
+    const stream: Stream = { userId, res };
+    const streams = this.byUser.get(userId) ?? new Set<Stream>();
+    this.byUser.set(userId, streams);
+    streams.add(stream);
+    this.count += 1;
+    this.streamsGauge.set(this.count);
+    if (streams.size > this.options.maxPerUser) {
+      const oldest = streams.values().next().value;
+      oldest?.res.end();
+    }
+    res.on('close', () => this.forget(stream));
+    // Reconnect quickly after a restart of this instance.
+    res.write('retry: 2000\n\n');
+    this.write(stream, 'ready', {});
+  }
+
+  /** Writes one event to every open stream of the given users. */
+  deliver(userIds: string[], event: LiveEventName, data: object): void {
+    for (const userId of new Set(userIds)) {
+      for (const stream of this.byUser.get(userId) ?? []) this.write(stream, event, data);
+    }
+  }
+
+  /** Ends every stream (shutdown): clients reconnect to another instance. */
+  closeAll(): void {
+    clearInterval(this.heartbeat);
+    this.each((stream) => stream.res.end());
+  }
+
+  private write(stream: Stream, event: LiveEventName, data: object): void {
+    stream.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.delivered.inc({ event });
+  }
+
+  private each(fn: (stream: Stream) => void): void {
+    for (const streams of this.byUser.values()) for (const stream of [...streams]) fn(stream);
+  }
+
+  private forget(stream: Stream): void {
+    const streams = this.byUser.get(stream.userId);
+    if (!streams?.delete(stream)) return;
+    if (streams.size === 0) this.byUser.delete(stream.userId);
+    this.count -= 1;
+    this.streamsGauge.set(this.count);
+    this.options.logger.debug({ userId: stream.userId }, 'live stream closed');
+  }
+}

@@ -1,0 +1,24 @@
+import { eventDrivenService, runService } from '@hoptrack/runtime';
+import { buildMessagingApp } from './app';
+import { messagingConfigSchema } from './config';
+import { openConnections } from './connections';
+import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { startLiveFeed, type RunningLiveFeed } from './live/feed';
+
+await runService({
+  name: 'messaging',
+  configSchema: messagingConfigSchema,
+  async build({ config, logger, metrics }) {
+    const connections = await openConnections(config, logger, 'messaging');
+    const { app, relay, hub } = buildMessagingApp({ config, logger, metrics, ...connections });
+    // Subscribed before the port opens: no stream can say `ready` before its events can reach it.
+    const liveFeed: RunningLiveFeed = await startLiveFeed({ bus: connections.bus, hub, logger });
+    return eventDrivenService({
+      app,
+      connections,
+      relay,
+      consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+      first: [{ name: 'live feed', close: () => liveFeed.stop() }],
+    });
+  },
+});

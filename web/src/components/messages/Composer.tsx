@@ -1,0 +1,75 @@
+import { MESSAGE_MAX } from '@hoptrack/proto';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+
+interface ComposerProps {
+  /** Sends the trimmed text; the box empties once it resolves and keeps the text if it rejects. */
+  onSend: (content: string) => Promise<unknown>;
+  sending: boolean;
+  /** Why the viewer cannot write here (the other does not accept direct messages); disables the box. */
+  blockedNote?: string;
+}
+
+/**
+ * The message box (spec section 5): text is trimmed and a blank one cannot
+ * be sent. Enter sends, Shift+Enter starts a new line.
+ */
+export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
+  const inputId = useId();
+  const noteId = useId();
+  const [text, setText] = useState('');
+  const content = text.trim();
+  const blocked = blockedNote !== undefined;
+
+  const send = () => {
+    if (!content || sending || blocked) return;
+    onSend(content).then(
+      () => setText(''),
+      () => undefined,
+    );
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    send();
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
+    event.preventDefault();
+    send();
+  };
+
+  return (
+    <form className="composer" onSubmit={onSubmit}>
+      {blocked && (
+        <p id={noteId} className="composer__note">
+          {blockedNote}
+        </p>
+      )}
+      <div className="composer__row">
+        <label htmlFor={inputId} className="visually-hidden">
+          Write a message
+        </label>
+        <textarea
+          id={inputId}
+          className="field__input composer__input"
+          rows={2}
+          placeholder={blocked ? 'Messaging is not available' : 'Type a message... (Shift+Enter for a new line)'}
+          maxLength={MESSAGE_MAX}
+          aria-describedby={blocked ? noteId : undefined}
+          value={text}
+          disabled={blocked}
+          readOnly={sending}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <button
+          type="submit"
+          className="button button--primary composer__send"
+          disabled={!content || sending || blocked}
+          aria-busy={sending || undefined}
+        >
+          {sending ? 'Sending...' : 'Send'}
+        </button>
+      </div>
+    </form>
+  );
+}

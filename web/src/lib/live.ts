@@ -1,0 +1,113 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { LIVE_EVENTS_PATH, liveMessageEvent, liveReadEvent } from '@hoptrack/proto';
+import { useEffect } from 'react';
+import { refreshAllMessaging, refreshConversation } from './messagingApi';
+import { SseParser, type SseEvent } from './sse';
+import { readStoredToken } from './tokenStorage';
+
+/** Waits before reconnecting: doubles from the first to the last after each failed attempt. */
+export const LIVE_RETRY_FIRST_MS = 1_000;
+export const LIVE_RETRY_MAX_MS = 30_000;
+
+/**
+ * The viewer's live messaging stream (GET /api/messages/events), open while
+ * signed in. A new message or a read receipt refetches what it changes; every
+ * `ready` (the first connect and each reconnect) refetches every messaging
+ * read, since events may have been missed meanwhile. The stream is read with
+ * fetch, not EventSource, which cannot send the Bearer header. When it ends or
+ * fails it reconnects after a growing pause; signing out or unmounting aborts
+ * it quietly.
+ */
+export function useLiveMessaging(viewerId: string | null): void {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!viewerId) return;
+    const controller = new AbortController();
+    void followStream(controller.signal, (event) => applyEvent(queryClient, viewerId, event));
+    return () => controller.abort();
+  }, [viewerId, queryClient]);
+}
+
+function applyEvent(queryClient: QueryClient, viewerId: string, { event, data }: SseEvent): void {
+  if (event === 'ready') {
+    void refreshAllMessaging(queryClient);
+    return;
+  }
+  const json = parseJson(data);
+  if (event === 'message') {
+    const parsed = liveMessageEvent.safeParse(json);
+    if (!parsed.success) return;
+    const { conversationId, senderId, recipientId } = parsed.data;
+    void refreshConversation(queryClient, conversationId, senderId === viewerId ? recipientId : senderId);
+  } else if (event === 'read') {
+    const parsed = liveReadEvent.safeParse(json);
+    if (!parsed.success) return;
+    const { conversationId, readerId, senderId } = parsed.data;
+    void refreshConversation(queryClient, conversationId, readerId === viewerId ? senderId : readerId);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Connects, reads, reconnects; resolves (never rejects) once `signal` aborts or the token is gone. */
+async function followStream(signal: AbortSignal, onEvent: (event: SseEvent) => void): Promise<void> {
+  let retryMs = LIVE_RETRY_FIRST_MS;
+  while (!signal.aborted) {
+    const token = readStoredToken();
+    if (!token) return;
+    try {
+      await readStream(token, signal, (event) => {
+        // Subscribed: the connection works, so the next drop retries quickly again.
+        if (event.event === 'ready') retryMs = LIVE_RETRY_FIRST_MS;
+        onEvent(event);
+      });
+    } catch {
+      // Dropped, refused or aborted: the pause below, then a new attempt (or the loop ends when aborted).
+    }
+    await pause(retryMs, signal);
+    retryMs = Math.min(retryMs * 2, LIVE_RETRY_MAX_MS);
+  }
+}
+
+async function readStream(token: string, signal: AbortSignal, onEvent: (event: SseEvent) => void): Promise<void> {
+  const res = await fetch(LIVE_EVENTS_PATH, {
+    headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
+    credentials: 'include',
+    cache: 'no-store',
+    signal,
+  });
+  if (!res.ok || !res.body) {
+    await res.body?.cancel();
+    throw new Error(`live stream refused: ${res.status}`);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const parser = new SseParser();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      for (const event of parser.push(value)) onEvent(event);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      window.clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = window.setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}

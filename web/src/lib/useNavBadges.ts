@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import type { UnreadSummary } from '@hoptrack/proto';
+import { useAuth } from './auth';
+import { UNREAD_KEY } from './messagingApi';
+
+/**
+ * Counts shown on navigation links, by target: the viewer's unread messages
+ * on Messages (GET /api/messages/unread, refetched by the live stream).
+ */
+export function useNavBadges(): Readonly<Partial<Record<string, number>>> {
+  const { isAuthenticated } = useAuth();
+  const unread = useQuery<UnreadSummary>({ queryKey: UNREAD_KEY, enabled: isAuthenticated });
+  return { '/messages': unread.data?.unreadMessages ?? 0 };
+}
