@@ -12,7 +12,7 @@ help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app"
 	@echo "make test   - typecheck, integration tests (real Postgres, Redis, NATS) and browser tests"
 	@echo "make e2e    - only the browser tests"
-	@echo "make up     - the whole stack in Docker (docker compose up --build -d); make down stops it"
+	@echo "make up     - the whole stack in Docker, with Prometheus, Grafana and the queue board (writes .env on first use); make down stops it"
 	@echo "make bench  - benchmarks against the local servers, with the machine they ran on"
 
 $(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json
@@ -47,9 +47,12 @@ e2e: install infra build-web
 
 test: typecheck test-integration e2e
 
-up:
+.env: .env.example
+	@bash infra/scripts/make-env.sh
+
+up: .env
 	docker compose up --build -d
-	@echo "Hoptrack: http://localhost:$${GATEWAY_PORT:-8080}  (Grafana and Prometheus arrive with issue 8)"
+	@echo "Hoptrack: http://localhost:$${GATEWAY_PORT:-8080}  Grafana: http://localhost:3000  Prometheus: http://localhost:9090  Queues: http://localhost:4020/queues"
 
 down:
 	docker compose down

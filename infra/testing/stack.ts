@@ -28,6 +28,8 @@ const SERVICES = [
   // Workers, not behind the gateway: they serve only health and metrics.
   { name: 'media-worker', entry: 'services/media/src/workers/thumbnails/main.ts', port: 4013, database: 'hoptrack_media', gatewayVar: null },
   { name: 'sessions-fanout', entry: 'services/sessions/src/workers/fanout/main.ts', port: 4015, database: 'hoptrack_sessions', gatewayVar: null },
+  // The operators' Bull Board (basic auth); it has no database of its own.
+  { name: 'queue-board', entry: 'services/queue-board/src/server.ts', port: 4020, database: null, gatewayVar: null },
 ] as const;
 export type ServiceName = (typeof SERVICES)[number]['name'];
 
@@ -71,6 +73,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     PUBLIC_WEB_URL: options.publicWebUrl ?? baseUrl,
     // A made-up pub menu on brewpubs, so the bar detail shows food (no open data has menus).
     DEMO_MENUS: 'on',
+    // The local queue board's operator password (make dev prints it; compose requires its own).
+    QUEUE_BOARD_PASSWORD: process.env.QUEUE_BOARD_PASSWORD ?? 'hoptrack-queues',
     ...options.env,
   };
 
@@ -108,7 +112,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             ...shared,
             S3_ENDPOINT: s3Endpoint,
             MEDIA_INTERNAL_URL: `http://127.0.0.1:${ports.media}`,
-            DATABASE_URL: `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}`,
+            DATABASE_URL: service.database ? `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}` : undefined,
           },
           echo: options.echo,
         });

@@ -1,4 +1,4 @@
-import { runService } from '@hoptrack/runtime';
+import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildAuthApp } from './app';
 import { authConfigSchema } from './config';
 import { openConnections } from './connections';
@@ -9,15 +9,7 @@ await runService({
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger);
     const { app, relay } = await buildAuthApp({ config, logger, metrics, ...connections });
-    return {
-      app,
-      start: () => {
-        if (config.OUTBOX_RELAY === 'on') relay.start();
-      },
-      closers: [
-        { name: 'outbox relay', close: () => relay.stop() },
-        { name: 'connections', close: () => connections.close() },
-      ],
-    };
+    // A deployment may leave relaying to other replicas (OUTBOX_RELAY=off): then this one never starts it.
+    return eventDrivenService({ app, metrics, connections, relay: config.OUTBOX_RELAY === 'on' ? relay : undefined });
   },
 });

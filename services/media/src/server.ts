@@ -12,6 +12,7 @@ await runService({
     const { app, relay } = await buildMediaApp({ config, logger, metrics, ...connections });
     return eventDrivenService({
       app,
+      metrics,
       connections,
       relay,
       consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),

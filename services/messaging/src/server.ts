@@ -15,6 +15,7 @@ await runService({
     const liveFeed: RunningLiveFeed = await startLiveFeed({ bus: connections.bus, hub, logger });
     return eventDrivenService({
       app,
+      metrics,
       connections,
       relay,
       consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),

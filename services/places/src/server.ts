@@ -12,6 +12,7 @@ await runService({
     const { app } = buildPlacesApp({ config, logger, metrics, ...connections });
     return eventDrivenService({
       app,
+      metrics,
       connections,
       consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
     });

@@ -30,17 +30,20 @@ export class ConfigError extends Error {
 /**
  * Validates the environment once at boot. A bad or missing variable stops the
  * process with one message listing every problem, rather than failing later.
+ * Empty variables are treated as unset, so their defaults apply.
  */
 export function loadConfig<S extends z.ZodType>(
   service: string,
   schema: S,
   env: Record<string, string | undefined> = process.env,
 ): z.infer<S> {
-  const result = schema.safeParse(env);
+  // An empty variable counts as unset (compose writes `KEY=` for optional settings left blank).
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(given);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     const name = issue.path.join('.') || '(environment)';
-    const received = env[name] === undefined ? 'is not set' : 'is invalid';
+    const received = given[name] === undefined ? 'is not set' : 'is invalid';
     return `${name} ${received}: ${issue.message}`;
   });
   throw new ConfigError(service, problems);

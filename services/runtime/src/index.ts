@@ -9,6 +9,7 @@ export { REQUEST_ID_HEADER } from './http/request-id';
 export { createTokenService, parseDuration, InvalidTokenError, type TokenClaims, type TokenService } from './auth/tokens';
 export { bearerAuth, authOf, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus } from './bus/connection';
+export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';
 export { startReadModels, blocksReadModel, type ReadModelHandler, type ReadModelHandlers } from './bus/read-models';

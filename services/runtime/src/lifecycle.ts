@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ConfigError, loadConfig, type BaseConfig } from './config';
+import type { Bus } from './bus/connection';
 import type { RunningConsumer } from './bus/consumer';
+import { instrumentBus } from './bus/metrics';
 import type { OutboxRelay } from './bus/outbox';
 import type { ServiceApp } from './http/server';
 import { createLogger } from './logger';
@@ -21,7 +23,8 @@ export interface BuiltService {
   closers: Array<{ name: string; close: () => Promise<unknown> }>;
 }
 
-export type ServiceConfig = BaseConfig & { PORT: number };
+/** What running a process needs of its config; services have all of BaseConfig, tools (the queue board) less. */
+export type ServiceConfig = Pick<BaseConfig, 'LOG_LEVEL' | 'HOST' | 'SHUTDOWN_TIMEOUT_MS'> & { PORT: number };
 
 export type Closer = BuiltService['closers'][number];
 
@@ -32,11 +35,14 @@ export type Closer = BuiltService['closers'][number];
  */
 export function eventDrivenService(options: {
   app: ServiceApp;
-  connections: { close(): Promise<void> };
+  metrics: ServiceMetrics;
+  connections: { bus: Bus; close(): Promise<void> };
   relay?: OutboxRelay;
   consumers?: () => Promise<RunningConsumer[]>;
   first?: Closer[];
 }): BuiltService {
+  instrumentBus(options.connections.bus, options.metrics.registry);
+  options.relay?.registerMetrics(options.metrics.registry);
   let consumers: RunningConsumer[] = [];
   return {
     app: options.app,

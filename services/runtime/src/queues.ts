@@ -1,6 +1,6 @@
 import { Worker, type ConnectionOptions, type Job, type Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 
 /**
  * What every BullMQ queue of ours shares: how it reaches Redis and how its
@@ -36,6 +36,30 @@ export function registerQueueMetrics(registry: Registry, queues: Queue[]): void 
       }
     },
   });
+}
+
+const JOB_DURATION = 'bullmq_job_duration_seconds';
+
+/**
+ * `bullmq_job_duration_seconds{queue, outcome}`: from a job's start to its end,
+ * per try (thumbnail duration, fan-out batch duration). Workers of several
+ * queues in one process share the one histogram.
+ */
+export function observeQueueWorker(registry: Registry, worker: Worker, queue: string): void {
+  const histogram =
+    (registry.getSingleMetric(JOB_DURATION) as Histogram<'queue' | 'outcome'> | undefined) ??
+    new Histogram({
+      name: JOB_DURATION,
+      help: 'Time a job ran, per attempt, by queue and outcome',
+      labelNames: ['queue', 'outcome'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    });
+  const observe = (outcome: string) => (job: Job | undefined) => {
+    if (job?.processedOn && job.finishedOn) histogram.observe({ queue, outcome }, (job.finishedOn - job.processedOn) / 1000);
+  };
+  worker.on('completed', observe('completed'));
+  worker.on('failed', observe('failed'));
 }
 
 export interface QueueSettings {

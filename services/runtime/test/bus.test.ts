@@ -4,7 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserSnapshot } from '@hoptrack/proto';
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
 import { sqlInbox, startConsumer } from '../src/bus/consumer';
+import { instrumentBus } from '../src/bus/metrics';
 import { Outbox, OutboxRelay } from '../src/bus/outbox';
+import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
 import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
@@ -148,3 +150,59 @@ describe('consumer', () => {
     }
   });
 });
+
+describe('bus metrics', () => {
+  it('counts what the relay published and how each delivery ended, and reads the lag from JetStream', async () => {
+    const registry = new Registry();
+    instrumentBus(bus, registry);
+    const db = pgSqlClient(pool);
+    const relay = new OutboxRelay({ db, bus, logger });
+    relay.registerMetrics(registry);
+    const envelope = await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', snapshot());
+    expect(await registry.getSingleMetricAsString('outbox_pending_events')).toMatch(/^outbox_pending_events 1$/m);
+    await relay.drain();
+    // The same event again under another msg id: the inbox skips it (a duplicate).
+    await bus.publish(`${bus.namespace}.user.updated.v1`, JSON.stringify(envelope), randomUUID());
+    const durable = `metrics-${randomUUID().slice(0, 8)}`;
+    let attempts = 0;
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable,
+      logger,
+      inbox: sqlInbox(db),
+      ackWaitMs: 2000,
+      handlers: {
+        'user.updated.v1': async (event) => {
+          if (event.id !== envelope.id) return;
+          attempts += 1;
+          if (attempts === 1) throw new Error('transient failure');
+        },
+      },
+    });
+    /** The sum of a metric's series matching `labels` (a histogram's count by its `_count` name). */
+    const value = async (name: string, labels: Record<string, string>) => {
+      const base = name.replace(/_count$/, '');
+      const metric = await registry.getSingleMetric(base)?.get();
+      const series = ((metric?.values ?? []) as Array<{ value: number; labels: Record<string, string | number | undefined>; metricName?: string }>).filter(
+        (v) => base === name || v.metricName === name,
+      );
+      const matching = series.filter((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l));
+      return matching.reduce((sum, v) => sum + v.value, 0);
+    };
+    try {
+      await until(async () => (await value('bus_events_consumed_total', { consumer: durable, outcome: 'duplicate' })) >= 1 && attempts >= 2);
+      expect(await value('bus_events_published_total', { type: 'user.updated.v1' })).toBeGreaterThanOrEqual(1);
+      expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'failed' })).toBe(1);
+      expect(await value('bus_events_consumed_total', { consumer: durable, type: 'user.updated.v1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
+      expect(await value('bus_event_handler_duration_seconds_count', { consumer: durable })).toBeGreaterThanOrEqual(3);
+      expect(await registry.getSingleMetricAsString('outbox_pending_events')).toMatch(/^outbox_pending_events 0$/m);
+      await until(async () => (await value('bus_consumer_pending_events', { consumer: durable })) === 0 && (await value('bus_consumer_ack_pending_events', { consumer: durable })) === 0);
+      expect(await value('bus_stream_messages', { stream: 'USERS' })).toBeGreaterThan(0);
+    } finally {
+      await consumer.stop();
+      delete bus.metrics;
+    }
+  });
+});
+

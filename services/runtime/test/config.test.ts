@@ -20,6 +20,14 @@ describe('loadConfig', () => {
     expect(message).toMatch(/PORT is invalid/);
   });
 
+  it('treats an empty variable as unset: the default applies, a required one is reported missing', () => {
+    const withOptional = schema.extend({ SMTP_URL: z.url().optional(), LOG_LEVEL: baseConfigSchema.shape.LOG_LEVEL });
+    const config = loadConfig('svc', withOptional, { DATABASE_URL: 'postgresql://h/db', JWT_SECRET: 'x'.repeat(32), PORT: '1', SMTP_URL: '', LOG_LEVEL: '' });
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(() => loadConfig('svc', schema, { DATABASE_URL: '', JWT_SECRET: 'x'.repeat(32), PORT: '1' })).toThrow(/DATABASE_URL is not set/);
+  });
+
   it('names a variable that is not set', () => {
     expect(() => loadConfig('svc', schema, { JWT_SECRET: 'x'.repeat(32), PORT: '1' })).toThrow(/DATABASE_URL is not set/);
   });

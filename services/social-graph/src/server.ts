@@ -13,6 +13,7 @@ await runService({
     const { app, relay } = await buildSocialApp({ config, logger, metrics, ...connections });
     return eventDrivenService({
       app,
+      metrics,
       connections,
       relay,
       consumers: () =>

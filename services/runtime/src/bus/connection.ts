@@ -10,6 +10,7 @@ import {
 } from 'nats';
 import { streamNameFor, streams, type StreamName } from '@hoptrack/proto';
 import type { Logger } from 'pino';
+import type { BusMetrics, WatchedConsumer } from './metrics';
 
 export interface Bus {
   namespace: string;
@@ -20,6 +21,12 @@ export interface Bus {
   publish(subject: string, payload: string, msgId: string): Promise<PubAck>;
   /** Readiness: the server answers a round trip. */
   check(): Promise<void>;
+  /** Set by `instrumentBus`; absent in processes (and tests) that do not export metrics. */
+  metrics?: BusMetrics;
+  /** The durable consumers this process runs (startConsumer adds them), for the lag gauges. */
+  consumers: WatchedConsumer[];
+  /** The streams this process ensured (publishes to or reads), for the stream gauges. */
+  streams: Set<StreamName>;
   close(): Promise<void>;
 }
 
@@ -54,6 +61,8 @@ export async function connectBus(options: {
     js,
     jsm,
     publish: (subject, payload, msgId) => js.publish(subject, payload, { msgID: msgId }),
+    consumers: [],
+    streams: new Set(),
     async check() {
       await nc.flush();
     },
@@ -66,6 +75,7 @@ export async function connectBus(options: {
 /** Creates or updates the namespace's streams; every process that publishes or consumes calls it at start. */
 export async function ensureStreams(bus: Bus, names: StreamName[] = Object.keys(streams) as StreamName[]): Promise<void> {
   for (const stream of names) {
+    bus.streams.add(stream);
     const config = {
       name: streamNameFor(bus.namespace, stream),
       subjects: streams[stream].subjects.map((s) => `${bus.namespace}.${s}`),

@@ -16,6 +16,7 @@ import {
 import type { Logger } from 'pino';
 import type { SqlClient } from '../db/sql';
 import type { Bus } from './connection';
+import type { ConsumeOutcome } from './metrics';
 
 /** One handler per event type, typed from the contract in proto/. */
 export type EventHandlers<Tx = SqlClient> = {
@@ -101,6 +102,7 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
     max_deliver: options.maxDeliver ?? 20,
     ack_wait: nanos(options.ackWaitMs ?? 30_000),
   });
+  bus.consumers.push({ stream: options.stream, durable: options.durable });
   const consumer = await bus.js.consumers.get(stream, options.durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxAckPending ?? 64 });
 
@@ -119,12 +121,15 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
 }
 
 async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<void> {
+  const metrics = options.bus.metrics;
+  const count = (type: string, outcome: ConsumeOutcome) => metrics?.consumed.inc({ consumer: options.durable, type, outcome });
   let event: EventEnvelope;
   try {
     event = parseEvent(msg.json());
   } catch (err) {
     options.logger.error({ err, subject: msg.subject, seq: msg.seq }, 'unreadable event terminated');
     msg.term();
+    count('unreadable', 'terminated');
     return;
   }
   const log = options.logger.child({ eventId: event.id, eventType: event.type, reqId: event.requestId, consumer: options.durable });
@@ -133,19 +138,26 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
     | undefined;
   if (!handler) {
     msg.ack();
+    count(event.type, 'ignored');
     return;
   }
   const redeliveryCount = msg.info.redeliveryCount;
+  const timer = metrics?.handlerDuration.startTimer({ consumer: options.durable, type: event.type });
   try {
+    let ran = true;
     if (options.inbox) {
-      const ran = await options.inbox.runOnce(options.durable, event.id, (tx) => handler(event, { logger: log, tx, redeliveryCount }));
+      ran = await options.inbox.runOnce(options.durable, event.id, (tx) => handler(event, { logger: log, tx, redeliveryCount }));
       if (!ran) log.debug('duplicate event skipped');
     } else {
       await handler(event, { logger: log, redeliveryCount });
     }
     msg.ack();
+    count(event.type, ran ? 'ok' : 'duplicate');
   } catch (err) {
     log.error({ err, redeliveryCount }, 'event handler failed; will be redelivered');
     msg.nak(backoffMs(redeliveryCount));
+    count(event.type, 'failed');
+  } finally {
+    timer?.();
   }
 }

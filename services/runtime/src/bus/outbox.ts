@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventSchemas, subjectFor, type EventData, type EventEnvelope, type EventType } from '@hoptrack/proto';
 import type { Logger } from 'pino';
+import { Gauge, type Registry } from 'prom-client';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
 import type { Bus } from './connection';
 
@@ -123,6 +124,7 @@ export class OutboxRelay {
         for (const row of rows) {
           const ack = await this.options.bus.publish(row.subject, JSON.stringify(row.payload), row.id);
           this.options.logger.debug({ eventId: row.id, subject: row.subject, duplicate: ack.duplicate }, 'event published');
+          this.options.bus.metrics?.published.inc({ type: row.subject.slice(this.options.bus.namespace.length + 1) });
         }
         if (rows.length > 0) {
           await tx.$executeRawUnsafe(
@@ -134,6 +136,20 @@ export class OutboxRelay {
       },
       { timeout: 30_000 },
     );
+  }
+
+  /** `outbox_pending_events`: committed events not yet published (a stuck relay or an unreachable NATS shows here). */
+  registerMetrics(registry: Registry): void {
+    const db = this.options.db;
+    new Gauge({
+      name: 'outbox_pending_events',
+      help: 'Committed events the relay has not published yet',
+      registers: [registry],
+      async collect() {
+        const [row] = await db.$queryRawUnsafe<Array<{ pending: number }>>('SELECT count(*)::int AS "pending" FROM "outbox" WHERE "published_at" IS NULL');
+        this.set(row?.pending ?? 0);
+      },
+    });
   }
 
   async stop(): Promise<void> {

@@ -22,6 +22,8 @@ export interface FanoutDeps {
   logger: Logger;
   /** Queues the next batch of a chained job. */
   enqueue(job: FanoutJob, jobId: string): Promise<void>;
+  /** Told, in seconds, how long after its creation a session reached its last follower's timeline. */
+  fanoutDone?(lagSeconds: number): void;
 }
 
 /**
@@ -39,7 +41,7 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       if (job.after === null) await deps.timelines.add([job.authorId], entry);
       const followers = await audience(deps, job.authorId, job.after);
       await deps.timelines.add(followers, entry);
-      await chain(deps, job, jobId, followers);
+      if (!(await chain(deps, job, jobId, followers))) deps.fanoutDone?.((Date.now() - job.score) / 1000);
       return;
     }
     case 'retract': {
@@ -74,11 +76,13 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
   }
 }
 
-async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string | null }>, jobId: string, batch: string[]): Promise<void> {
+/** Queues the next batch when this one was full; false when this was the last. */
+async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string | null }>, jobId: string, batch: string[]): Promise<boolean> {
   const last = batch[batch.length - 1];
-  if (batch.length < deps.batch || !last) return;
+  if (batch.length < deps.batch || !last) return false;
   const root = jobId.split('_after_')[0] ?? jobId;
   await deps.enqueue({ ...job, after: last }, `${root}_after_${last}`);
+  return true;
 }
 
 /** Followers allowed to see the author's sessions, who did not mute them, in id order after `after`. */

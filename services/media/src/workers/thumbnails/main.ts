@@ -1,9 +1,9 @@
-import { createServer, Outbox, OutboxRelay, runService, startConsumer, type RunningConsumer } from '@hoptrack/runtime';
+import { createServer, instrumentBus, Outbox, OutboxRelay, runService, startConsumer, type RunningConsumer } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import { mediaConfigSchema } from '../../config';
 import { openConnections } from '../../connections';
 import { processPhoto } from './process-photo';
-import { queuePrefix, registerQueueMetrics } from '@hoptrack/runtime/queues';
+import { observeQueueWorker, queuePrefix, registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, type QueueSettings } from './queue';
 
 /**
@@ -28,9 +28,11 @@ await runService({
     };
     const queue = createThumbnailQueue(settings);
     registerQueueMetrics(metrics.registry, [queue]);
+    instrumentBus(connections.bus, metrics.registry);
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
     const relay = new OutboxRelay({ db: connections.prisma, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
     const delayMs = Number(process.env.THUMBNAIL_FAULT_DELAY_MS ?? 0);
+    relay.registerMetrics(metrics.registry);
     const deps = { ...connections, outbox: new Outbox(config.BUS_NAMESPACE), onEventsCommitted: () => relay.poke(), logger, delayMs };
     const app = createServer({
       logger,
@@ -44,6 +46,7 @@ await runService({
       async start() {
         relay.start();
         worker = createThumbnailWorker(settings, (photoId) => processPhoto({ ...deps, logger: logger.child({ photoId }) }, photoId), logger);
+        observeQueueWorker(metrics.registry, worker, settings.name);
         consumer = await startConsumer({
           bus: connections.bus,
           stream: 'MEDIA',

@@ -1,5 +1,6 @@
 import { startConsumer, type Logger, type RunningConsumer } from '@hoptrack/runtime';
-import { queuePrefix } from '@hoptrack/runtime/queues';
+import { observeQueueWorker, queuePrefix } from '@hoptrack/runtime/queues';
+import { Histogram, type Registry } from 'prom-client';
 import type { Queue, Worker } from 'bullmq';
 import type { SessionsConfig } from '../../config';
 import type { SessionsConnections } from '../../connections';
@@ -19,7 +20,14 @@ export interface RunningFanout {
  * turning events into BullMQ jobs, and the BullMQ worker running them. The
  * worker process runs it; tests run the same in-process.
  */
-export async function startFanout(options: { config: SessionsConfig; connections: SessionsConnections; logger: Logger; delayMs?: number }): Promise<RunningFanout> {
+export async function startFanout(options: {
+  config: SessionsConfig;
+  connections: SessionsConnections;
+  logger: Logger;
+  delayMs?: number;
+  /** The process's metrics: fan-out lag and job durations (the worker process passes it; tests may). */
+  registry?: Registry;
+}): Promise<RunningFanout> {
   const { config, connections, logger } = options;
   const settings = {
     redisUrl: config.REDIS_URL,
@@ -39,6 +47,7 @@ export async function startFanout(options: { config: SessionsConfig; connections
     cap: config.TIMELINE_CAP,
     logger,
     enqueue: add,
+    fanoutDone: options.registry ? fanoutLag(options.registry) : undefined,
   };
   const delayMs = options.delayMs ?? 0;
   const worker: Worker<FanoutJob, void> = createFanoutWorker(
@@ -49,6 +58,7 @@ export async function startFanout(options: { config: SessionsConfig; connections
     },
     logger,
   );
+  if (options.registry) observeQueueWorker(options.registry, worker, settings.name);
   const handlers = fanoutHandlers(add);
   const consumers: RunningConsumer[] = await Promise.all(
     (['SESSIONS', 'SOCIAL'] as const).map((stream) =>
@@ -67,4 +77,15 @@ export async function startFanout(options: { config: SessionsConfig; connections
       await queue.close();
     },
   };
+}
+
+/** `feed_fanout_lag_seconds`: from a session's creation to its last follower's timeline written. */
+function fanoutLag(registry: Registry): (seconds: number) => void {
+  const histogram = new Histogram({
+    name: 'feed_fanout_lag_seconds',
+    help: 'Time from a session being logged to its fan-out reaching the last follower',
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    registers: [registry],
+  });
+  return (seconds) => histogram.observe(Math.max(0, seconds));
 }

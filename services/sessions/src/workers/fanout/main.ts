@@ -1,4 +1,4 @@
-import { createServer, runService } from '@hoptrack/runtime';
+import { createServer, instrumentBus, runService } from '@hoptrack/runtime';
 import { registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { sessionsConfigSchema } from '../../config';
 import { openConnections } from '../../connections';
@@ -15,6 +15,7 @@ await runService({
   configSchema: sessionsConfigSchema,
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger, 'sessions-fanout');
+    instrumentBus(connections.bus, metrics.registry);
     const app = createServer({
       logger,
       metrics,
@@ -29,7 +30,7 @@ await runService({
       app,
       async start() {
         // FANOUT_FAULT_DELAY_MS slows each job, so a test can kill the process mid-batch.
-        fanout = await startFanout({ config, connections, logger, delayMs: Number(process.env.FANOUT_FAULT_DELAY_MS ?? 0) });
+        fanout = await startFanout({ config, connections, logger, registry: metrics.registry, delayMs: Number(process.env.FANOUT_FAULT_DELAY_MS ?? 0) });
         registerQueueMetrics(metrics.registry, [fanout.queue]);
       },
       closers: [

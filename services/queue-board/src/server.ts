@@ -1,0 +1,12 @@
+import { runService } from '@hoptrack/runtime';
+import { buildBoardApp } from './app';
+import { boardConfigSchema } from './config';
+
+await runService({
+  name: 'queue-board',
+  configSchema: boardConfigSchema,
+  async build({ config, logger, metrics }) {
+    const board = await buildBoardApp({ config, logger, metrics });
+    return { app: board.app, closers: [{ name: 'queues', close: () => board.close() }] };
+  },
+});
