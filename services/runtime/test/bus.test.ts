@@ -134,6 +134,50 @@ describe('consumer', () => {
     }
   });
 
+  it('parks a poison event after its last delivery, and the events behind it keep flowing', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    const poison = await outbox.enqueue(db, 'user.updated.v1', snapshot());
+    const healthy = await outbox.enqueue(db, 'user.updated.v1', snapshot());
+    await new OutboxRelay({ db, bus, logger }).drain();
+    let poisonDeliveries = 0;
+    const applied: string[] = [];
+    const registry = new Registry();
+    instrumentBus(bus, registry);
+    const durable = `park-${randomUUID().slice(0, 8)}`;
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable,
+      logger,
+      maxDeliver: 3,
+      ackWaitMs: 2000,
+      handlers: {
+        'user.updated.v1': async (event) => {
+          if (event.id === poison.id) {
+            poisonDeliveries += 1;
+            throw new Error('this event can never be applied');
+          }
+          applied.push(event.id);
+        },
+      },
+    });
+    try {
+      await until(() => applied.includes(healthy.id));
+      await until(() => lines.some((l) => l.msg === 'event parked: its handler failed on every delivery' && l.eventId === poison.id));
+      // Parked for good: no fourth delivery comes.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(poisonDeliveries).toBe(3);
+      // The operators see it: one parked, two failed deliveries before it.
+      const parked = (await registry.getSingleMetric('bus_events_consumed_total')?.get())?.values.filter((v) => v.labels.consumer === durable) ?? [];
+      expect(parked.find((v) => v.labels.outcome === 'parked')?.value).toBe(1);
+      expect(parked.find((v) => v.labels.outcome === 'failed')?.value).toBe(2);
+    } finally {
+      await consumer.stop();
+      delete bus.metrics;
+    }
+  });
+
   it('terminates an unreadable message instead of retrying it forever', async () => {
     await bus.publish(`${bus.namespace}.user.updated.v1`, '{"not":"an event"}', randomUUID());
     const consumer = await startConsumer({
@@ -192,6 +236,7 @@ describe('bus metrics', () => {
     };
     try {
       await until(async () => (await value('bus_events_consumed_total', { consumer: durable, outcome: 'duplicate' })) >= 1 && attempts >= 2);
+      expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'parked' })).toBe(0);
       expect(await value('bus_events_published_total', { type: 'user.updated.v1' })).toBeGreaterThanOrEqual(1);
       expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'failed' })).toBe(1);
       expect(await value('bus_events_consumed_total', { consumer: durable, type: 'user.updated.v1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);

@@ -79,6 +79,8 @@ export interface RunningConsumer {
   stop(): Promise<void>;
 }
 
+/** Deliveries of one event before it is parked. */
+const MAX_DELIVER = 20;
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
 
 /**
@@ -99,7 +101,7 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
     // single type, else the whole stream; types without a handler are acked unread.
     filter_subject: types.length === 1 && types[0] ? subjectFor(bus.namespace, types[0]) : `${bus.namespace}.>`,
     max_ack_pending: options.maxAckPending ?? 64,
-    max_deliver: options.maxDeliver ?? 20,
+    max_deliver: options.maxDeliver ?? MAX_DELIVER,
     ack_wait: nanos(options.ackWaitMs ?? 30_000),
   });
   bus.consumers.push({ stream: options.stream, durable: options.durable });
@@ -154,9 +156,16 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
     msg.ack();
     count(event.type, ran ? 'ok' : 'duplicate');
   } catch (err) {
-    log.error({ err, redeliveryCount }, 'event handler failed; will be redelivered');
-    msg.nak(backoffMs(redeliveryCount));
-    count(event.type, 'failed');
+    if (msg.info.deliveryCount >= (options.maxDeliver ?? MAX_DELIVER)) {
+      // A poison event: no retry will help. Terminate it so JetStream stops, count it, and let the rest flow.
+      log.error({ err, deliveries: msg.info.deliveryCount }, 'event parked: its handler failed on every delivery');
+      msg.term();
+      count(event.type, 'parked');
+    } else {
+      log.error({ err, redeliveryCount }, 'event handler failed; will be redelivered');
+      msg.nak(backoffMs(redeliveryCount));
+      count(event.type, 'failed');
+    }
   } finally {
     timer?.();
   }

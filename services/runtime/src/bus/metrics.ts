@@ -9,8 +9,12 @@ export interface BusMetrics {
   handlerDuration: Histogram<'consumer' | 'type'>;
 }
 
-/** How a delivered event ended: applied, skipped as already applied, no handler, failed (redelivered), unreadable (terminated). */
-export type ConsumeOutcome = 'ok' | 'duplicate' | 'ignored' | 'failed' | 'terminated';
+/**
+ * How a delivered event ended: applied, skipped as already applied, no handler,
+ * failed (redelivered later), parked (failed on its last allowed delivery: set
+ * aside, the stream moves on), unreadable (terminated).
+ */
+export type ConsumeOutcome = 'ok' | 'duplicate' | 'ignored' | 'failed' | 'parked' | 'terminated';
 
 /**
  * Registers the bus metrics of a process on its registry: events published

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { HttpError, statusText } from './errors';
+import { isDependencyUnavailable } from './unavailable';
 import type { ServiceMetrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 import { ValidationError, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './validation';
@@ -63,6 +64,13 @@ export function createServer(options: ServerOptions): ServiceApp {
   });
 
   app.setErrorHandler((error: FastifyError | HttpError | ValidationError, request, reply) => {
+    if (!(error instanceof HttpError) && isDependencyUnavailable(error)) {
+      // Postgres, Redis or NATS is down: say so (the client may retry), do not blame the request or the code.
+      request.log.warn({ err: error, method: request.method, url: request.url }, 'dependency unavailable');
+      return reply.status(503).header('retry-after', '5').type('application/json').send(
+        JSON.stringify({ statusCode: 503, error: statusText(503), message: 'Service temporarily unavailable, please retry shortly', requestId: request.id }),
+      );
+    }
     const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     const field = error instanceof HttpError || error instanceof ValidationError ? error.field : undefined;
     if (statusCode >= 500) {
