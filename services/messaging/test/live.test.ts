@@ -100,6 +100,38 @@ describe('live delivery', () => {
     expect(received.data).toMatchObject({ messageId: sent.json().id, content: 'Through the front door' });
   });
 
+  it('closes the streams of a user whose password was reset; a stream with the new token stays', async () => {
+    const bob = await messaging.user();
+    const old = await live(messaging.primary.url, bob.token);
+    const other = await live(second.url, bob.token);
+    await messaging.updateUser(bob, { tokenVersion: 1 });
+    const fresh = await live(second.url, (await messaging.as(bob.id, 1)).token);
+    await Promise.all([old.ended, other.ended]);
+    // The old token cannot reopen it.
+    const again = await fetch(`${messaging.primary.url}/api/messages/events`, { headers: { authorization: `Bearer ${bob.token}` } });
+    expect(again.status).toBe(401);
+    let freshEnded = false;
+    void fresh.ended.then(() => (freshEnded = true));
+    const alice = await messaging.user();
+    await alice.post('/api/messages', { toUserId: bob.id, content: 'after the reset' });
+    await fresh.waitFor((e) => e.event === 'message', 'the new stream still delivers');
+    expect(freshEnded).toBe(false);
+  });
+
+  it('closes both people’s streams when one blocks the other, and nobody else’s', async () => {
+    const alice = await messaging.user();
+    const bob = await messaging.user();
+    const carol = await messaging.user();
+    const [aliceStream, bobStream, carolStream] = await Promise.all([live(messaging.primary.url, alice.token), live(second.url, bob.token), live(second.url, carol.token)]);
+    let carolEnded = false;
+    void carolStream.ended.then(() => (carolEnded = true));
+    await messaging.block(alice, bob);
+    await Promise.all([aliceStream.ended, bobStream.ended]);
+    await carol.post('/api/messages', { toUserId: alice.id, content: 'still here' });
+    await carolStream.waitFor((e) => e.event === 'message', 'Carol’s stream still delivers');
+    expect(carolEnded).toBe(false);
+  });
+
   it('refuses a stream without a valid token', async () => {
     const res = await fetch(`${messaging.primary.url}/api/messages/events`);
     expect(res.status).toBe(401);

@@ -13,6 +13,8 @@ export interface LiveHubOptions {
 
 interface Stream {
   userId: string;
+  /** The token version the stream was opened with: a password reset voids it. */
+  tokenVersion: number;
   res: ServerResponse;
 }
 
@@ -46,7 +48,7 @@ export class LiveHub {
   }
 
   /** Takes over `res` as an event stream of `userId`; `ready` tells the client it may refetch what it missed. */
-  open(userId: string, res: ServerResponse, headers: Record<string, string>): void {
+  open(userId: string, tokenVersion: number, res: ServerResponse, headers: Record<string, string>): void {
     res.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -55,7 +57,7 @@ export class LiveHub {
       // nginx and similar proxies must not buffer the stream.
       'x-accel-buffering': 'no',
     });
-    const stream: Stream = { userId, res };
+    const stream: Stream = { userId, tokenVersion, res };
     const streams = this.byUser.get(userId) ?? new Set<Stream>();
     this.byUser.set(userId, streams);
     streams.add(stream);
@@ -78,10 +80,33 @@ export class LiveHub {
     }
   }
 
+  /**
+   * Ends the streams opened with a token older than `tokenVersion` (a password
+   * reset signed the user out everywhere): the reconnect is refused with 401.
+   */
+  revoke(userId: string, tokenVersion: number): void {
+    for (const stream of [...(this.byUser.get(userId) ?? [])]) {
+      if (stream.tokenVersion < tokenVersion) this.end(stream, 'token revoked');
+    }
+  }
+
+  /**
+   * Ends the users' streams (a block between them): their clients reconnect
+   * and refetch, and the conversation they can no longer see goes away.
+   */
+  disconnect(userIds: string[]): void {
+    for (const userId of userIds) for (const stream of [...(this.byUser.get(userId) ?? [])]) this.end(stream, 'relationship changed');
+  }
+
   /** Ends every stream (shutdown): clients reconnect to another instance. */
   closeAll(): void {
     clearInterval(this.heartbeat);
     this.each((stream) => stream.res.end());
+  }
+
+  private end(stream: Stream, reason: string): void {
+    this.options.logger.info({ userId: stream.userId, reason }, 'live stream ended by the server');
+    stream.res.end();
   }
 
   private write(stream: Stream, event: LiveEventName, data: object): void {
