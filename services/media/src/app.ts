@@ -12,6 +12,7 @@ import type { MediaConfig } from './config';
 import type { MediaConnections } from './connections';
 import { Albums } from './domain/albums';
 import { FileUrls } from './domain/file-urls';
+import { mediaAccess } from './domain/visibility';
 import { albumsRoutes } from './routes/albums.routes';
 import { filesRoutes } from './routes/files.routes';
 import { internalRoutes } from './routes/internal.routes';
@@ -49,7 +50,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   });
   profilePictureRoutes(app, { store, uploads, urls, authenticate });
   albumsRoutes(app, albums, authenticate);
-  filesRoutes(app, store, urls);
+  filesRoutes(app, store, urls, async (viewerId, ownerId) => (await mediaAccess(prisma, viewerId, ownerId)) === 'visible');
   internalRoutes(app, store, urls);
   return { app, albums, uploads, urls, relay };
 }

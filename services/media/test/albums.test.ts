@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eventually, publishEvent } from '@hoptrack/runtime/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decompressionBomb, jpegWithGps, png, SVG } from './images';
+import { decompressionBomb, HTML_AS_JPEG, jpegWithGps, png, SVG } from './images';
 import { multipart, type Part } from './multipart';
 import { startTestMedia, type TestMedia } from './support';
 
@@ -94,6 +94,14 @@ describe('photos', () => {
     const meta = await sharp(thumb.rawPayload).metadata();
     expect([meta.width, meta.height, meta.exif]).toEqual([320, 320, undefined]);
     expect(thumb.rawPayload.includes(Buffer.from('Pocket 9'))).toBe(false);
+    expect(thumb.headers['x-content-type-options']).toBe('nosniff');
+    // The display version is what a viewer opens: re-encoded too, no EXIF, no GPS.
+    const display = await media.app.inject({ method: 'GET', url: photos[0]!.url });
+    expect(display.statusCode).toBe(200);
+    expect(display.headers['x-content-type-options']).toBe('nosniff');
+    expect((await sharp(display.rawPayload).metadata()).exif).toBeUndefined();
+    expect(display.rawPayload.includes(Buffer.from('Pocket 9'))).toBe(false);
+    expect(display.rawPayload.includes(Buffer.from('GPS'))).toBe(false);
     expect(photos[0]!.width).toBe(600); // turned upright from EXIF orientation 6 (800×600 → 600×800)
 
     const [album] = (await client.get('/api/albums')).json();
@@ -141,6 +149,8 @@ describe('photos', () => {
     ['a text file named .jpg', async () => [{ name: 'photos', filename: 'x.jpg', contentType: 'image/jpeg', value: Buffer.from('hello') }]],
     ['an SVG', async () => [{ name: 'photos', filename: 'x.svg', contentType: 'image/svg+xml', value: SVG }]],
     ['a decompression bomb', async () => [{ name: 'photos', filename: 'bomb.png', contentType: 'image/png', value: decompressionBomb() }]],
+    ['a 20,000 × 20,000 PNG', async () => [{ name: 'photos', filename: 'huge.png', contentType: 'image/png', value: decompressionBomb(20_000) }]],
+    ['an HTML page named .jpg', async () => [{ name: 'photos', filename: 'page.jpg', contentType: 'image/jpeg', value: HTML_AS_JPEG }]],
     ['eleven images at once', async () => Promise.all(Array.from({ length: 11 }, async (_, i) => ({ name: 'photos', filename: `${i}.png`, contentType: 'image/png', value: await png(8, 8) })))],
     ['no file at all', async () => [{ name: 'description', value: 'nothing' }]],
   ] as Array<[string, () => Promise<Part[]>]>)('refuses %s with 400 and stores nothing', async (_name, parts) => {

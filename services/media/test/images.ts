@@ -27,11 +27,11 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, body, crc]);
 }
 
-/** A few hundred bytes that claim to be a 100,000 × 100,000 PNG: decoding it would need 40 GB. */
-export function decompressionBomb(): Buffer {
+/** A few hundred bytes that claim to be a huge PNG (100,000 × 100,000: decoding it would need 40 GB). */
+export function decompressionBomb(side = 100_000): Buffer {
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(100_000, 0);
-  header.writeUInt32BE(100_000, 4);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
   header.writeUInt8(8, 8); // bit depth
   header.writeUInt8(2, 9); // RGB
   return Buffer.concat([
@@ -43,3 +43,6 @@ export function decompressionBomb(): Buffer {
 }
 
 export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>');
+
+/** An HTML page with a script, named and typed as a JPEG: a browser sniffing it would run the script. */
+export const HTML_AS_JPEG = Buffer.from('<!doctype html><html><body><script>fetch("/api/me")</script></body></html>');

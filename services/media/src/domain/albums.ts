@@ -40,14 +40,14 @@ export class Albums {
       orderBy: { createdAt: 'desc' },
       include: { _count: { select: { photos: true } } },
     });
-    return albums.map((a) => this.albumView(a, a._count.photos));
+    return albums.map((a) => this.albumView(a, a._count.photos, viewerId));
   }
 
   async create(ownerId: string, input: AlbumCreateRequest): Promise<Album> {
     const album = await this.deps.prisma.photoAlbum.create({
       data: { userId: ownerId, name: input.name, description: input.description || null },
     });
-    return this.albumView(album, 0);
+    return this.albumView(album, 0, ownerId);
   }
 
   /** Deletes the album, its photos and every object they had; someone else's album is 404. */
@@ -69,7 +69,7 @@ export class Albums {
       },
       orderBy: { createdAt: 'asc' },
     });
-    return photos.map((p) => this.photoView(p));
+    return photos.map((p) => this.photoView(p, viewerId));
   }
 
   /**
@@ -105,7 +105,7 @@ export class Albums {
         return rows;
       });
       this.deps.onEventsCommitted();
-      return created.map((p) => this.photoView(p));
+      return created.map((p) => this.photoView(p, ownerId));
     } catch (err) {
       await Promise.all(prepared.map((f) => this.deps.store.remove(photoKeys(ownerId, f.id).original).catch(() => undefined)));
       throw err;
@@ -143,25 +143,26 @@ export class Albums {
     );
   }
 
-  private albumView(album: PhotoAlbum, photoCount: number): Album {
+  /** Image URLs are signed for `viewerId`: the file route re-checks that viewer's right when serving them. */
+  private albumView(album: PhotoAlbum, photoCount: number, viewerId: string): Album {
     return {
       id: album.id,
       userId: album.userId,
       name: album.name,
       description: album.description,
-      coverPhoto: album.coverPhotoUrl ? this.deps.urls.signed(album.coverPhotoUrl) : null,
+      coverPhoto: album.coverPhotoUrl ? this.deps.urls.signed(album.coverPhotoUrl, viewerId) : null,
       photoCount,
       createdAt: album.createdAt.toISOString(),
     };
   }
 
-  private photoView(photo: Photo): PhotoView {
+  private photoView(photo: Photo, viewerId: string): PhotoView {
     const ready = photo.status === 'ready';
     return {
       id: photo.id,
       albumId: photo.albumId,
-      url: ready && photo.url ? this.deps.urls.signed(photo.url) : null,
-      thumbnailUrl: ready && photo.thumbnailKey ? this.deps.urls.signed(photo.thumbnailKey) : null,
+      url: ready && photo.url ? this.deps.urls.signed(photo.url, viewerId) : null,
+      thumbnailUrl: ready && photo.thumbnailKey ? this.deps.urls.signed(photo.thumbnailKey, viewerId) : null,
       originalName: photo.originalName,
       description: photo.description,
       status: photo.status === 'ready' || photo.status === 'failed' ? photo.status : 'processing',

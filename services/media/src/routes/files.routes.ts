@@ -5,22 +5,35 @@ import type { ObjectStore } from '../storage/object-store';
 
 /**
  * Serves stored files: profile pictures to anyone, album images to whoever
- * holds a valid signed URL (see FileUrls). Keys are fresh per upload and never
- * overwritten, so browsers may cache for a year.
+ * holds a valid signed URL (see FileUrls) made for a viewer who still may see
+ * the owner's photos (`mayView`, from the read models: a block or an
+ * unfriending since the URL was handed out revokes it). Keys are fresh per
+ * upload and never overwritten, so browsers may cache for a year.
  */
-export function filesRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls): void {
+export function filesRoutes(
+  app: ServiceApp,
+  store: ObjectStore,
+  urls: FileUrls,
+  mayView: (viewerId: string, ownerId: string) => Promise<boolean>,
+): void {
   app.get(
     '/api/media/files/*',
-    { schema: { params: z.object({ '*': z.string().max(300) }), querystring: z.object({ exp: z.string().optional(), sig: z.string().optional() }) } },
+    {
+      schema: {
+        params: z.object({ '*': z.string().max(300) }),
+        querystring: z.object({ exp: z.string().optional(), v: z.string().optional(), sig: z.string().optional() }),
+      },
+    },
     async (request, reply) => {
       const key = request.params['*'];
-      if (!urls.allows(key, request.query)) throw notFound('File not found');
+      const grant = urls.grant(key, request.query);
+      if (!grant || (grant.kind === 'signed' && !(await mayView(grant.viewerId, grant.ownerId)))) throw notFound('File not found');
       const object = await store.get(key);
       if (!object) throw notFound('File not found');
       return reply
         .header('content-type', object.contentType)
         .header('content-length', object.size)
-        .header('cache-control', /^(avatars|uploads)\//.test(key) ? 'public, max-age=31536000, immutable' : 'private, max-age=31536000, immutable')
+        .header('cache-control', grant.kind === 'public' ? 'public, max-age=31536000, immutable' : 'private, max-age=31536000, immutable')
         .header('x-content-type-options', 'nosniff')
         .send(object.stream);
     },
