@@ -111,6 +111,18 @@ describe('gateway edge', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     });
 
+    it('sends the web app with a Content-Security-Policy that allows no inline or foreign script', async () => {
+      for (const path of ['/', '/assets/index-Ab12Cd34.js']) {
+        const res = await fetch(`${gateway.url}${path}`);
+        const csp = res.headers.get('content-security-policy') ?? '';
+        expect(csp, path).toContain("script-src 'self'");
+        expect(csp, path).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+        expect(csp, path).toContain("object-src 'none'");
+        expect(csp, path).toContain("frame-ancestors 'none'");
+        expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      }
+    });
+
     it('answers 404 for a missing asset instead of index.html', async () => {
       const res = await fetch(`${gateway.url}/assets/index-gone.js`);
       expect(res.status).toBe(404);

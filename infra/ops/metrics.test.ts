@@ -109,7 +109,7 @@ describe.skipIf(!available)('metrics of every process, scraped by Prometheus', (
       throw new Error(`${String(err)}; missing: ${KEY_METRICS.filter((n) => !names.has(n)).join(', ')}`);
     });
 
-    const jobsWith = async (expr: string) => [...new Set((await prometheus.query(`count by (job) (${expr})`)).map((r) => r.metric.job))].sort();
+    const jobsWith = async (expr: string) => [...new Set((await prometheus.query(`count by (job) (${expr})`)).map((r) => r.metric.job ?? ''))].sort();
     /** Scrapes come every second: wait for the jobs to show up, then compare. */
     const expectJobs = async (expr: string, jobs: string[], exact = true) => {
       const matches = (seen: string[]) => (exact ? seen.join() === [...jobs].sort().join() : jobs.every((j) => seen.includes(j)));

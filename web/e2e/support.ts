@@ -93,7 +93,8 @@ export async function signInWithToken(page: Page, token: string, path = '/'): Pr
   await page.goto('/');
   await page.evaluate((value) => window.localStorage.setItem('token', value), token);
   await page.goto(path);
-  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+  // The first signed-in load of a file meets cold services (first queries, JIT): allow it more than the default.
+  await page.getByRole('button', { name: 'Account menu' }).waitFor({ timeout: 20_000 });
 }
 
 export function storedToken(page: Page): Promise<string | null> {

@@ -43,6 +43,29 @@ describe('register', () => {
     expect(stored.password).not.toContain(body.password);
   });
 
+  it('hashes with argon2id at or above the OWASP floor (m >= 19 MiB, t >= 2)', async () => {
+    const { userId } = await auth.register();
+    const stored = await auth.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+    // PHC string: $argon2id$v=19$m=…,t=…,p=…$salt$hash (the parameters in any order).
+    expect(stored.password).toMatch(/^\$argon2id\$v=19\$/);
+    const params = Object.fromEntries((stored.password.split('$')[3] ?? '').split(',').map((kv) => kv.split('=')));
+    const [memoryKiB, iterations] = [params.m, params.t];
+    expect(Number(memoryKiB)).toBeGreaterThanOrEqual(19 * 1024);
+    expect(Number(iterations)).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each([
+    ['64 characters', 'p'.repeat(63) + 'Z'],
+    ['emoji', '🍺🍻 cheers, 乾杯! 🥂'],
+    ['200 characters', 'x'.repeat(199) + '!'],
+  ])('signs in with a %s password, and nothing of it is truncated', async (_kind, password) => {
+    const { body } = await auth.register({ password });
+    expect((await post('/api/auth/login', { email: body.email, password })).statusCode).toBe(200);
+    // The same password with its last character changed must fail: every character counts.
+    const altered = `${[...password].slice(0, -1).join('')}#`;
+    expect((await post('/api/auth/login', { email: body.email, password: altered })).statusCode).toBe(401);
+  });
+
   it.each([
     [{ email: 'not-an-email' }, 'email', 'Please enter a valid email address'],
     [{ email: undefined }, 'email', 'email is required'],
