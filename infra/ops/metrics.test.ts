@@ -77,7 +77,7 @@ describe.skipIf(!available)('metrics of every process, scraped by Prometheus', (
     expect((await prometheus.targets()).map((t) => t.job).sort()).toEqual([...JOBS].sort());
   });
 
-  it('holds the key metrics after some traffic', async () => {
+  it('holds the key metrics after some traffic', { timeout: 120_000 }, async () => {
     const { baseUrl } = stack;
     const alice = await registerUser(baseUrl, 'opsalice');
     const bob = await registerUser(baseUrl, 'opsbob');

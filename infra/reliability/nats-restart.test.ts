@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('NATS killed and restarted during publishing', () => {
-  it(`delivers every acknowledged event of ${TOTAL} to a durable consumer`, async () => {
+  it(`delivers every acknowledged event of ${TOTAL} to a durable consumer`, { timeout: 120_000 }, async () => {
     const received = new Map<string, number>();
     consumer = await startConsumer({
       bus,

@@ -57,7 +57,7 @@ const login = (n: string) =>
 const ready = async () => (await fetch(`${auth.url}/readyz`, { signal: AbortSignal.timeout(5000) })).status;
 
 describe('Postgres killed and restarted under the auth service', () => {
-  it('answers 503 while it is down, recovers by itself, and loses no acknowledged write', async () => {
+  it('answers 503 while it is down, recovers by itself, and loses no acknowledged write', { timeout: 120_000 }, async () => {
     const run = Math.random().toString(36).slice(2, 8);
     const acknowledged: string[] = [];
     for (let i = 0; i < 10; i++) {

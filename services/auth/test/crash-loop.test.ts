@@ -25,7 +25,8 @@ afterAll(async () => {
 });
 
 describe(`auth SIGKILLed ${LIVES} times under registrations`, () => {
-  it('announces every committed account exactly once, and keeps every acknowledged one', async () => {
+  // Six process starts (tsx compiles the service on a cold cache in CI) and five traffic windows.
+  it('announces every committed account exactly once, and keeps every acknowledged one', { timeout: 180_000 }, async () => {
     const acknowledged: string[] = [];
     const attempted: string[] = [];
     for (let life = 0; life < LIVES; life++) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eventually } from '@hoptrack/runtime/testing';
 import { queuePrefix } from '@hoptrack/runtime/queues';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,11 +32,21 @@ const startWorker = async () => {
   processes.push(proc);
   return proc;
 };
+const fanoutQueue = () =>
+  createFanoutQueue({
+    redisUrl: t.config.REDIS_URL,
+    name: t.config.FANOUT_QUEUE,
+    prefix: queuePrefix(t.config.BUS_NAMESPACE),
+    attempts: 1,
+    concurrency: 1,
+    lockMs: 2000,
+    stalledIntervalMs: 1000,
+  });
 const has = async (user: Client, member: string) => (await t.redis.zscore(t.timelines.key(user.id), member)) !== null;
 const copies = async (user: Client, member: string) => (await t.redis.zrange(t.timelines.key(user.id), 0, -1)).filter((m) => m === member).length;
 
 describe('the fan-out worker killed mid-batch', () => {
-  it('a new worker finishes the fan-out: every friend holds the session exactly once', async () => {
+  it('a new worker finishes the fan-out: every friend holds the session exactly once', { timeout: 120_000 }, async () => {
     const author = await t.user();
     const friends = await Promise.all(Array.from({ length: 8 }, () => t.user()));
     for (const f of friends) await t.befriend(author, f);
@@ -61,15 +72,7 @@ describe('the fan-out worker killed mid-batch', () => {
     await eventually(async () => (await Promise.all(friends.map((f) => has(f, member)))).every(Boolean), 'every friend reached after restart', 25_000);
     for (const who of [author, ...friends]) expect(await copies(who, member)).toBe(1);
 
-    const queue = createFanoutQueue({
-      redisUrl: t.config.REDIS_URL,
-      name: t.config.FANOUT_QUEUE,
-      prefix: queuePrefix(t.config.BUS_NAMESPACE),
-      attempts: 1,
-      concurrency: 1,
-      lockMs: 2000,
-      stalledIntervalMs: 1000,
-    });
+    const queue = fanoutQueue();
     try {
       await eventually(async () => {
         const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
@@ -79,5 +82,35 @@ describe('the fan-out worker killed mid-batch', () => {
       await queue.close();
     }
     expect(new Set(await feedIds(friends[7]!))).toEqual(new Set([member.split(':')[1]]));
+  });
+
+  it('SIGTERM mid-batch (issue 9, item 8): the worker finishes its job, exits 0, leaves nothing stalled; the next one goes on', { timeout: 120_000 }, async () => {
+    const author = await t.user();
+    const friends = await Promise.all(Array.from({ length: 8 }, () => t.user()));
+    // (t.befriend waits on the in-process fan-out, stopped by the test above: wait on the read model instead.)
+    for (const f of friends) await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: author.id, recipientId: f.id });
+    await eventually(async () => (await t.prisma.follow.count({ where: { followeeId: author.id, isFriend: true } })) === friends.length, 'friendships applied', 15_000);
+    // The previous test's worker is idle; stop it so this one is the only worker.
+    for (const p of processes.splice(0)) await p.stop();
+    const worker = await startWorker();
+    const res = await author.form('POST', '/api/sessions', { title: 'Drain test' });
+    expect(res.statusCode, res.body).toBe(201);
+    const member = `${author.id}:${res.json().id}`;
+    await t.relay.drain();
+    await eventually(async () => (await Promise.all(friends.map((f) => has(f, member)))).some(Boolean), 'first batch written', 15_000);
+
+    await worker.stop('SIGTERM');
+    expect(worker.child.exitCode).toBe(0);
+    const queue = fanoutQueue();
+    try {
+      // Drained, not abandoned: no job is left active (it would stall and run again after its lock).
+      expect((await queue.getJobCounts('active')).active).toBe(0);
+      await startWorker();
+      await eventually(async () => (await Promise.all(friends.map((f) => has(f, member)))).every(Boolean), 'every friend reached', 25_000);
+      for (const who of [author, ...friends]) expect(await copies(who, member)).toBe(1);
+      await eventually(async () => Object.values(await queue.getJobCounts('waiting', 'active', 'delayed', 'failed')).every((n) => n === 0), 'queue drained without failures', 15_000);
+    } finally {
+      await queue.close();
+    }
   });
 });
