@@ -5,6 +5,7 @@ import {
   createTokenService,
   Outbox,
   OutboxRelay,
+  ReadModelBarrier,
   type Bus,
   type Logger,
   type ServiceApp,
@@ -44,7 +45,10 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const clock = deps.clock ?? (() => new Date());
   const tokens = createTokenService({ secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, clock });
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const barrier = new ReadModelBarrier({ db: prisma, bus, relay, logger: logger.child({ component: 'barrier' }), timeoutMs: config.READ_MODEL_BARRIER_MS });
   const accounts = new Accounts({
+    // With the relay off here (another replica publishes), this process cannot hurry its events out.
+    settle: config.READ_MODEL_BARRIER_MS > 0 && config.OUTBOX_RELAY === 'on' ? (eventIds) => barrier.await(eventIds, 'USERS') : undefined,
     prisma,
     outbox: new Outbox(config.BUS_NAMESPACE, clock),
     onEventsCommitted: () => relay.poke(),

@@ -14,6 +14,11 @@ export const baseConfigSchema = z.object({
   /** Trust X-Forwarded-For from the gateway, so rate limits and logs see the client address. */
   TRUST_PROXY: z.stringbool().default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * How long a privacy change (block, unfriend, mute, private switch, password
+   * reset) waits for the other services' read models before answering; 0 = not at all.
+   */
+  READ_MODEL_BARRIER_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 

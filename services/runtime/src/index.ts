@@ -11,6 +11,7 @@ export { bearerAuth, authOf, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
+export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';
 export { startReadModels, blocksReadModel, type ReadModelHandler, type ReadModelHandlers } from './bus/read-models';
 export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';

@@ -178,6 +178,37 @@ describe('consumer', () => {
     }
   });
 
+  it('a handler slower than the ack wait is not redelivered meanwhile: it runs once', async () => {
+    const db = pgSqlClient(pool);
+    const envelope = await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', snapshot());
+    await new OutboxRelay({ db, bus, logger }).drain();
+    let runs = 0;
+    let done = false;
+    // No inbox here, as for the fan-out's consumers: only the in-progress signal keeps it from running twice.
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: `slow-${randomUUID().slice(0, 8)}`,
+      logger,
+      ackWaitMs: 1000,
+      handlers: {
+        'user.updated.v1': async (event) => {
+          if (event.id !== envelope.id) return;
+          runs += 1;
+          await new Promise((r) => setTimeout(r, 3000)); // three ack waits
+          done = true;
+        },
+      },
+    });
+    try {
+      await until(() => done, 10_000);
+      await new Promise((r) => setTimeout(r, 1500)); // a redelivery, had there been one, would have run by now
+      expect(runs).toBe(1);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
   it('terminates an unreadable message instead of retrying it forever', async () => {
     await bus.publish(`${bus.namespace}.user.updated.v1`, '{"not":"an event"}', randomUUID());
     const consumer = await startConsumer({

@@ -4,6 +4,7 @@ import {
   createTokenService,
   Outbox,
   OutboxRelay,
+  ReadModelBarrier,
   type Bus,
   type Logger,
   type ServiceApp,
@@ -35,7 +36,14 @@ export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
   const { config, logger, prisma, bus } = deps;
   const clock = deps.clock ?? (() => new Date());
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
-  const graph = new SocialGraph({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
+  const barrier = new ReadModelBarrier({ db: prisma, bus, relay, logger: logger.child({ component: 'barrier' }), timeoutMs: config.READ_MODEL_BARRIER_MS });
+  const graph = new SocialGraph({
+    prisma,
+    outbox: new Outbox(config.BUS_NAMESPACE, clock),
+    onEventsCommitted: () => relay.poke(),
+    clock,
+    settle: config.READ_MODEL_BARRIER_MS > 0 ? (eventIds) => barrier.await(eventIds, 'SOCIAL') : undefined,
+  });
   const tokens = createTokenService({ secret: config.JWT_SECRET, clock });
   // Tokens issued before a password reset die here too: the read model knows the current version.
   // A user the read model has not heard of yet (events lag by milliseconds) is not refused for it.

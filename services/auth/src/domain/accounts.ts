@@ -26,6 +26,8 @@ export interface AccountsDeps {
   /** Development and tests: the reset token and link come back in the response. */
   exposeResetToken: boolean;
   logger: Logger;
+  /** Waits until the other services applied these events (a private switch answers only then). */
+  settle?: (eventIds: string[]) => Promise<unknown>;
 }
 
 export interface Session {
@@ -107,8 +109,9 @@ export class Accounts {
     return user;
   }
 
+  /** Answers once every service applied it: 'private' means hidden from non-friends from that moment. */
   updatePrivacy(userId: string, changes: PrivacyUpdateRequest, requestId: string): Promise<User> {
-    return this.change(userId, changes, requestId);
+    return this.change(userId, changes, requestId, { settle: true });
   }
 
   updateProfile(userId: string, changes: ProfileUpdateRequest, requestId: string): Promise<User> {
@@ -143,8 +146,8 @@ export class Accounts {
   }
 
   /** Applies the changes that differ from the stored user; only a real change emits user.updated.v1. */
-  private async change(userId: string, changes: UserChanges, requestId: string): Promise<User> {
-    let changed = false;
+  private async change(userId: string, changes: UserChanges, requestId: string, options: { settle?: boolean } = {}): Promise<User> {
+    let eventId: string | undefined;
     const user = await this.deps.prisma.$transaction(async (tx) => {
       const current = await users.lockById(tx, userId);
       if (!current) throw notFound('User not found');
@@ -152,12 +155,14 @@ export class Accounts {
         Object.entries(changes).filter(([key, value]) => value !== undefined && current[key as keyof User] !== value),
       ) as UserChanges;
       if (Object.keys(effective).length === 0) return current;
-      changed = true;
       const updated = await users.update(tx, userId, effective);
-      await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId);
+      eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
       return updated;
     });
-    if (changed) this.deps.onEventsCommitted();
+    if (eventId) {
+      this.deps.onEventsCommitted();
+      if (options.settle) await this.deps.settle?.([eventId]);
+    }
     return user;
   }
 

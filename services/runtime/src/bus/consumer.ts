@@ -79,6 +79,7 @@ export interface RunningConsumer {
   stop(): Promise<void>;
 }
 
+const ACK_WAIT_MS = 30_000;
 /** Deliveries of one event before it is parked. */
 const MAX_DELIVER = 20;
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
@@ -102,7 +103,7 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
     filter_subject: types.length === 1 && types[0] ? subjectFor(bus.namespace, types[0]) : `${bus.namespace}.>`,
     max_ack_pending: options.maxAckPending ?? 64,
     max_deliver: options.maxDeliver ?? MAX_DELIVER,
-    ack_wait: nanos(options.ackWaitMs ?? 30_000),
+    ack_wait: nanos(options.ackWaitMs ?? ACK_WAIT_MS),
   });
   bus.consumers.push({ stream: options.stream, durable: options.durable });
   const consumer = await bus.js.consumers.get(stream, options.durable);
@@ -145,6 +146,10 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
   }
   const redeliveryCount = msg.info.redeliveryCount;
   const timer = metrics?.handlerDuration.startTimer({ consumer: options.durable, type: event.type });
+  // A handler slower than the ack wait would see its event redelivered while it still runs:
+  // tell JetStream it is in progress, at half the ack wait, until it settles.
+  const ackWaitMs = options.ackWaitMs ?? ACK_WAIT_MS;
+  const inProgress = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 2));
   try {
     let ran = true;
     if (options.inbox) {
@@ -167,6 +172,7 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
       count(event.type, 'failed');
     }
   } finally {
+    clearInterval(inProgress);
     timer?.();
   }
 }

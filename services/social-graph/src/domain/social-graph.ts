@@ -28,6 +28,8 @@ export interface SocialGraphDeps {
   outbox: Outbox;
   onEventsCommitted: () => void;
   clock: () => Date;
+  /** Waits until the other services applied these events (privacy changes answer only then). */
+  settle?: (eventIds: string[]) => Promise<unknown>;
 }
 
 type Emit = <T extends EventType>(type: T, data: EventData<T>) => void;
@@ -178,7 +180,7 @@ export class SocialGraph {
       if (mine?.status !== 'accepted') throw notFound(FRIEND_NOT_FOUND);
       await friendships.deleteBetween(tx, viewerId, friendId);
       emit('social.friendship.removed.v1', { userId: viewerId, friendId });
-    });
+    }, { settle: true });
   }
 
   /** Blocking ends any friendship or request between the two, in the same transaction. */
@@ -192,7 +194,7 @@ export class SocialGraph {
         await friendships.deleteBetween(tx, viewerId, targetId);
         await friendships.createBlock(tx, viewerId, targetId, reason?.trim() || null);
         emit('social.user.blocked.v1', { blockerId: viewerId, blockedId: targetId });
-      });
+      }, { settle: true });
     } catch (err) {
       if (isUniqueViolation(err)) throw conflict('User already blocked');
       throw err;
@@ -214,7 +216,7 @@ export class SocialGraph {
       if (row.isMuted === muted) return;
       await friendships.update(tx, row.id, { isMuted: muted });
       emit(muted ? 'social.friend.muted.v1' : 'social.friend.unmuted.v1', { userId: viewerId, friendId });
-    });
+    }, { settle: true });
   }
 
   /** Pins a friend; a sixth pin is refused. Without an order the friend goes last. */
@@ -245,19 +247,26 @@ export class SocialGraph {
   // ---- helpers ----
 
   /** Runs a change in one transaction with the events it emits; publishing is nudged after commit. */
-  private async write<R>(requestId: string, fn: (tx: Prisma.TransactionClient, emit: Emit) => Promise<R>): Promise<R> {
-    let emitted = 0;
+  /**
+   * A write and its events in one transaction. With `settle`, the answer also
+   * waits until the other services applied the events: what the person just
+   * restricted (a block, an unfriend, a mute) is hidden everywhere once they see 'done'.
+   */
+  private async write<R>(requestId: string, fn: (tx: Prisma.TransactionClient, emit: Emit) => Promise<R>, options: { settle?: boolean } = {}): Promise<R> {
+    const eventIds: string[] = [];
     const result = await this.db.$transaction(async (tx) => {
       const pending: Array<Promise<unknown>> = [];
       const emit: Emit = (type, data) => {
-        emitted += 1;
-        pending.push(this.deps.outbox.enqueue(tx, type, data, requestId));
+        pending.push(this.deps.outbox.enqueue(tx, type, data, requestId).then((envelope) => eventIds.push(envelope.id)));
       };
       const value = await fn(tx, emit);
       await Promise.all(pending);
       return value;
     });
-    if (emitted > 0) this.deps.onEventsCommitted();
+    if (eventIds.length > 0) {
+      this.deps.onEventsCommitted();
+      if (options.settle) await this.deps.settle?.(eventIds);
+    }
     return result;
   }
 

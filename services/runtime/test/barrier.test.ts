@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { streamNameFor } from '@hoptrack/proto';
+import { AckPolicy, DeliverPolicy } from 'nats';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReadModelBarrier } from '../src/bus/barrier';
+import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
+import { startConsumer } from '../src/bus/consumer';
+import { Outbox, OutboxRelay } from '../src/bus/outbox';
+import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
+import { ensureDatabase } from '../src/db/database';
+import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
+import { memoryLogger } from '../src/testing/memory-logger';
+import { testUserSnapshot } from '../src/testing/users';
+import { pgSqlClient } from './pg-sql-client';
+
+/** The read-your-writes barrier: it answers once every durable consumer applied the events, or after its bound. */
+const url = testDatabaseUrl('runtime_barrier');
+const { logger, lines } = memoryLogger('barrier-test', 'warn');
+let pool: pg.Pool;
+let bus: Bus;
+
+beforeAll(async () => {
+  await ensureDatabase(url);
+  pool = new pg.Pool({ connectionString: url });
+  await pool.query(`${OUTBOX_TABLE_SQL}${INBOX_TABLE_SQL}`);
+  bus = await connectBus({ url: 'nats://127.0.0.1:4222', name: 'barrier-test', namespace: testNamespace('barrier'), logger });
+  await ensureStreams(bus, ['USERS']);
+});
+afterAll(async () => {
+  await deleteStreams(bus);
+  await bus.close();
+  await pool.end();
+});
+
+describe('ReadModelBarrier', () => {
+  it('answers once the consumer applied the event, not before', async () => {
+    const db = pgSqlClient(pool);
+    const relay = new OutboxRelay({ db, bus, logger });
+    const applied = new Set<string>();
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: `slow-${randomUUID().slice(0, 8)}`,
+      logger,
+      handlers: {
+        'user.updated.v1': async (event) => {
+          // A read model that takes its time.
+          await new Promise((r) => setTimeout(r, 150));
+          applied.add(event.id);
+        },
+      },
+    });
+    try {
+      const barrier = new ReadModelBarrier({ db, bus, relay, logger, timeoutMs: 5000 });
+      const envelope = await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+      // The relay is not running: the barrier publishes the event itself.
+      expect(await barrier.await([envelope.id], 'USERS')).toBe(true);
+      expect(applied.has(envelope.id)).toBe(true);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('does not wait for a durable consumer nobody reads (a retired service), and says so', async () => {
+    const db = pgSqlClient(pool);
+    const relay = new OutboxRelay({ db, bus, logger });
+    // A durable that exists on the stream with no process pulling from it.
+    await bus.jsm.consumers.add(streamNameFor(bus.namespace, 'USERS'), { durable_name: `gone-${randomUUID().slice(0, 8)}`, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All });
+    const barrier = new ReadModelBarrier({ db, bus, relay, logger, timeoutMs: 5000 });
+    const envelope = await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+    const started = Date.now();
+    expect(await barrier.await([envelope.id], 'USERS')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(lines.some((l) => l.msg === 'barrier: consumers nobody reads were not waited for')).toBe(true);
+  });
+
+  it('gives up after its bound when a read model is stuck, and says so', async () => {
+    const db = pgSqlClient(pool);
+    const relay = new OutboxRelay({ db, bus, logger });
+    let release: () => void = () => undefined;
+    const stuck = new Promise<void>((resolve) => (release = resolve));
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: `stuck-${randomUUID().slice(0, 8)}`,
+      logger,
+      ackWaitMs: 30_000,
+      handlers: { 'user.updated.v1': () => stuck },
+    });
+    try {
+      const barrier = new ReadModelBarrier({ db, bus, relay, logger, timeoutMs: 400 });
+      const envelope = await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+      const started = Date.now();
+      expect(await barrier.await([envelope.id], 'USERS')).toBe(false);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+      expect(lines.some((l) => l.msg === 'read models did not catch up in time; answering anyway')).toBe(true);
+    } finally {
+      release();
+      await consumer.stop();
+    }
+  });
+});
