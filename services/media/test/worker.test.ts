@@ -73,5 +73,8 @@ describe('thumbnail worker process', () => {
     expect(processed).toHaveLength(1);
     const photo = await media.prisma.photo.findUniqueOrThrow({ where: { id: photoId } });
     expect(await media.store.getBuffer(photo.thumbnailKey!)).not.toBeNull();
+    // No orphans: the killed run and the finished one wrote the same keys (derived from the photo id), nothing else.
+    const stored = (await Promise.all(['originals', 'thumbs', 'display'].map((area) => media.store.list(`${area}/${owner}/`)))).flat().sort();
+    expect(stored).toEqual([photo.filename, photo.thumbnailKey, photo.url].sort());
   });
 });

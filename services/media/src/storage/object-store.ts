@@ -73,6 +73,16 @@ export class ObjectStore {
     await this.client.removeObject(this.bucket, key);
   }
 
+  /** Every key under a prefix (operators' sweeps, and the tests that prove nothing is left behind). */
+  async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const item of this.client.listObjectsV2(this.bucket, prefix, true)) {
+      const { name } = item as { name?: string };
+      if (name) keys.push(name);
+    }
+    return keys;
+  }
+
   /** Readiness: the bucket answers. */
   async check(): Promise<void> {
     if (!(await this.client.bucketExists(this.bucket))) throw new Error(`bucket ${this.bucket} is missing`);
