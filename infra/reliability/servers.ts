@@ -132,3 +132,18 @@ export async function privateNats(): Promise<PrivateServer> {
   await server.start();
   return server;
 }
+
+/** Redis as compose runs it for BullMQ: append-only file, every write synced, never evicting. */
+export async function privateRedis(): Promise<PrivateServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hoptrack-redis-'));
+  const port = await freePort();
+  const server = serverProcess(
+    'redis',
+    ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--maxmemory-policy', 'noeviction'],
+    port,
+    () => portOpen(port),
+  );
+  server.url = `redis://127.0.0.1:${port}`;
+  await server.start();
+  return server;
+}

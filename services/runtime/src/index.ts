@@ -4,6 +4,7 @@ export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions 
 export { createMetrics, type ServiceMetrics } from './http/metrics';
 export * from './http/errors';
 export { encodeTimeCursor, decodeTimeCursor, type TimeCursor } from './http/cursor';
+export { isDependencyUnavailable } from './http/unavailable';
 export { ValidationError, describeIssue, type ZodTypeProvider } from './http/validation';
 export { REQUEST_ID_HEADER } from './http/request-id';
 export { createTokenService, parseDuration, InvalidTokenError, type TokenClaims, type TokenService } from './auth/tokens';

@@ -28,7 +28,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
-  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines });
+  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines, logger });
   const feed = new Feed(prisma, timelines, config.TIMELINE_CAP);
   const app = createServer({
     logger,

@@ -12,7 +12,8 @@ const UNAVAILABLE_CODES = new Set([
   // Prisma: can't reach the server, timed out, server closed the connection, pool timeout.
   'P1001', 'P1002', 'P1017', 'P2024',
 ]);
-const UNAVAILABLE_MESSAGE = /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Connection is closed|connection timeout/i;
+const UNAVAILABLE_MESSAGE =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Connection is closed|connection timeout|max retries per request|Stream isn't writeable/i;
 
 export function isDependencyUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();

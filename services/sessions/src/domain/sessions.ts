@@ -1,5 +1,5 @@
 import type { CreateSessionForm, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
-import { forbidden, notFound, type Outbox } from '@hoptrack/runtime';
+import { forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
 import { hydrateSessions, publicSessionView } from './hydrate';
@@ -13,6 +13,7 @@ export interface SessionsDeps {
   clock: () => Date;
   /** The author's own timeline gets a new session at once; the fan-out worker brings it to everyone else. */
   timelines: Pick<Timelines, 'add' | 'remove'>;
+  logger: Logger;
 }
 
 interface Page {
@@ -36,6 +37,19 @@ const jsonTrack = (track: CreateSessionForm['musicTrack']) => (track === null ? 
 export class Sessions {
   constructor(private readonly deps: SessionsDeps) {}
 
+  /**
+   * The change is committed and its event is in the outbox: a Redis outage must
+   * not turn it into an error (the client would retry and log it twice). The
+   * fan-out worker writes the same entry, and a timeline can be rebuilt.
+   */
+  private async ownTimeline(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      this.deps.logger.warn({ err }, "author's timeline not updated (Redis unavailable); the fan-out worker will");
+    }
+  }
+
   async create(userId: string, form: CreateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
     const session = await this.deps.prisma.$transaction(async (tx) => {
       // Milliseconds, set here: timelines sort by a ms score, and Postgres must agree to the last digit.
@@ -48,7 +62,7 @@ export class Sessions {
     });
     this.deps.onEventsCommitted();
     // The author sees their session in their feed right away (ZADD: the worker adding it again changes nothing).
-    await this.deps.timelines.add([userId], { sessionId: session.id, authorId: userId, score: session.createdAt.getTime() });
+    await this.ownTimeline(() => this.deps.timelines.add([userId], { sessionId: session.id, authorId: userId, score: session.createdAt.getTime() }));
     return this.view(userId, session);
   }
 
@@ -77,7 +91,7 @@ export class Sessions {
       await this.deps.outbox.enqueue(tx, 'session.deleted.v1', { sessionId: id, userId }, requestId);
     });
     this.deps.onEventsCommitted();
-    await this.deps.timelines.remove([userId], { sessionId: id, authorId: userId });
+    await this.ownTimeline(() => this.deps.timelines.remove([userId], { sessionId: id, authorId: userId }));
   }
 
   async get(viewerId: string, id: string): Promise<FeedSession> {

@@ -1,5 +1,5 @@
 import type { FeedFilter, FeedSession } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
 import type { BeerSession, PrismaClient } from '../db';
 import { hydrateSessions } from '../domain/hydrate';
 import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
@@ -40,11 +40,25 @@ export class Feed {
     private readonly cap: number,
   ) {}
 
+  /**
+   * A page of the feed: from the viewer's Redis timeline, or straight from
+   * Postgres when Redis cannot be reached — the same sessions in the same
+   * order, only slower, so a Redis outage degrades the feed instead of breaking it.
+   */
   async read(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number): Promise<{ sessions: FeedSession[]; next: string | null }> {
+    try {
+      return await this.page(viewerId, filter, cursor, limit, filter !== 'mine');
+    } catch (err) {
+      if (filter === 'mine' || !isDependencyUnavailable(err)) throw err;
+      return this.page(viewerId, filter, cursor, limit, false);
+    }
+  }
+
+  private async page(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number, useRedis: boolean): Promise<{ sessions: FeedSession[]; next: string | null }> {
     const keep = filter === 'following' ? (e: TimelineEntry) => e.authorId !== viewerId : () => true;
     const visible: BeerSession[] = [];
     let after = cursor;
-    let fromRedis = filter !== 'mine';
+    let fromRedis = useRedis;
     if (fromRedis) await this.ensureTimeline(viewerId);
     while (visible.length < limit) {
       const want = limit - visible.length;
