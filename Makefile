@@ -6,13 +6,14 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate infra dev seed test typecheck test-integration e2e test-faults test-security build-web up down logs bench clean
+.PHONY: help install generate infra dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench clean
 
 help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app"
 	@echo "make test   - typecheck, integration tests (real Postgres, Redis, NATS) and browser tests"
 	@echo "make e2e    - only the browser tests"
 	@echo "make test-faults / test-security - the fault-injection / attack tests alone (figures: docs/reliability.md)"
+	@echo "make soak   - 10 minutes of mixed traffic with faults (SOAK_SECONDS to change)"
 	@echo "make up     - the whole stack in Docker, with Prometheus, Grafana and the queue board (writes .env on first use); make down stops it"
 	@echo "make bench  - benchmarks against the local servers, with the machine they ran on"
 
@@ -51,6 +52,10 @@ test: typecheck test-integration e2e
 # The fault and attack tests alone (make test runs them too); figures in docs/reliability.md.
 test-faults: install infra
 	npx vitest run --project integration infra/reliability services/runtime/test/outbox-faults.test.ts services/auth/test/crash-loop.test.ts services/sessions/test/worker-crash.test.ts services/media/test/worker.test.ts
+
+# The documented soak: 10 minutes of mixed traffic with faults (make test runs 45 s of it).
+soak: install infra
+	SOAK_SECONDS=$${SOAK_SECONDS:-600} npx vitest run --project integration infra/reliability/soak.test.ts
 
 test-security: install infra build-web
 	npx vitest run --project integration infra/security services/runtime/test/tokens.test.ts

@@ -21,6 +21,8 @@ export interface RunningProcess {
   child: ChildProcess;
   /** Stops the process (SIGTERM, SIGKILL after 5 s) and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** How it was started: `startProcess(proc.options)` starts it again (fault tests). */
+  options: StartOptions;
 }
 
 export interface StartOptions {
@@ -78,6 +80,7 @@ export async function startProcess(options: StartOptions): Promise<RunningProces
     port: options.port,
     url,
     lines,
+    options,
     child,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
