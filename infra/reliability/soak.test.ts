@@ -96,10 +96,13 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
 
     // Faults, one per third of the run: kill -9 a worker (then start it again), restart a service.
     const faults: Array<{ at: number; what: string }> = [];
+    const drainedExits: Array<{ name: string; code: number | null }> = [];
     const restart = async (name: ServiceName, signal: NodeJS.Signals) => {
       const current = processes()[name] as RunningProcess;
       faults.push({ at: Date.now(), what: `${name} ${signal}` });
       await current.stop(signal);
+      // A SIGTERM under traffic must drain and exit cleanly (0), not be cut off.
+      if (signal === 'SIGTERM') drainedExits.push({ name, code: current.child.exitCode });
       await new Promise((r) => setTimeout(r, 1000));
       respawned.push(await startProcess(current.options));
     };
@@ -157,6 +160,8 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
     );
     expect(errors.map((e) => `${e.what} ${e.status}`)).toEqual([]);
     expect(drained).toBe(true);
+    expect(drainedExits).toEqual(drainedExits.map(({ name }) => ({ name, code: 0 })));
+    expect(drainedExits.length).toBeGreaterThan(0);
     // Flat: the late floor of each process's memory within 50 % (and 64 MiB) of its early floor.
     for (const g of growth) expect(g.lateMiB, g.name).toBeLessThan(Math.max(g.earlyMiB * 1.5, g.earlyMiB + 64));
   });
