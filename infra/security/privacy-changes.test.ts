@@ -78,11 +78,15 @@ describe('privacy changes hold from the moment they answer', () => {
     const stranger = await registerUser(stack.baseUrl, 'stranger');
     const friend = await registerUser(stack.baseUrl, 'friendly');
     await friends(author, friend);
-    const session = await logSessionViaApi(stack.baseUrl, author, { title: 'Public for now' });
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c60' } }).jpeg().toBuffer();
+    const session = await logSessionViaApi(stack.baseUrl, author, { title: 'Public for now' }, { name: 's.jpg', mimeType: 'image/jpeg', buffer: jpeg });
     const albumId = await albumWithPhoto(author);
     await eventually(async () => (await status(stranger, `/api/albums/${albumId}/photos`)) === 200, 'media knows the author', 15_000);
     const photos = (await callApi(stack.baseUrl, stranger.token, 'GET', `/api/albums/${albumId}/photos`)).body as Array<{ url: string; thumbnailUrl: string }>;
-    const urls = photos.flatMap((p) => [p.url, p.thumbnailUrl]);
+    // The session photo as the stranger was shown it (signed for them), with the album images.
+    const listed = (await callApi(stack.baseUrl, stranger.token, 'GET', `/api/users/${author.id}/sessions`)).body as Array<{ photos: string[] }>;
+    const urls = [...photos.flatMap((p) => [p.url, p.thumbnailUrl]), ...listed.flatMap((s) => s.photos)];
+    expect(listed.flatMap((s) => s.photos)).toHaveLength(1);
     for (const url of urls) expect((await fetch(`${stack.baseUrl}${url}`)).status, url).toBe(200);
     expect(await body(stranger, `/api/users/${author.id}/sessions`)).toContain(session.id);
 

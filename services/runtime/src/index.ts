@@ -22,5 +22,6 @@ export { migrate, readMigrations } from './db/migrate';
 export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';
 export { upsertNewerSnapshot, personColumns, type SnapshotRow } from './db/snapshot';
+export { FileSignature, FILES_PREFIX } from './files/file-signature';
 export { withBus, type DatabaseAndBus } from './connections';
 export { runService, eventDrivenService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';

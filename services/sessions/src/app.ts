@@ -1,4 +1,4 @@
-import { bearerAuth, createServer, createTokenService, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { bearerAuth, createServer, createTokenService, FileSignature, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { SessionsConfig } from './config';
 import type { SessionsConnections } from './connections';
 import { Interactions } from './domain/interactions';
@@ -6,6 +6,7 @@ import { Sessions } from './domain/sessions';
 import { Feed } from './feed/feed';
 import { Timelines } from './feed/timelines';
 import { MediaClient } from './photos/media-client';
+import { PhotoUrls } from './photos/photo-urls';
 import { interactionsRoutes } from './routes/interactions.routes';
 import { sessionsRoutes } from './routes/sessions.routes';
 
@@ -28,8 +29,9 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
-  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines, logger });
-  const feed = new Feed(prisma, timelines, config.TIMELINE_CAP);
+  const photos = new PhotoUrls(new FileSignature(config.JWT_SECRET, config.FILE_URL_TTL_SECONDS, clock));
+  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines, logger, photos });
+  const feed = new Feed(prisma, timelines, config.TIMELINE_CAP, photos);
   const app = createServer({
     logger,
     metrics: deps.metrics,

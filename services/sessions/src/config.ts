@@ -20,6 +20,8 @@ export const sessionsConfigSchema = serviceConfigSchema(
     FANOUT_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
     /** Entries kept per timeline (the brief: about 800); older pages come from Postgres. */
     TIMELINE_CAP: z.coerce.number().int().min(10).max(10_000).default(800),
+    /** Lifetime of the signed session-photo URLs handed to viewers (as media's album images). */
+    FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
   },
 );
 

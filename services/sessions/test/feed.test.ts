@@ -38,12 +38,20 @@ describe('the feed', () => {
     expect(await feedIds(author)).toEqual([res.json().id]);
   });
 
-  it('stores a session photo through the media service', async () => {
+  it('stores a session photo through the media service as the author’s, and shows it signed for the viewer', async () => {
     const author = await t.user();
     const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c80' } }).jpeg().toBuffer();
     const res = await author.form('POST', '/api/sessions', { title: 'With a photo' }, { data: jpeg });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().photo).toMatch(/^\/api\/media\/files\/uploads\/[0-9a-f-]+\.webp$/);
+    const photo: string = res.json().photo;
+    expect(photo).toMatch(new RegExp(`^/api/media/files/uploads/${author.id}/[0-9a-f-]{36}\\.webp\\?exp=\\d+&v=${author.id}&sig=[\\w-]+$`));
+    // The media service serves it for that signature, and not without one.
+    const served = await fetch(`${t.media.url}${photo}`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    expect((await fetch(`${t.media.url}${photo.split('?')[0]}`)).status).toBe(404);
+    // Stored as the path: the signature is made per viewer when shown.
+    expect((await t.prisma.beerSession.findUniqueOrThrow({ where: { id: res.json().id } })).photo).toBe(photo.split('?')[0]);
   });
 
   it('is rebuilt from Postgres after FLUSHALL with the same content', async () => {

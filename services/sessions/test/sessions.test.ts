@@ -150,7 +150,7 @@ describe('editing a session', () => {
   it('keeps omitted fields (counts, types, track, photo) and publishes session.updated.v1 with the new facts', async () => {
     const author = await t.user();
     const created = ok<FeedSession>(await author.form('POST', '/api/sessions', full, { data: await jpeg() }), 201);
-    expect(created.photo).toMatch(/\.webp$/);
+    expect(created.photo).toMatch(/\.webp\?exp=/);
     await new Promise((r) => setTimeout(r, 5));
     const updated = ok<FeedSession>(await author.form('PUT', `/api/sessions/${created.id}`, { title: 'Renamed', beerCount: '5' }));
     expect(updated).toMatchObject({ id: created.id, title: 'Renamed', beerCount: 5, duration: 90, beerTypes: ['IPA'], musicTrack: track, photo: created.photo });
@@ -188,7 +188,7 @@ describe('editing a session', () => {
     const author = await t.user();
     const created = ok<FeedSession>(await author.form('POST', '/api/sessions', { title: 'p' }, { data: await jpeg('#111') }), 201);
     const updated = ok<FeedSession>(await author.form('PUT', `/api/sessions/${created.id}`, {}, { data: await jpeg('#eee') }));
-    expect(updated.photo).toMatch(/\.webp$/);
+    expect(updated.photo).toMatch(/\.webp\?exp=/);
     expect(updated.photo).not.toBe(created.photo);
   });
 

@@ -6,11 +6,15 @@ import type { FileUrls } from '../domain/file-urls';
 import { toDisplayImage } from '../images/images';
 import type { ObjectStore } from '../storage/object-store';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /**
  * Uploads on behalf of other services (the sessions service sends a session's
  * photo here). Outside /api, so the gateway never routes it: only processes on
  * the internal network reach it. One image per call, checked and re-encoded
- * like every other; the answer is the URL to keep.
+ * like every other; the answer is the path to keep. With an `ownerId` field
+ * the file is the owner's: it is served only through URLs the caller signs
+ * per viewer (FileSignature), and the file route re-checks the owner's privacy.
  */
 export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls): void {
   app.register(async (plain) => {
@@ -20,8 +24,12 @@ export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUr
       if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data in a field named "file"', 'file');
       const part = await request.file();
       if (!part || part.fieldname !== 'file') throw badRequest('Send the image in a field named "file"', 'file');
+      // The owner (a field sent before the file) scopes the key, so the file route can apply the owner's privacy.
+      const owner = part.fields.ownerId;
+      const ownerId = owner && !Array.isArray(owner) && owner.type === 'field' ? String(owner.value) : undefined;
+      if (ownerId !== undefined && !UUID.test(ownerId)) throw badRequest('ownerId must be a valid user id', 'ownerId');
       const image = await toDisplayImage(await part.toBuffer());
-      const key = `uploads/${randomUUID()}.webp`;
+      const key = ownerId ? `uploads/${ownerId}/${randomUUID()}.webp` : `uploads/${randomUUID()}.webp`;
       await store.put(key, image.data, image.contentType);
       return reply.status(201).send({ url: urls.public(key), width: image.width, height: image.height, contentType: image.contentType });
     });

@@ -1,6 +1,7 @@
 import { COMMENTS_IN_CARD, musicTrack, type FeedSession, type PublicSession, type ReactionSummary, type SessionComment, type SessionPerson } from '@hoptrack/proto';
 import type { BeerSession, Db, User } from '../db';
 import { notBlockedWith } from './visibility';
+import type { PhotoUrls } from '../photos/photo-urls';
 
 /** Likes carried per card: enough for three avatars and a tooltip; likeCount has the total. */
 const LIKES_IN_CARD = 20;
@@ -37,7 +38,7 @@ interface ReactionRow {
  * users read model. People who blocked the viewer, or whom the viewer
  * blocked, are left out of every list and count.
  */
-export async function hydrateSessions(db: Db, viewerId: string, sessions: BeerSession[]): Promise<FeedSession[]> {
+export async function hydrateSessions(db: Db, viewerId: string, sessions: BeerSession[], photos: PhotoUrls): Promise<FeedSession[]> {
   if (sessions.length === 0) return [];
   const ids = sessions.map((s) => s.id);
   const visiblePerson = (column: string) => notBlockedWith('$1::uuid', column);
@@ -100,7 +101,7 @@ export async function hydrateSessions(db: Db, viewerId: string, sessions: BeerSe
     location: s.location,
     latitude: s.latitude,
     longitude: s.longitude,
-    photo: s.photo,
+    photo: photos.forViewer(s.photo, viewerId),
     beerCount: s.beerCount,
     duration: s.duration,
     avgAbv: s.avgAbv,
@@ -136,7 +137,7 @@ function parseTrack(value: unknown): FeedSession['musicTrack'] {
 }
 
 /** The profile's public shape. */
-export function publicSessionView(s: BeerSession, likesCount: number): PublicSession {
+export function publicSessionView(s: BeerSession, likesCount: number, photo: string | null): PublicSession {
   return {
     id: s.id,
     title: s.title,
@@ -146,7 +147,7 @@ export function publicSessionView(s: BeerSession, likesCount: number): PublicSes
     duration: s.duration,
     averageAbv: s.avgAbv,
     location: s.location,
-    photos: s.photo ? [s.photo] : [],
+    photos: photo ? [photo] : [],
     likesCount,
   };
 }

@@ -4,6 +4,7 @@ import { Prisma, type BeerSession, type Db, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
 import { hydrateSessions, publicSessionView } from './hydrate';
 import { assertCanSeeSession, notBlockedWith, profileAccess } from './visibility';
+import type { PhotoUrls } from '../photos/photo-urls';
 
 export interface SessionsDeps {
   prisma: PrismaClient;
@@ -14,6 +15,8 @@ export interface SessionsDeps {
   /** The author's own timeline gets a new session at once; the fan-out worker brings it to everyone else. */
   timelines: Pick<Timelines, 'add' | 'remove'>;
   logger: Logger;
+  /** Signs each session photo for the viewer it is shown to. */
+  photos: PhotoUrls;
 }
 
 interface Page {
@@ -109,7 +112,7 @@ export class Sessions {
       take: page.limit,
       skip: page.offset,
     });
-    return hydrateSessions(this.deps.prisma, userId, rows);
+    return hydrateSessions(this.deps.prisma, userId, rows, this.deps.photos);
   }
 
   /** A profile's Beer Sessions tab: private profiles to friends only (403), blocked people see nothing (404). */
@@ -129,7 +132,7 @@ export class Sessions {
       rows.map((r) => r.id),
     );
     const likes = new Map(counts.map((c) => [c.session_id, Number(c.n)]));
-    return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0));
+    return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0, this.deps.photos.forViewer(r.photo, viewerId)));
   }
 
   /** Throws 404 (cannot see) or 403 (not the owner) before anything is uploaded. */
@@ -138,7 +141,7 @@ export class Sessions {
   }
 
   private async view(viewerId: string, session: BeerSession): Promise<FeedSession> {
-    const [view] = await hydrateSessions(this.deps.prisma, viewerId, [session]);
+    const [view] = await hydrateSessions(this.deps.prisma, viewerId, [session], this.deps.photos);
     if (!view) throw notFound('Session not found');
     return view;
   }

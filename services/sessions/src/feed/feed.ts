@@ -4,6 +4,7 @@ import type { BeerSession, PrismaClient } from '../db';
 import { hydrateSessions } from '../domain/hydrate';
 import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
 import { newestFirst, type TimelineEntry, type Timelines } from './timelines';
+import type { PhotoUrls } from '../photos/photo-urls';
 
 export interface Cursor {
   score: number;
@@ -38,6 +39,7 @@ export class Feed {
     private readonly prisma: PrismaClient,
     private readonly timelines: Timelines,
     private readonly cap: number,
+    private readonly photos: PhotoUrls,
   ) {}
 
   /**
@@ -80,7 +82,7 @@ export class Feed {
     const last = page[page.length - 1];
     const hasMore = page.length === limit && last !== undefined;
     return {
-      sessions: await hydrateSessions(this.prisma, viewerId, page),
+      sessions: await hydrateSessions(this.prisma, viewerId, page, this.photos),
       next: hasMore ? encodeCursor({ score: last.createdAt.getTime(), sessionId: last.id }) : null,
     };
   }

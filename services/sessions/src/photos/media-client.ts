@@ -10,8 +10,10 @@ import { HttpError, REQUEST_ID_HEADER } from '@hoptrack/runtime';
 export class MediaClient {
   constructor(private readonly baseUrl: string) {}
 
-  async upload(data: Buffer, filename: string, contentType: string, requestId?: string): Promise<string> {
+  /** Stores the photo as `ownerId`'s; answers the path to keep (shown to viewers signed, see PhotoUrls). */
+  async upload(data: Buffer, filename: string, contentType: string, ownerId: string, requestId?: string): Promise<string> {
     const form = new FormData();
+    form.append('ownerId', ownerId);
     form.append('file', new Blob([new Uint8Array(data)], { type: contentType }), filename);
     let res: Response;
     try {

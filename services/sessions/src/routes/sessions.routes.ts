@@ -29,7 +29,7 @@ export function sessionsRoutes(app: ServiceApp, deps: SessionRoutesDeps): void {
   const { sessions, feed, media } = deps;
   const guarded = { preHandler: deps.authenticate };
   const store = (photo: IncomingPhoto | null, request: FastifyRequest) =>
-    photo ? media.upload(photo.data, photo.filename, photo.contentType, request.id) : Promise.resolve(null);
+    photo ? media.upload(photo.data, photo.filename, photo.contentType, authOf(request).userId, request.id) : Promise.resolve(null);
 
   app.get('/api/sessions', { ...guarded, schema: { querystring: feedQuery, response: { 200: z.array(feedSession) } } }, async (request, reply) => {
     const { filter, cursor, limit } = request.query;

@@ -1,0 +1,21 @@
+import { FILES_PREFIX, type FileSignature } from '@hoptrack/runtime';
+
+/** A session photo stored as the author's (see the media service's internal upload). */
+const OWNED_PHOTO = /^uploads\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/;
+
+/**
+ * What a viewer's browser may load for a stored session photo: the author's
+ * photos are served by media only through a URL signed for that viewer
+ * (media re-checks, on every fetch, that the viewer may still see the
+ * author's photos: a block or a private switch revokes URLs handed out
+ * before). Older, unscoped paths are returned as stored.
+ */
+export class PhotoUrls {
+  constructor(private readonly signature: FileSignature) {}
+
+  forViewer(path: string | null, viewerId: string): string | null {
+    if (!path?.startsWith(FILES_PREFIX)) return path;
+    const key = path.slice(FILES_PREFIX.length);
+    return OWNED_PHOTO.test(key) ? this.signature.url(key, viewerId) : path;
+  }
+}
