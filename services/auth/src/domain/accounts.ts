@@ -100,7 +100,8 @@ export class Accounts {
         passwordResetExpires: null,
         tokenVersion: { increment: 1 },
       });
-    });
+      // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
+    }, { settle: true });
   }
 
   async me(userId: string): Promise<User> {
@@ -170,13 +171,16 @@ export class Accounts {
     type: EventType,
     requestId: string,
     write: (tx: Prisma.TransactionClient) => Promise<User>,
+    options: { settle?: boolean } = {},
   ): Promise<User> {
+    let eventId = '';
     const user = await this.deps.prisma.$transaction(async (tx) => {
       const written = await write(tx);
-      await this.deps.outbox.enqueue(tx, type, toSnapshot(written), requestId);
+      eventId = (await this.deps.outbox.enqueue(tx, type, toSnapshot(written), requestId)).id;
       return written;
     });
     this.deps.onEventsCommitted();
+    if (options.settle) await this.deps.settle?.([eventId]);
     return user;
   }
 }
