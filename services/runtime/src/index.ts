@@ -18,6 +18,7 @@ export { startReadModels, blocksReadModel, type ReadModelHandler, type ReadModel
 export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';
 export type { SqlClient, TransactionalSqlClient } from './db/sql';
 export { ensureDatabase } from './db/database';
+export { pgSqlClient } from './db/pg-sql-client';
 export { migrate, readMigrations } from './db/migrate';
 export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';

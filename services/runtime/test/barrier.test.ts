@@ -12,7 +12,7 @@ import { ensureDatabase } from '../src/db/database';
 import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
 import { memoryLogger } from '../src/testing/memory-logger';
 import { testUserSnapshot } from '../src/testing/users';
-import { pgSqlClient } from './pg-sql-client';
+import { pgSqlClient } from '../src/db/pg-sql-client';
 
 /** The read-your-writes barrier: it answers once every durable consumer applied the events, or after its bound. */
 const url = testDatabaseUrl('runtime_barrier');

@@ -12,7 +12,7 @@ import { ensureDatabase } from '../src/db/database';
 import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
 import { readEvents } from '../src/testing/events';
 import { memoryLogger } from '../src/testing/memory-logger';
-import { pgSqlClient } from './pg-sql-client';
+import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_bus');
 const { logger, lines } = memoryLogger('bus-test', 'debug');

@@ -11,7 +11,7 @@ import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
 import { readEvents } from '../src/testing/events';
 import { memoryLogger } from '../src/testing/memory-logger';
 import { testUserSnapshot } from '../src/testing/users';
-import { pgSqlClient } from './pg-sql-client';
+import { pgSqlClient } from '../src/db/pg-sql-client';
 
 /**
  * Faults of the outbox (issue 9, items 2 and 3), with the figures

