@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FeedFilter } from '@hoptrack/proto';
-import { feedKey, feedSessions, sessionsApi } from '../../lib/sessionsApi';
+import { feedQuery, feedSessions } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { ListError } from '../social/UserList';
 import { FeedSkeleton } from './FeedSkeleton';
@@ -17,12 +17,7 @@ interface FeedListProps {
  * cards and 'Load More Activities' while the server has a next page.
  */
 export function FeedList({ filter, onLogSession }: FeedListProps) {
-  const feed = useInfiniteQuery({
-    queryKey: feedKey(filter),
-    queryFn: ({ pageParam }) => sessionsApi.feedPage(filter, pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  const feed = useInfiniteQuery(feedQuery(filter));
 
   if (feed.isPending) return <FeedSkeleton />;
   if (feed.isError && !feed.isFetchNextPageError) {
