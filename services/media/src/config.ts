@@ -22,7 +22,24 @@ export const mediaConfigSchema = serviceConfigSchema(
     READ_MODEL_CONSUMER: z.string().default('media-read-model'),
     THUMBNAIL_CONSUMER: z.string().default('media-thumbnails'),
     THUMBNAIL_QUEUE: z.string().default('thumbnails'),
+    /**
+     * Jobs at once per worker process. Each job decodes its photo twice side by side
+     * (thumbnail and display copy), so a process keeps at most
+     * 2 × THUMBNAIL_CONCURRENCY × THUMBNAIL_SHARP_THREADS threads busy with pixels.
+     */
     THUMBNAIL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /**
+     * libvips threads per image (sharp.concurrency()). Set here rather than left to
+     * sharp, whose default depends on the build (1 with glibc's allocator, one per
+     * core with musl or jemalloc): a single 12 MP photo must not take every core.
+     */
+    THUMBNAIL_SHARP_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+    /**
+     * The worker's CPU priority (Unix nice, 0–19; 0 = as the API processes). Thumbnails
+     * are background work: on a machine shared with the API, the request path gets the
+     * CPU first when both want it, and the worker still has every core nobody else uses.
+     */
+    THUMBNAIL_NICE: z.coerce.number().int().min(0).max(19).default(10),
     THUMBNAIL_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
     /** How long a job's lock lasts; a worker that dies mid-job frees it after this and another run picks it up. */
     THUMBNAIL_LOCK_MS: z.coerce.number().int().min(500).default(30_000),

@@ -2,6 +2,7 @@ import { createServer, instrumentBus, Outbox, OutboxRelay, runService, startCons
 import { Redis } from 'ioredis';
 import { mediaConfigSchema } from '../../config';
 import { openConnections } from '../../connections';
+import { applyCpuLimits } from './cpu-limits';
 import { processPhoto } from './process-photo';
 import { observeQueueWorker, queuePrefix, registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, type QueueSettings } from './queue';
@@ -16,6 +17,8 @@ await runService({
   name: 'media-worker',
   configSchema: mediaConfigSchema,
   async build({ config, logger, metrics }) {
+    // Before any image work: the worker shares its machine with the request path (config.ts says how).
+    applyCpuLimits({ sharpThreads: config.THUMBNAIL_SHARP_THREADS, nice: config.THUMBNAIL_NICE }, logger);
     const connections = await openConnections(config, logger, 'media-worker');
     const settings: QueueSettings = {
       redisUrl: config.REDIS_URL,
