@@ -36,6 +36,8 @@ function routeOf(req: GatewayRequest): string {
 export function observeRequests(app: GatewayApp): void {
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
+    // Read now: by 'close' a keep-alive socket may already be detached from the request.
+    const remoteAddress = req.ip ?? req.socket.remoteAddress;
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeOf(req);
@@ -46,7 +48,7 @@ export function observeRequests(app: GatewayApp): void {
       logger[level](
         {
           reqId: requestIdOf(req),
-          req: { method: req.method, url: redactUrl(pathOf(req.originalUrl)), remoteAddress: req.ip ?? req.socket.remoteAddress },
+          req: { method: req.method, url: redactUrl(pathOf(req.originalUrl)), remoteAddress },
           res: { statusCode },
           route,
           responseTime: Math.round(seconds * 1e5) / 100,
