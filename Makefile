@@ -6,7 +6,7 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate infra dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench clean
+.PHONY: help install generate infra dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke clean
 
 help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app"
@@ -47,7 +47,7 @@ test-integration: install infra
 e2e: install infra build-web
 	npx vitest run --project e2e
 
-test: typecheck test-integration e2e
+test: typecheck test-integration e2e bench-smoke
 
 # The fault and attack tests alone (make test runs them too); figures in docs/reliability.md.
 test-faults: install infra
@@ -74,8 +74,13 @@ down:
 logs:
 	docker compose logs -f
 
-bench: install infra
+# Every benchmark beside its reference (about 15 minutes); writes bench/results/<date>.json and the table in docs/benchmarks.md.
+bench: install infra build-web
 	npx tsx infra/bench/run.ts
+
+# The same harness on a tiny data set with 1-second steps: checks it still works (no thresholds); make test runs it.
+bench-smoke: install infra build-web
+	npx tsx infra/bench/run.ts --smoke
 
 clean:
 	rm -rf node_modules */node_modules services/*/node_modules web/dist services/*/src/generated

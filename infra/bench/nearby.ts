@@ -1,49 +1,92 @@
-import { EARTH_RADIUS_MILES } from '@hoptrack/proto';
-import { createLogger } from '@hoptrack/runtime';
-import { placesConfigSchema } from '../../services/places/src/config';
-import { openDatabase } from '../../services/places/src/connections';
-import { Catalogue } from '../../services/places/src/domain/catalogue';
-import { Reviews } from '../../services/places/src/domain/reviews';
-import { formatStats, measure, type Stats } from './machine';
+import pg from 'pg';
+import { nearbyParams, nearbySql } from '../../services/places/src/domain/catalogue';
+import type { Benchmark } from './lib/context';
+import { openLoop, summarise } from './lib/load';
+import { compare, round, stepSummary } from './lib/report';
 
 /**
- * Nearby search over the full seeded catalogue: the indexed query the API
- * runs, side by side with the reference it must agree with — a full scan
- * computing haversine for every bar.
+ * 7. Nearby bars over the full seeded catalogue. The API's p99 at a steady
+ * rate, and the query itself beside its reference: the very same SQL
+ * (exported by the catalogue) on a copy of the bars table without the GiST
+ * index, one query at a time so only the plan differs.
  */
-export async function benchNearby(runs: number): Promise<Array<[string, Stats]>> {
-  const config = placesConfigSchema.parse({
-    ...process.env,
-    DATABASE_URL: process.env.BENCH_PLACES_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/hoptrack_places_bench',
-  });
-  const prisma = await openDatabase(config, createLogger('bench', 'warn'));
-  try {
-    const catalogue = new Catalogue(prisma, new Reviews(prisma));
-    const points = await prisma.bar.findMany({ where: { latitude: { not: null } }, select: { latitude: true, longitude: true }, take: 400 });
-    // Deterministic spread of query points: seeded bars, nudged a little.
-    const at = (i: number) => {
-      const p = points[(i * 37) % points.length]!;
-      return { lat: (p.latitude ?? 0) + ((i % 7) - 3) * 0.01, lng: (p.longitude ?? 0) + ((i % 5) - 2) * 0.01 };
-    };
-    const indexed = await measure(runs, (i) => catalogue.nearby({ ...at(i), radius: 5000, limit: 20 }));
-    const scan = await measure(Math.max(20, Math.floor(runs / 10)), (i) => {
-      const { lat, lng } = at(i);
-      return prisma.$queryRawUnsafe(
-        `SELECT id FROM (SELECT id, 2 * ${EARTH_RADIUS_MILES} * asin(sqrt(power(sin(radians(latitude - $1) / 2), 2)
-           + cos(radians($1)) * cos(radians(latitude)) * power(sin(radians(longitude - $2) / 2), 2))) AS miles
-         FROM bars WHERE latitude IS NOT NULL) s WHERE miles <= $3 ORDER BY miles LIMIT 20`,
-        lat,
-        lng,
-        5000 / 1609.344,
-      );
-    });
-    return [
-      [`places nearby, GiST earth_box (${await prisma.bar.count()} bars, r=5 km)`, indexed],
-      ['  reference: full scan with haversine', scan],
-    ];
-  } finally {
-    await prisma.$disconnect();
-  }
-}
+const RADIUS_M = 5000;
 
-export { formatStats };
+export const benchNearby: Benchmark = async (ctx) => {
+  const db = new pg.Client({ connectionString: ctx.databases.places });
+  await db.connect();
+  try {
+    const bars = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM bars')).rows[0]?.n ?? 0);
+    const seeds = (await db.query<{ latitude: number; longitude: number }>('SELECT latitude, longitude FROM bars WHERE latitude IS NOT NULL ORDER BY id LIMIT 400')).rows;
+    if (seeds.length === 0) throw new Error('the places catalogue is empty');
+    // Deterministic query points: seeded bars, nudged by up to ~3 km.
+    const at = (i: number) => {
+      const p = seeds[(i * 37) % seeds.length] as { latitude: number; longitude: number };
+      return { lat: p.latitude + ((i % 7) - 3) * 0.01, lng: p.longitude + ((i % 5) - 2) * 0.01 };
+    };
+    await db.query('DROP TABLE IF EXISTS bars_unindexed');
+    await db.query('CREATE TABLE bars_unindexed AS SELECT * FROM bars');
+    await db.query('ANALYZE bars_unindexed');
+
+    const runs = ctx.smoke ? 30 : 500;
+    const timeQuery = async (table: string, n: number) => {
+      const sql = nearbySql(table);
+      for (let i = 0; i < Math.min(20, n); i++) await db.query(sql, [...nearbyParams({ ...at(i), radius: RADIUS_M, limit: 20 })]);
+      const ms: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const t = performance.now();
+        await db.query(sql, [...nearbyParams({ ...at(i), radius: RADIUS_M, limit: 20 })]);
+        ms.push(performance.now() - t);
+      }
+      return summarise(ms);
+    };
+    const indexed = await timeQuery('bars', runs);
+    const unindexed = await timeQuery('bars_unindexed', Math.max(20, Math.floor(runs / 5)));
+    await db.query('DROP TABLE bars_unindexed');
+
+    // The API direct on the places service at a steady rate (auth, validation, JSON included).
+    const token = await ctx.token(ctx.seed.reader);
+    const rate = ctx.smoke ? 20 : 200;
+    ctx.meter.begin();
+    const api = await openLoop(ctx.stack.services.places.url, {
+      rate,
+      seconds: ctx.stepSeconds * 2,
+      request: (i) => {
+        const { lat, lng } = at(i);
+        return { path: `/api/bars/nearby?lat=${lat}&lng=${lng}&radius=${RADIUS_M}&limit=20`, headers: { authorization: `Bearer ${token}` } };
+      },
+    });
+    const costs = ctx.meter.end(api.requests).map((c) => ({ at: `nearby API at ${rate} rps`, ...c }));
+    if (api.errors > 0) throw new Error(`nearby API answered errors: ${JSON.stringify(api.statuses)}`);
+
+    return {
+      id: 'nearby',
+      title: 'Nearby bars',
+      comparisons: [
+        compare({
+          measure: `Nearby query p99 (${bars.toLocaleString('en-GB')} bars, r = 5 km, 20 results), GiST index`,
+          value: indexed.p99,
+          unit: 'ms',
+          reference: 'the same query on a copy of the table without the index',
+          referenceValue: unindexed.p99,
+        }),
+        compare({
+          measure: `GET /api/bars/nearby p99 at ${rate} rps, direct to places`,
+          value: api.p99,
+          unit: 'ms',
+          reference: 'the indexed query alone (p99)',
+          referenceValue: indexed.p99,
+        }),
+      ],
+      costs,
+      details: {
+        bars,
+        indexed: { p50: round(indexed.p50), p99: round(indexed.p99) },
+        unindexed: { p50: round(unindexed.p50), p99: round(unindexed.p99) },
+        api: stepSummary(api),
+      },
+    };
+  } finally {
+    await db.end();
+  }
+};

@@ -1,13 +1,155 @@
-import { machine } from './machine';
-import { benchNearby, formatStats } from './nearby';
+import { connectBus, createLogger, createTokenService, deleteStreams, DEV_JWT_SECRET } from '@hoptrack/runtime';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { pgBase, startStack, type Stack } from '../testing/stack';
+import type { BenchContext, Benchmark } from './lib/context';
+import { rampRates } from './lib/load';
+import { machineInfo } from './lib/machine';
+import { ProcessMeter } from './lib/procstat';
+import type { Section } from './lib/report';
+import { writeResults } from './lib/write';
+import { FULL_SCALE, seed, SMOKE_SCALE, userId } from './seed';
+import { benchGatewayHop } from './gateway-hop';
+import { benchFeedRead } from './feed-read';
+import { benchSessionCreate } from './session-create';
+import { benchFanout } from './fanout';
+import { benchEvents } from './events';
+import { benchThumbnails } from './thumbnails';
+import { benchNearby } from './nearby';
+import { benchWeb } from './web';
 
 /**
- * `make bench`: every benchmark, its reference beside it, and the machine.
- * Figures belong in docs/benchmarks.md with the machine line they came with.
- * Loops are bounded (BENCH_RUNS) and talk only to local servers.
+ * `make bench`: seeds the data set into a stack of its own (databases
+ * `*_bench`, bus namespace `bench`), runs every benchmark beside its
+ * reference, and writes bench/results/<date>.json and the table in
+ * docs/benchmarks.md. `--smoke` (CI) runs the same code on a tiny data set
+ * with 1-second steps and writes nothing but a JSON in a temp folder.
+ * `--only=feed,fanout` runs a subset (while working on one figure).
  */
-const runs = Number(process.env.BENCH_RUNS ?? 500);
-process.stdout.write(`machine: ${machine()}\n`);
-for (const [name, stats] of await benchNearby(runs)) {
-  process.stdout.write(`${name.padEnd(60)} ${formatStats(stats)}\n`);
+const args = process.argv.slice(2);
+const smoke = args.includes('--smoke') || process.env.BENCH_SMOKE === '1';
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const label = args.find((a) => a.startsWith('--label='))?.slice('--label='.length);
+
+const BENCHMARKS: Array<[string, Benchmark]> = [
+  ['gateway-hop', benchGatewayHop],
+  ['feed-read', benchFeedRead],
+  ['session-create', benchSessionCreate],
+  ['fanout', benchFanout],
+  ['events', benchEvents],
+  ['thumbnails', benchThumbnails],
+  ['nearby', benchNearby],
+  ['web', benchWeb],
+];
+
+const namespace = smoke ? 'benchsmoke' : 'bench';
+const suffix = `_${namespace}`;
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const databases = {
+  auth: `${pgBase()}/hoptrack_auth${suffix}`,
+  socialGraph: `${pgBase()}/hoptrack_social_graph${suffix}`,
+  sessions: `${pgBase()}/hoptrack_sessions${suffix}`,
+  media: `${pgBase()}/hoptrack_media${suffix}`,
+  messaging: `${pgBase()}/hoptrack_messaging${suffix}`,
+  places: `${pgBase()}/hoptrack_places${suffix}`,
+};
+const log = (message: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+
+/** A fresh start: no databases, timelines, queues or streams left from an earlier run. */
+async function reset(): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${pgBase()}/postgres` });
+  await admin.connect();
+  for (const url of Object.values(databases)) await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+  await admin.end();
+  const redis = new Redis(redisUrl);
+  for (const pattern of [`${namespace}:*`, `bull:${namespace}*`, `${namespace}-*`]) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== '0');
+  }
+  redis.disconnect();
+  const bus = await connectBus({ url: natsUrl, name: 'bench-reset', namespace, logger: createLogger('bench', 'silent') });
+  await deleteStreams(bus);
+  await bus.close();
 }
+
+const started = performance.now();
+log(`${smoke ? 'smoke' : 'full'} run${only ? ` (only ${only.join(', ')})` : ''}`);
+await reset();
+log('starting the stack');
+let stack: Stack | undefined;
+const sections: Section[] = [];
+try {
+  stack = await startStack({
+    namespace,
+    databaseSuffix: suffix,
+    serveWeb: true,
+    env: {
+      // Request logs at info would go through the bench's own pipes at every request; warnings still show.
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      // One client from one address: the per-IP limit would answer 429 within a second.
+      GATEWAY_RATE_LIMIT_MAX: '1000000000',
+    },
+  });
+  log('seeding');
+  const seedInfo = await seed(smoke ? SMOKE_SCALE : FULL_SCALE, databases);
+  log(`seeded ${seedInfo.scale.users} people, ${seedInfo.friendships} friendships, ${seedInfo.scale.sessions} sessions in ${seedInfo.seconds.toFixed(1)} s`);
+  const tokens = createTokenService({ secret: process.env.JWT_SECRET ?? DEV_JWT_SECRET });
+  const running = stack;
+  const ctx: BenchContext = {
+    smoke,
+    stack: running,
+    namespace,
+    databases,
+    redisUrl,
+    natsUrl,
+    seed: seedInfo,
+    meter: ProcessMeter.of([
+      { name: 'gateway', pid: running.gateway.child.pid ?? 0 },
+      ...Object.values(running.services).map((p) => ({ name: p.name, pid: p.child.pid ?? 0 })),
+    ]),
+    token: (i) => tokens.sign({ userId: userId(i), tokenVersion: 0 }),
+    stepSeconds: smoke ? 1 : Number(process.env.BENCH_STEP_SECONDS ?? 5),
+    rates: (from, to) => (smoke ? [from, from * 2] : rampRates(from, to, 1.4)),
+    log,
+  };
+  for (const [id, bench] of BENCHMARKS) {
+    if (only && !only.includes(id)) continue;
+    log(`${id}…`);
+    const t = performance.now();
+    try {
+      sections.push(await bench(ctx));
+    } catch (err) {
+      log(`${id} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      // The servers' own errors say why; show the last few of each.
+      for (const proc of [running.gateway, ...Object.values(running.services)]) {
+        const errors = proc.lines.filter((line) => /"level":(50|60)/.test(line)).slice(-3);
+        for (const line of errors) log(`  [${proc.name}] ${line.slice(0, 2000)}`);
+      }
+      sections.push({ id, title: id, comparisons: [], details: { error: err instanceof Error ? err.message : String(err) } });
+    }
+    log(`${id} done in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  }
+  const file = await writeResults({
+    smoke,
+    only,
+    label,
+    machine: await machineInfo({ redisUrl, natsUrl, pgUrl: databases.sessions }),
+    seed: seedInfo,
+    durationSeconds: (performance.now() - started) / 1000,
+    sections,
+    peakRss: ctx.meter.peaks(),
+  });
+  log(`results in ${file}`);
+} finally {
+  await stack?.stop();
+}
+// A section fails when it threw, or (the smoke's check that the harness works) when it produced a figure that is not a number.
+const broken = (s: Section) => s.comparisons.length === 0 || s.comparisons.some((c) => !Number.isFinite(c.value) || !Number.isFinite(c.referenceValue));
+const failed = sections.filter((s) => (s.details && 'error' in s.details) || broken(s));
+log(`finished in ${((performance.now() - started) / 60_000).toFixed(1)} min${failed.length ? `; failed: ${failed.map((s) => s.id).join(', ')}` : ''}`);
+process.exit(failed.length > 0 ? 1 : 0);

@@ -36,6 +36,10 @@ export type ServiceName = (typeof SERVICES)[number]['name'];
 export interface StackOptions {
   /** 'e2e' uses its own databases and bus namespace per run; 'dev' the developer's. */
   mode?: 'e2e' | 'dev';
+  /** Bus namespace (also the Redis key prefix); e2e runs get a random one. */
+  namespace?: string;
+  /** Appended to every database name; '_e2e' for e2e runs, none for dev. */
+  databaseSuffix?: string;
   gatewayPort?: number;
   /** Fixed service ports (make dev); free ports otherwise. */
   servicePorts?: Partial<Record<ServiceName, number>>;
@@ -56,11 +60,12 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-const pgBase = () => (process.env.TEST_PG_URL ?? process.env.PG_URL ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
+export const pgBase = () => (process.env.TEST_PG_URL ?? process.env.PG_URL ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const mode = options.mode ?? 'e2e';
-  const namespace = mode === 'dev' ? (process.env.BUS_NAMESPACE ?? 'hoptrack') : `e2e${randomBytes(4).toString('hex')}`;
+  const namespace = options.namespace ?? (mode === 'dev' ? (process.env.BUS_NAMESPACE ?? 'hoptrack') : `e2e${randomBytes(4).toString('hex')}`);
+  const databaseSuffix = options.databaseSuffix ?? (mode === 'dev' ? '' : '_e2e');
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const shared = {
@@ -112,7 +117,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             ...shared,
             S3_ENDPOINT: s3Endpoint,
             MEDIA_INTERNAL_URL: `http://127.0.0.1:${ports.media}`,
-            DATABASE_URL: service.database ? `${pgBase()}/${service.database}${mode === 'dev' ? '' : '_e2e'}` : undefined,
+            DATABASE_URL: service.database ? `${pgBase()}/${service.database}${databaseSuffix}` : undefined,
           },
           echo: options.echo,
         });

@@ -1,0 +1,74 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { repoRoot } from '../../testing/processes';
+import type { SeedInfo } from '../seed';
+import { describeMachine, type MachineInfo } from './machine';
+import type { Section } from './report';
+
+export interface BenchResults {
+  smoke: boolean;
+  /** Set when only some benchmarks ran (--only): the JSON is kept, the docs table is left alone. */
+  only?: string[];
+  label?: string;
+  machine: MachineInfo;
+  seed: SeedInfo;
+  durationSeconds: number;
+  sections: Section[];
+  peakRss: Array<{ process: string; peakRssMb: number | null }>;
+}
+
+const START = '<!-- bench:results:start -->';
+const END = '<!-- bench:results:end -->';
+
+const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-GB') : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+
+/** The generated part of docs/benchmarks.md: every comparison, then costs and memory. */
+export function markdown(results: BenchResults, file: string): string {
+  const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const lines = [
+    START,
+    `Run of ${when} UTC (\`${path.relative(repoRoot, file)}\`), ${Math.round(results.durationSeconds / 60)} min, on ${describeMachine(results.machine)}; load average ${results.machine.loadAtStart} at the start.`,
+    `Data: ${results.seed.scale.users.toLocaleString('en-GB')} people, ${results.seed.friendships.toLocaleString('en-GB')} friendships (person 1 has ${results.seed.scale.celebrityFriends.toLocaleString('en-GB')} friends; the reader has ${results.seed.readerFriends}), ${results.seed.scale.sessions.toLocaleString('en-GB')} sessions.`,
+    '',
+    '| # | Measure | Value | Reference (same run) | Reference value | Ratio |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  results.sections.forEach((section, i) => {
+    if (section.comparisons.length === 0) lines.push(`| ${i + 1} | ${section.title}: **failed** — ${String(section.details?.error ?? 'no figures')} | | | | |`);
+    for (const c of section.comparisons) {
+      lines.push(`| ${i + 1} | ${c.measure} | ${fmt(c.value)} ${c.unit} | ${c.reference} | ${fmt(c.referenceValue)} ${c.unit} | ${c.ratio.toFixed(2)} |`);
+    }
+  });
+  const costs = results.sections.flatMap((s) => s.costs ?? []);
+  if (costs.length > 0) {
+    lines.push('', 'CPU per request (or per item) of each process at the measured load:', '', '| Where | Process | CPU ms / request |', '| --- | --- | --- |');
+    for (const c of costs) lines.push(`| ${c.at} | ${c.process} | ${c.cpuMsPerRequest === null ? '—' : c.cpuMsPerRequest.toFixed(3)} |`);
+  }
+  lines.push('', 'Peak resident memory over the whole run:', '', '| Process | Peak RSS |', '| --- | --- |');
+  for (const p of results.peakRss) lines.push(`| ${p.process} | ${p.peakRssMb === null ? '—' : `${Math.round(p.peakRssMb)} MB`} |`);
+  lines.push(END);
+  return lines.join('\n');
+}
+
+/**
+ * Writes bench/results/<date>[-label].json and replaces the generated table
+ * in docs/benchmarks.md. A smoke run writes its JSON to a temp folder and
+ * leaves the docs alone: its figures mean nothing. A partial run (--only)
+ * writes its JSON only.
+ */
+export async function writeResults(results: BenchResults): Promise<string> {
+  const dir = results.smoke ? path.join(tmpdir(), 'hoptrack-bench') : path.join(repoRoot, 'bench/results');
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}${results.label ? `-${results.label}` : ''}.json`);
+  await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+  if (!results.smoke && !results.only) {
+    const docs = path.join(repoRoot, 'docs/benchmarks.md');
+    const text = await readFile(docs, 'utf8');
+    const table = markdown(results, file);
+    const start = text.indexOf(START);
+    const end = text.indexOf(END);
+    await writeFile(docs, start >= 0 && end > start ? text.slice(0, start) + table + text.slice(end + END.length) : `${text.trimEnd()}\n\n${table}\n`);
+  }
+  return file;
+}

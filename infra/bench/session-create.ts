@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Benchmark } from './lib/context';
+import { openLoop, openLoopCalls } from './lib/load';
+import { ProcessMeter } from './lib/procstat';
+import { capacitySummary, compare } from './lib/report';
+import { measuredCapacity, measuredCapacityOf } from './lib/targets';
+
+/**
+ * 3. Session create: POST /api/sessions (the web app's multipart form,
+ * without a photo) through the gateway, as the capacity at p99 ≤ 100 ms,
+ * beside its reference — a one-row INSERT with pg into a table shaped like
+ * beer_sessions (same columns and indexes), at the same rates. The creators
+ * are ordinary people; their fan-out runs meanwhile in the fan-out worker and
+ * its CPU shows in the costs, because a create is not done until it is fanned out.
+ */
+const TARGET_P99_MS = 100;
+const BOUNDARY = 'hoptrackbenchboundary';
+
+function multipart(fields: Record<string, string>): Buffer {
+  const parts = Object.entries(fields).map(([name, value]) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+  return Buffer.from(`${parts.join('')}--${BOUNDARY}--\r\n`);
+}
+
+export const benchSessionCreate: Benchmark = async (ctx) => {
+  const { users } = ctx.seed.scale;
+  const creators = Array.from({ length: ctx.smoke ? 20 : 500 }, (_, i) => Math.floor(users * 0.3) + i).filter((i) => i % 10 !== 0);
+  const tokens = await Promise.all(creators.map((i) => ctx.token(i)));
+  const body = multipart({
+    title: 'Bench night',
+    description: 'Logged by the benchmark.',
+    location: 'The Bench Arms',
+    beerCount: '3',
+    duration: '120',
+    avgAbv: '5.2',
+    latitude: '',
+    longitude: '',
+    beerTypes: JSON.stringify(['IPA', 'Stout']),
+    musicTrack: '',
+  });
+  const request = (i: number) => ({
+    method: 'POST' as const,
+    path: '/api/sessions',
+    headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    body,
+  });
+  const check = await openLoop(ctx.stack.baseUrl, { rate: 5, seconds: 1, request, keepBodies: true });
+  if (check.errors > 0) throw new Error(`session create answered ${JSON.stringify(check.statuses)}`);
+
+  const meter = ProcessMeter.of([
+    { name: 'gateway', pid: ctx.stack.gateway.child.pid ?? 0 },
+    { name: 'sessions', pid: ctx.stack.services.sessions.child.pid ?? 0 },
+    { name: 'sessions-fanout', pid: ctx.stack.services['sessions-fanout'].child.pid ?? 0 },
+    { name: 'social-graph', pid: ctx.stack.services['social-graph'].child.pid ?? 0 },
+  ]);
+  const api = await measuredCapacity(meter, ctx.stack.baseUrl, { rates: ctx.rates(25, 2000), seconds: ctx.stepSeconds, targetP99Ms: TARGET_P99_MS, request });
+  ctx.log(`  create via gateway: ${api.capacity.sustainedRps} rps at p99 ≤ ${TARGET_P99_MS} ms`);
+
+  const pool = new pg.Pool({ connectionString: ctx.databases.sessions, max: 10 });
+  try {
+    await pool.query('DROP TABLE IF EXISTS bench_insert');
+    await pool.query('CREATE TABLE bench_insert (LIKE beer_sessions INCLUDING ALL)');
+    const insert = async () => {
+      await pool.query(
+        `INSERT INTO bench_insert (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, location, created_at, updated_at)
+         VALUES ($1, $2, 'Bench night', 'Logged by the benchmark.', 3, 120, '5.2', ARRAY['IPA','Stout'], 'The Bench Arms', now(), now())`,
+        [randomUUID(), randomUUID()],
+      );
+      return 200;
+    };
+    await openLoopCalls(50, 1, insert);
+    const reference = await measuredCapacityOf(meter, (rate) => openLoopCalls(rate, ctx.stepSeconds, insert), {
+      rates: ctx.rates(250, 25000),
+      targetP99Ms: TARGET_P99_MS,
+    });
+    ctx.log(`  one-row INSERT: ${reference.capacity.sustainedRps} rps at p99 ≤ ${TARGET_P99_MS} ms`);
+    await pool.query('DROP TABLE bench_insert');
+    const p99At = (c: typeof api) => c.capacity.atSustained?.p99 ?? 0;
+    return {
+      id: 'session-create',
+      title: 'Session create',
+      comparisons: [
+        compare({
+          measure: `POST /api/sessions (multipart, no photo) through the gateway, rps at p99 ≤ ${TARGET_P99_MS} ms`,
+          value: api.capacity.sustainedRps,
+          unit: 'rps',
+          reference: 'a one-row pg INSERT into a beer_sessions-shaped table (10 connections)',
+          referenceValue: reference.capacity.sustainedRps,
+        }),
+        compare({
+          measure: 'p99 of the create at that rate',
+          value: p99At(api),
+          unit: 'ms',
+          reference: 'p99 of the INSERT at its own sustained rate',
+          referenceValue: p99At(reference),
+        }),
+      ],
+      costs: [
+        ...api.costs.map((c) => ({ at: `create at ${api.capacity.sustainedRps} rps`, ...c })),
+        ...reference.costs.map((c) => ({ at: `INSERT at ${reference.capacity.sustainedRps} rps`, ...c })),
+      ],
+      details: { api: capacitySummary(api.capacity), insert: capacitySummary(reference.capacity) },
+    };
+  } finally {
+    await pool.end();
+  }
+};
