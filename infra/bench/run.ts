@@ -78,6 +78,7 @@ async function reset(): Promise<void> {
 }
 
 const started = performance.now();
+const startedAt = new Date().toISOString();
 log(`${smoke ? 'smoke' : 'full'} run${only ? ` (only ${only.join(', ')})` : ''}`);
 await reset();
 log('starting the stack');
@@ -136,6 +137,7 @@ try {
   }
   const file = await writeResults({
     smoke,
+    startedAt,
     only,
     label,
     machine: await machineInfo({ redisUrl, natsUrl, pgUrl: databases.sessions }),

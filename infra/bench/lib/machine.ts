@@ -31,7 +31,7 @@ const quiet = (run: () => string) => {
 export async function machineInfo(urls: { pgUrl: string; redisUrl: string; natsUrl: string }): Promise<MachineInfo> {
   const db = new pg.Client({ connectionString: urls.pgUrl });
   await db.connect();
-  const postgres = (await db.query<{ v: string }>('SHOW server_version')).rows[0]?.v ?? 'unknown';
+  const postgres = (await db.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]?.v ?? 'unknown';
   await db.end();
   const redis = new Redis(urls.redisUrl);
   const redisVersion = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? 'unknown';
