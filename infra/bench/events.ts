@@ -16,8 +16,7 @@ import {
   pgSqlClient,
   type TransactionalSqlClient,
 } from '@hoptrack/runtime';
-import { bullConnection, createQueueWorker, observeQueueWorker, type QueueSettings } from '@hoptrack/runtime/queues';
-import * as bullmq from 'bullmq';
+import { bullConnection, bullmq, createQueueWorker, observeQueueWorker, type QueueSettings } from '@hoptrack/runtime/queues';
 import type { BenchContext, Benchmark } from './lib/context';
 import { cpuMs } from './lib/procstat';
 import { compare, round } from './lib/report';

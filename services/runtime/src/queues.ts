@@ -2,6 +2,9 @@ import { Worker, type ConnectionOptions, type Job, type Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { Gauge, Histogram, type Registry } from 'prom-client';
 
+/** BullMQ itself, for code outside the services (the bench) that must run the very copy the runtime runs. */
+export * as bullmq from 'bullmq';
+
 /**
  * What every BullMQ queue of ours shares: how it reaches Redis and how its
  * depth shows on /metrics. A subpath of the runtime (`@hoptrack/runtime/queues`),
