@@ -21,8 +21,8 @@ interface CommentRow extends LikeRow {
   content: string;
   created_at: Date;
 }
-interface CountRow {
-  session_id: string;
+/** Every row also carries its session's totals (window functions), so counts cost no query of their own. */
+interface Counted {
   n: bigint | number;
 }
 interface ReactionRow {
@@ -33,37 +33,34 @@ interface ReactionRow {
 
 /**
  * Turns session rows into the feed-session shape for one viewer, in a fixed
- * number of queries however many sessions: counts, likes (newest, capped),
- * comments (oldest first, capped), reactions, and every person from the
- * users read model. People who blocked the viewer, or whom the viewer
- * blocked, are left out of every list and count.
+ * number of queries however many sessions (four, then one for the people):
+ * likes (newest, capped, with each session's total and whether the viewer
+ * is among them), comments (oldest first, capped, with the total),
+ * reactions, and every person from the users read model. People who blocked
+ * the viewer, or whom the viewer blocked, are left out of every list and
+ * count. (The bench counted nine statements per feed page before the counts
+ * moved into the list queries; docs/benchmarks.md.)
  */
 export async function hydrateSessions(db: Db, viewerId: string, sessions: BeerSession[], photos: PhotoUrls): Promise<FeedSession[]> {
   if (sessions.length === 0) return [];
   const ids = sessions.map((s) => s.id);
   const visiblePerson = (column: string) => notBlockedWith('$1::uuid', column);
-  const [likeCounts, commentCounts, likes, comments, reactions, liked] = await Promise.all([
-    db.$queryRawUnsafe<CountRow[]>(
-      `SELECT l.session_id, count(*) AS n FROM likes l WHERE l.session_id = ANY($2::uuid[]) AND ${visiblePerson('l.user_id')} GROUP BY l.session_id`,
-      viewerId,
-      ids,
-    ),
-    db.$queryRawUnsafe<CountRow[]>(
-      `SELECT c.session_id, count(*) AS n FROM comments c WHERE c.session_id = ANY($2::uuid[]) AND ${visiblePerson('c.user_id')} GROUP BY c.session_id`,
-      viewerId,
-      ids,
-    ),
-    db.$queryRawUnsafe<LikeRow[]>(
-      `SELECT id, user_id, session_id FROM (
-         SELECT l.*, row_number() OVER (PARTITION BY l.session_id ORDER BY l.created_at DESC, l.id DESC) AS rank
+  const [likes, comments, reactions] = await Promise.all([
+    db.$queryRawUnsafe<Array<LikeRow & Counted & { liked: boolean }>>(
+      `SELECT id, user_id, session_id, n, liked FROM (
+         SELECT l.id, l.user_id, l.session_id, l.created_at,
+                row_number() OVER (PARTITION BY l.session_id ORDER BY l.created_at DESC, l.id DESC) AS rank,
+                count(*) OVER (PARTITION BY l.session_id) AS n,
+                bool_or(l.user_id = $1::uuid) OVER (PARTITION BY l.session_id) AS liked
          FROM likes l WHERE l.session_id = ANY($2::uuid[]) AND ${visiblePerson('l.user_id')}
        ) ranked WHERE rank <= ${LIKES_IN_CARD} ORDER BY created_at DESC, id DESC`,
       viewerId,
       ids,
     ),
-    db.$queryRawUnsafe<CommentRow[]>(
-      `SELECT id, user_id, session_id, content, created_at FROM (
-         SELECT c.*, row_number() OVER (PARTITION BY c.session_id ORDER BY c.created_at DESC, c.id DESC) AS rank
+    db.$queryRawUnsafe<Array<CommentRow & Counted>>(
+      `SELECT id, user_id, session_id, content, created_at, n FROM (
+         SELECT c.*, row_number() OVER (PARTITION BY c.session_id ORDER BY c.created_at DESC, c.id DESC) AS rank,
+                count(*) OVER (PARTITION BY c.session_id) AS n
          FROM comments c WHERE c.session_id = ANY($2::uuid[]) AND ${visiblePerson('c.user_id')}
        ) ranked WHERE rank <= ${COMMENTS_IN_CARD} ORDER BY created_at, id`,
       viewerId,
@@ -74,15 +71,14 @@ export async function hydrateSessions(db: Db, viewerId: string, sessions: BeerSe
       viewerId,
       ids,
     ),
-    db.like.findMany({ where: { userId: viewerId, sessionId: { in: ids } }, select: { sessionId: true } }),
   ]);
   const people = new Set<string>([...sessions.map((s) => s.userId), ...likes.map((l) => l.user_id), ...comments.map((c) => c.user_id), ...reactions.map((r) => r.user_id)]);
   const users = new Map((await db.user.findMany({ where: { id: { in: [...people] } } })).map((u) => [u.id, u]));
   const person = (id: string) => personView(id, users.get(id));
-  const countOf = (rows: CountRow[]) => new Map(rows.map((r) => [r.session_id, Number(r.n)]));
-  const likeCount = countOf(likeCounts);
-  const commentCount = countOf(commentCounts);
-  const likedIds = new Set(liked.map((l) => l.sessionId));
+  const totalOf = (rows: Array<{ session_id: string } & Counted>) => new Map(rows.map((r) => [r.session_id, Number(r.n)]));
+  const likeCount = totalOf(likes);
+  const commentCount = totalOf(comments);
+  const likedIds = new Set(likes.filter((l) => l.liked).map((l) => l.session_id));
   const grouped = <T extends { session_id: string }>(rows: T[]) => {
     const map = new Map<string, T[]>();
     for (const row of rows) map.set(row.session_id, [...(map.get(row.session_id) ?? []), row]);
