@@ -7,6 +7,7 @@ import type { Benchmark } from './lib/context';
 import { openLoopCalls, summarise } from './lib/load';
 import { ProcessMeter } from './lib/procstat';
 import { compare, round, stepSummary } from './lib/report';
+import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
 import { userId } from './seed';
 
 /**
@@ -19,12 +20,7 @@ import { userId } from './seed';
  * Redis in the same run: the ceiling of any timeline store on this machine
  * (each of our inserts is a ZADD, a trim and an EXPIRE).
  */
-const BOUNDARY = 'hoptrackfanoutboundary';
-const FORM = Buffer.from(
-  ['title', 'beerCount', 'duration']
-    .map((name, i) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${['Fan-out night', '2', '90'][i]}\r\n`)
-    .join('') + `--${BOUNDARY}--\r\n`,
-);
+const FORM = sessionFormBody({ title: 'Fan-out night', beerCount: '2', duration: '90' });
 const run = promisify(execFile);
 
 interface Created {
@@ -48,7 +44,7 @@ export const benchFanout: Benchmark = async (ctx) => {
     const res = await http.request({
       path: '/api/sessions',
       method: 'POST',
-      headers: { authorization: `Bearer ${await ctx.token(person)}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      headers: { authorization: `Bearer ${await ctx.token(person)}`, 'content-type': SESSION_FORM_CONTENT_TYPE },
       body: FORM,
     });
     const body = (await res.body.json()) as { id?: string };

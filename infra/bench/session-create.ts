@@ -4,6 +4,7 @@ import type { Benchmark } from './lib/context';
 import { openLoop, openLoopCalls } from './lib/load';
 import { ProcessMeter } from './lib/procstat';
 import { capacitySummary, compare } from './lib/report';
+import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
 import { measuredCapacity, measuredCapacityOf } from './lib/targets';
 
 /**
@@ -15,18 +16,12 @@ import { measuredCapacity, measuredCapacityOf } from './lib/targets';
  * its CPU shows in the costs, because a create is not done until it is fanned out.
  */
 const TARGET_P99_MS = 100;
-const BOUNDARY = 'hoptrackbenchboundary';
-
-function multipart(fields: Record<string, string>): Buffer {
-  const parts = Object.entries(fields).map(([name, value]) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  return Buffer.from(`${parts.join('')}--${BOUNDARY}--\r\n`);
-}
 
 export const benchSessionCreate: Benchmark = async (ctx) => {
   const { users } = ctx.seed.scale;
   const creators = Array.from({ length: ctx.smoke ? 20 : 500 }, (_, i) => Math.floor(users * 0.3) + i).filter((i) => i % 10 !== 0);
   const tokens = await Promise.all(creators.map((i) => ctx.token(i)));
-  const body = multipart({
+  const body = sessionFormBody({
     title: 'Bench night',
     description: 'Logged by the benchmark.',
     location: 'The Bench Arms',
@@ -41,7 +36,7 @@ export const benchSessionCreate: Benchmark = async (ctx) => {
   const request = (i: number) => ({
     method: 'POST' as const,
     path: '/api/sessions',
-    headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, 'content-type': SESSION_FORM_CONTENT_TYPE },
     body,
   });
   const check = await openLoop(ctx.stack.baseUrl, { rate: 5, seconds: 1, request, keepBodies: true });
