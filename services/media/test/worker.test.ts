@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startProcess, type RunningProcess } from '../../../infra/testing/processes';
 import { createThumbnailQueue } from '../src/workers/thumbnails/queue';
@@ -76,5 +77,20 @@ describe('thumbnail worker process', () => {
     // No orphans: the killed run and the finished one wrote the same keys (derived from the photo id), nothing else.
     const stored = (await Promise.all(['originals', 'thumbs', 'display'].map((area) => media.store.list(`${area}/${owner}/`)))).flat().sort();
     expect(stored).toEqual([photo.filename, photo.thumbnailKey, photo.url].sort());
+  });
+
+  it('runs every thread at the configured CPU priority, with the configured libvips threads', async () => {
+    const worker = await startWorker({ THUMBNAIL_NICE: '7', THUMBNAIL_SHARP_THREADS: '1' });
+    const pid = worker.child.pid as number;
+    // Field 19 of /proc/<pid>/task/<tid>/stat is the thread's nice value (counted after the command's ')').
+    const niceOf = (tid: string) => {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const threads = readdirSync(`/proc/${pid}/task`);
+    expect(threads.length).toBeGreaterThan(1);
+    expect(threads.map(niceOf)).toEqual(threads.map(() => 7));
+    const limits = worker.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg?: string; sharpThreads?: number; nice?: number }).find((l) => l.msg === 'thumbnail worker CPU limits');
+    expect(limits).toMatchObject({ sharpThreads: 1, nice: 7 });
   });
 });
