@@ -91,7 +91,8 @@ export async function startProcess(options: StartOptions): Promise<RunningProces
     },
   };
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  // 60 s: on a loaded 2-core box (tsx compiling ten processes at once) 30 s was seen to run out.
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   const readyUrl = `${url}${options.readyPath ?? '/healthz'}`;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {

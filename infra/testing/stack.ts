@@ -132,7 +132,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         ...shared,
         HOST: process.env.HOST ?? '127.0.0.1',
         ...Object.fromEntries(running.flatMap(([service, proc]) => (service.gatewayVar ? [[service.gatewayVar, proc.url]] : []))),
-        WEB_DIST_DIR: options.serveWeb === false ? '' : path.join(repoRoot, 'web/dist'),
+        // E2E_WEB_DIST lets parallel work build and serve its own copy of the app (a rebuild of
+        // web/dist would delete the lazy chunks a running browser test still loads).
+        WEB_DIST_DIR: options.serveWeb === false ? '' : (process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'web/dist')),
         GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`,
       },
     });

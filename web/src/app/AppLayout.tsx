@@ -1,6 +1,8 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { AuthDialogProvider } from '../components/auth-dialog/AuthDialogProvider';
 import { BottomNav } from '../components/BottomNav';
+import { LoadingState } from '../components/LoadingState';
 import { Header } from '../components/header/Header';
 import { Toaster } from '../components/Toaster';
 import { useAuth } from '../lib/auth';
@@ -21,7 +23,10 @@ export function AppLayout() {
         </a>
         <Header />
         <main id="main" className="main">
-          <Outlet />
+          {/* Screens are lazy chunks (router.tsx): the header and bottom bar stay while one loads. */}
+          <Suspense fallback={<LoadingState />}>
+            <Outlet />
+          </Suspense>
         </main>
         {isAuthenticated && <BottomNav />}
       </div>

@@ -1,23 +1,27 @@
 import type { ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { RequireAuth } from '../components/RequireAuth';
-import { DiscoveryPage } from '../pages/DiscoveryPage';
-import { DmPage } from '../pages/DmPage';
-import { FollowersPage } from '../pages/FollowersPage';
-import { ForgotPasswordPage } from '../pages/ForgotPasswordPage';
-import { FriendsEnhancedPage } from '../pages/FriendsEnhancedPage';
-import { FriendsPage } from '../pages/FriendsPage';
 import { HomePage } from '../pages/HomePage';
-import { MessagesPage } from '../pages/MessagesPage';
-import { MyProfilePage } from '../pages/MyProfilePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { PhotosPage } from '../pages/PhotosPage';
-import { PrivacyPage } from '../pages/PrivacyPage';
-import { ResetPasswordPage } from '../pages/ResetPasswordPage';
 import { RouteErrorPage } from '../pages/RouteErrorPage';
-import { SearchPage } from '../pages/SearchPage';
-import { UserProfilePage } from '../pages/UserProfilePage';
+import { lazyNamed } from '../lib/lazyNamed';
 import { AppLayout } from './AppLayout';
+
+// Every screen but `/` is its own chunk; AppLayout's Suspense shows the loading state meanwhile.
+
+const DiscoveryPage = lazyNamed(() => import('../pages/DiscoveryPage'), 'DiscoveryPage');
+const DmPage = lazyNamed(() => import('../pages/DmPage'), 'DmPage');
+const FollowersPage = lazyNamed(() => import('../pages/FollowersPage'), 'FollowersPage');
+const ForgotPasswordPage = lazyNamed(() => import('../pages/ForgotPasswordPage'), 'ForgotPasswordPage');
+const FriendsEnhancedPage = lazyNamed(() => import('../pages/FriendsEnhancedPage'), 'FriendsEnhancedPage');
+const FriendsPage = lazyNamed(() => import('../pages/FriendsPage'), 'FriendsPage');
+const MessagesPage = lazyNamed(() => import('../pages/MessagesPage'), 'MessagesPage');
+const MyProfilePage = lazyNamed(() => import('../pages/MyProfilePage'), 'MyProfilePage');
+const PhotosPage = lazyNamed(() => import('../pages/PhotosPage'), 'PhotosPage');
+const PrivacyPage = lazyNamed(() => import('../pages/PrivacyPage'), 'PrivacyPage');
+const ResetPasswordPage = lazyNamed(() => import('../pages/ResetPasswordPage'), 'ResetPasswordPage');
+const SearchPage = lazyNamed(() => import('../pages/SearchPage'), 'SearchPage');
+const UserProfilePage = lazyNamed(() => import('../pages/UserProfilePage'), 'UserProfilePage');
 
 /** Signed-in-only screens that are built: path, the title the sign-in panel shows, the page. */
 const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] = [

@@ -1,10 +1,13 @@
 import type { FeedFilter } from '@hoptrack/proto';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { FeedFilterSelect } from '../components/feed/FeedFilterSelect';
 import { FeedList } from '../components/feed/FeedList';
 import { SideProfileCard } from '../components/feed/SideProfileCard';
 import { PageHeader } from '../components/PageHeader';
-import { LogSessionDialog } from '../components/sessions/LogSessionDialog';
+import { lazyNamed } from '../lib/lazyNamed';
+
+// The session form (venues, music, photo) is fetched when first opened, not with the feed.
+const LogSessionDialog = lazyNamed(() => import('../components/sessions/LogSessionDialog'), 'LogSessionDialog');
 
 /**
  * `/` signed in (spec section 2): 'Activity Feed' with its filter (sent to
@@ -33,7 +36,11 @@ export function FeedPage() {
       <button type="button" className="feed-fab" aria-label="Log Session" title="Log Session" onClick={openLog}>
         <span aria-hidden="true">+</span>
       </button>
-      {logging && <LogSessionDialog onClose={() => setLogging(false)} />}
+      {logging && (
+        <Suspense fallback={null}>
+          <LogSessionDialog onClose={() => setLogging(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,5 +1,9 @@
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
-import { AuthDialog, type AuthDialogView } from './AuthDialog';
+import { createContext, Suspense, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { lazyNamed } from '../../lib/lazyNamed';
+import type { AuthDialogView } from './AuthDialog';
+
+// Signed-in people never need the sign-in forms: they are fetched when the dialog first opens.
+const AuthDialog = lazyNamed(() => import('./AuthDialog'), 'AuthDialog');
 
 type OpenableView = Extract<AuthDialogView, 'login' | 'register'>;
 
@@ -27,7 +31,11 @@ export function AuthDialogProvider({ children }: { children: ReactNode }) {
     <AuthDialogContext.Provider value={api}>
       {children}
       {/* A new key per opening: closing always resets the dialog to a fresh state. */}
-      {open && <AuthDialog key={session} initialView={initialView} onClose={close} />}
+      {open && (
+        <Suspense fallback={null}>
+          <AuthDialog key={session} initialView={initialView} onClose={close} />
+        </Suspense>
+      )}
     </AuthDialogContext.Provider>
   );
 }

@@ -1,11 +1,11 @@
 import type { FeedSession } from '@hoptrack/proto';
-import { useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { countLabel, relativeTime } from '../../lib/format';
+import { lazyNamed } from '../../lib/lazyNamed';
 import { Avatar } from '../Avatar';
 import { DeleteSessionDialog } from '../sessions/DeleteSessionDialog';
-import { EditSessionDialog } from '../sessions/EditSessionDialog';
 import { avatarOf } from '../social/UserCard';
 import { CommentsSection } from './CommentsSection';
 import { LikeButton } from './LikeButton';
@@ -13,6 +13,9 @@ import { LikeSummary } from './LikeSummary';
 import { ReactionBar } from './ReactionBar';
 import { SessionFacts } from './SessionFacts';
 import { SessionMenu } from './SessionMenu';
+
+// The edit form is fetched when an owner first opens it, not with the feed.
+const EditSessionDialog = lazyNamed(() => import('../sessions/EditSessionDialog'), 'EditSessionDialog');
 
 type OwnerDialog = 'edit' | 'delete' | null;
 
@@ -71,7 +74,11 @@ export function SessionCard({ session }: { session: FeedSession }) {
         <ReactionBar session={session} />
         {commentsOpen && <CommentsSection id={commentsId} session={session} />}
       </article>
-      {dialog === 'edit' && <EditSessionDialog session={session} onClose={() => setDialog(null)} />}
+      {dialog === 'edit' && (
+        <Suspense fallback={null}>
+          <EditSessionDialog session={session} onClose={() => setDialog(null)} />
+        </Suspense>
+      )}
       {dialog === 'delete' && <DeleteSessionDialog session={session} onClose={() => setDialog(null)} />}
     </li>
   );
