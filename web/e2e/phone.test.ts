@@ -1,0 +1,175 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { NARROW_VIEWPORT } from '../../infra/testing/browser';
+import { expectSignedInFeed, signInWithToken, useE2eStack, type RegisteredUser } from './support';
+import { buildDemoWorld, type DemoWorld } from './world';
+
+/**
+ * Phone-sized screens (390×844, issue 11) with a lived-in account: every
+ * screen fits the width (no sideways scrolling), nothing hides behind the
+ * fixed bottom bar, and every dialog fits the screen with its actions
+ * reachable. The hamburger, the five tabs and the floating add button are
+ * driven in shell.test.ts, feed.test.ts and the phone journey.
+ */
+const stack = useE2eStack();
+// Built by the first test that needs it (expect.poll, used while building, only runs inside tests).
+let built: Promise<DemoWorld> | undefined;
+const demoWorld = () => (built ??= buildDemoWorld(stack.baseUrl));
+
+async function openPhone(user: RegisteredUser, path: string): Promise<Page> {
+  const { page } = await stack.open('/', { narrow: true });
+  await signInWithToken(page, user.token, path);
+  return page;
+}
+
+/** The page is no wider than the screen: a phone would otherwise scroll sideways. */
+async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const widths = await page.evaluate(() => ({
+    document: document.documentElement.scrollWidth,
+    body: document.body.scrollWidth,
+    screen: window.innerWidth,
+  }));
+  expect(widths.screen, where).toBe(NARROW_VIEWPORT.width);
+  expect(Math.max(widths.document, widths.body), `${where} is wider than the screen`).toBeLessThanOrEqual(widths.screen);
+}
+
+/** Scrolled to the end, the page's last control sits above the fixed bottom bar, not under it. */
+async function expectNothingUnderBottomBar(page: Page, where: string): Promise<void> {
+  const bar = await page.getByRole('navigation', { name: 'Bottom navigation' }).boundingBox();
+  expect(bar, 'the bottom bar is shown').not.toBeNull();
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const lastBottom = await page.evaluate(() => {
+    const controls = Array.from(document.querySelectorAll<HTMLElement>('main a[href], main button, main input, main select, main textarea'));
+    const visible = controls.filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
+    const last = visible[visible.length - 1];
+    return last ? last.getBoundingClientRect().bottom : 0;
+  });
+  expect(lastBottom, `${where}: the last control is hidden under the bottom bar`).toBeLessThanOrEqual(bar?.y ?? 0);
+}
+
+/** The dialog is inside the screen, and its last action can be scrolled into view and clicked. */
+async function expectDialogFits(page: Page, dialog: Locator, where: string): Promise<void> {
+  await dialog.waitFor();
+  const box = await dialog.boundingBox();
+  expect(box, where).not.toBeNull();
+  if (!box) return;
+  expect(box.x, `${where}: left edge`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${where}: right edge`).toBeLessThanOrEqual(NARROW_VIEWPORT.width);
+  expect(box.y, `${where}: top edge`).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height, `${where}: bottom edge`).toBeLessThanOrEqual(NARROW_VIEWPORT.height);
+  const last = dialog.getByRole('button').last();
+  await last.scrollIntoViewIfNeeded();
+  const action = await last.boundingBox();
+  expect(action && action.y + action.height <= NARROW_VIEWPORT.height, `${where}: its last button is reachable`).toBe(true);
+  await expectNoSidewaysScroll(page, where);
+}
+
+/** Every signed-in screen, with what it must show once loaded. */
+function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }[] {
+  const heading = (name: string) => (page: Page) => page.getByRole('heading', { level: 1, name, exact: true });
+  return [
+    { path: '/', ready: (page) => page.getByRole('article', { name: 'Friday pints with the team', exact: true }) },
+    { path: '/profile', ready: (page) => page.getByText('Friday pints with the team', { exact: true }) },
+    { path: '/my-profile', ready: heading('My Profile') },
+    { path: `/profile/${w.jonas.username}`, ready: (page) => page.getByText('Brew day tasting', { exact: true }) },
+    { path: `/users/${w.priya.id}`, ready: (page) => page.getByText('Sour flight at the taproom', { exact: true }) },
+    { path: `/users/${w.maya.id}/followers`, ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
+    { path: '/friends', ready: heading('Friends') },
+    { path: '/friends-enhanced', ready: heading('Friends') },
+    { path: '/discovery', ready: heading('Discovery') },
+    { path: '/messages', ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
+    { path: '/dm', ready: heading('Direct Messages') },
+    { path: '/privacy', ready: heading('Privacy Settings') },
+    { path: '/photos', ready: (page) => page.getByText('Summer taprooms', { exact: true }).first() },
+    { path: '/search', ready: heading('Search') },
+  ];
+}
+
+describe('phone-sized screens', () => {
+  it('fits every signed-in screen to the width and keeps its controls above the bottom bar', async () => {
+    const world = await demoWorld();
+    const page = await openPhone(world.maya, '/');
+    await expectSignedInFeed(page);
+    for (const screen of screens(world)) {
+      await page.goto(screen.path);
+      await screen.ready(page).waitFor();
+      const tabs = page.getByRole('navigation', { name: 'Bottom navigation' }).getByRole('link');
+      // The Messages tab carries the unread badge ('Messages1 unread'): compare the labels.
+      const labels = (await tabs.allTextContents()).map((text) => text.replace(/\d+ unread$/, ''));
+      expect(labels, screen.path).toEqual(['Feed', 'Discover', 'Friends', 'Messages', 'Profile']);
+      await expectNoSidewaysScroll(page, screen.path);
+      await expectNothingUnderBottomBar(page, screen.path);
+    }
+  });
+
+  it('fits an open conversation, an open album and the sign-in screens too', async () => {
+    const world = await demoWorld();
+    const page = await openPhone(world.maya, '/messages');
+    await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: new RegExp(world.jonas.displayName) }).click();
+    await page.getByText('Brew day on Saturday, you in?', { exact: true }).waitFor();
+    await expectNoSidewaysScroll(page, 'an open conversation');
+
+    await page.goto('/photos');
+    await page.getByRole('link', { name: 'Summer taprooms', exact: true }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Photos' }).getByRole('listitem').count()).toBe(4);
+    await expectNoSidewaysScroll(page, 'an open album');
+
+    const { page: visitor } = await stack.open('/', { narrow: true });
+    await visitor.getByRole('heading', { level: 1, name: 'Welcome to Hoptrack' }).waitFor();
+    await expectNoSidewaysScroll(visitor, 'the welcome page');
+    await visitor.getByRole('button', { name: 'Get Started Free' }).click();
+    await expectDialogFits(visitor, visitor.getByRole('dialog', { name: 'Create Account' }), 'the register dialog');
+    await visitor.keyboard.press('Escape');
+    for (const path of ['/forgot-password', '/reset-password?token=nope', '/no/such/page']) {
+      await visitor.goto(path);
+      await visitor.getByRole('heading', { level: 1 }).first().waitFor();
+      await expectNoSidewaysScroll(visitor, path);
+    }
+  });
+
+  it('fits every dialog to the screen with its actions reachable', async () => {
+    const world = await demoWorld();
+    const page = await openPhone(world.maya, '/');
+    await expectSignedInFeed(page);
+
+    await page.getByRole('button', { name: 'Log Session', exact: true }).click();
+    const log = page.getByRole('dialog', { name: 'Log Beer Session' });
+    await expectDialogFits(page, log, 'Log Beer Session');
+    await log.getByRole('button', { name: 'Find Venues' }).click();
+    await expectDialogFits(page, page.getByRole('dialog', { name: 'Find Venues' }), 'Find Venues');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog', { name: 'Find Venues' }).waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await log.waitFor({ state: 'detached' });
+
+    const mine = page.getByRole('article', { name: 'Friday pints with the team', exact: true });
+    await mine.getByRole('button', { name: 'Session options' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expectDialogFits(page, page.getByRole('dialog', { name: 'Edit Beer Session' }), 'Edit Beer Session');
+    await page.keyboard.press('Escape');
+    await mine.getByRole('button', { name: 'Session options' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Beer Session' });
+    await expectDialogFits(page, confirm, 'the delete confirmation');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Change picture', exact: true }).click();
+    await expectDialogFits(page, page.getByRole('dialog').first(), 'the change-picture dialog');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/photos');
+    await page.getByRole('button', { name: 'Create Album', exact: true }).click();
+    await expectDialogFits(page, page.getByRole('dialog').first(), 'Create Album');
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: 'Summer taprooms', exact: true }).click();
+    await page.getByRole('button', { name: 'Add Photos', exact: true }).click();
+    await expectDialogFits(page, page.getByRole('dialog').first(), 'Add Photos');
+    await page.keyboard.press('Escape');
+
+    await page.goto('/search');
+    await page.getByRole('searchbox').first().fill(world.jonas.displayName.slice(0, 5));
+    await page.getByRole('listitem').filter({ hasText: world.jonas.username }).getByRole('button', { name: world.jonas.displayName, exact: true }).click();
+    await expectDialogFits(page, page.getByRole('dialog').first(), 'the profile modal on /search');
+  });
+});
