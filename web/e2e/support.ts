@@ -246,3 +246,45 @@ export async function logSessionViaApi(
   expect(res.status, await res.clone().text()).toBe(201);
   return (await res.json()) as FeedSession;
 }
+
+/**
+ * Makes the next `method` call whose path matches `path` fail at the network
+ * edge with `status` and a plain-text body (not the shared error JSON, so the
+ * screen shows its own fallback text). Every other call goes through
+ * untouched. For failure paths a healthy server never takes on demand.
+ */
+export async function failNextCall(page: Page, method: string, path: RegExp, status = 500): Promise<void> {
+  let armed = true;
+  await page.route(
+    (url) => path.test(url.pathname),
+    async (route) => {
+      if (armed && route.request().method() === method) {
+        armed = false;
+        await route.fulfill({ status, contentType: 'text/plain', body: 'Injected failure' });
+      } else {
+        await route.fallback();
+      }
+    },
+  );
+}
+
+/**
+ * Waits for `text` as the inline error of the input labelled `label`: the
+ * input is marked invalid and described (aria-describedby) by an element
+ * with role="alert" that says exactly `text`.
+ */
+export async function expectFieldError(scope: Page | Locator, label: string, text: string): Promise<void> {
+  const input = scope.getByLabel(label, { exact: true });
+  const describedBy = () =>
+    input.evaluate((element) =>
+      (element.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((id) => {
+          const node = document.getElementById(id);
+          return { text: node?.textContent ?? '', role: node?.getAttribute('role') ?? '' };
+        }),
+    );
+  await expect.poll(describedBy).toContainEqual({ text, role: 'alert' });
+  expect(await input.getAttribute('aria-invalid')).toBe('true');
+}

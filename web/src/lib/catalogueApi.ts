@@ -1,5 +1,5 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { Bar, BarDetail, Beer, CreateReviewBody, PlacesResults, Review } from '@hoptrack/proto';
+import type { Bar, BarDetail, Beer, CreateReviewBody, PlaceDetails, PlacesResults, Review } from '@hoptrack/proto';
 import { apiRequest } from './api';
 import type { Coordinates } from './geolocation';
 
@@ -36,6 +36,7 @@ export const catalogueApi = {
     apiRequest<PlacesResults>('GET', withParams('/api/google-places/nearby', { lat, lng, radius, type })),
   searchPlaces: (query: string, near?: Coordinates) =>
     apiRequest<PlacesResults>('GET', withParams('/api/google-places/textsearch', { query, lat: near?.lat, lng: near?.lng })),
+  placeDetails: (placeId: string) => apiRequest<PlaceDetails>('GET', withParams('/api/google-places/details', { place_id: placeId })),
 };
 
 /** What the bar list shows: a search wins over a location, which wins over the first page. */

@@ -13,7 +13,7 @@ const TABS: readonly TabItem<DiscoveryTab>[] = [
 ];
 const TAB_IDS = TABS.map((tab) => tab.id);
 
-/** `/discovery`: bars and restaurants (near you or searched) and beers; 'Find Venues' picks a place. The tab is kept in `?tab=`. */
+/** `/discovery`: bars and restaurants (near you or searched) and beers; 'Find Venues' picks a place (shown with its address). The tab is kept in `?tab=`. */
 export function DiscoveryPage() {
   const [tab, setTab] = useTabParam(TAB_IDS, 'bars');
   const [finding, setFinding] = useState(false);
@@ -31,9 +31,12 @@ export function DiscoveryPage() {
         }
       />
       {venue && (
-        <p className="discovery-note discovery-selected" role="status">
-          Selected: {venue.name} ({venue.latitude.toFixed(4)}, {venue.longitude.toFixed(4)})
-        </p>
+        <div className="discovery-note discovery-selected" role="status">
+          <p>
+            Selected: {venue.name} ({venue.latitude.toFixed(4)}, {venue.longitude.toFixed(4)})
+          </p>
+          {venue.address && <p>{venue.address}</p>}
+        </div>
       )}
       <Tabs label="Discovery" items={TABS} value={tab} onChange={setTab}>
         {tab === 'bars' && <BarsPanel />}

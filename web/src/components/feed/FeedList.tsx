@@ -17,7 +17,9 @@ interface FeedListProps {
  * cards and 'Load More Activities' while the server has a next page.
  */
 export function FeedList({ filter, onLogSession }: FeedListProps) {
-  const feed = useInfiniteQuery(feedQuery(filter));
+  // The home page prefetches the feed while /api/me answers: if that call failed, mounting the
+  // list must show the failure, not send the call again (spec section 9: queries are not retried).
+  const feed = useInfiniteQuery({ ...feedQuery(filter), retryOnMount: false });
 
   if (feed.isPending) return <FeedSkeleton />;
   if (feed.isError && !feed.isFetchNextPageError) {

@@ -58,17 +58,22 @@ export async function findNearbyVenues(at: Coordinates): Promise<Place[]> {
 
 type Results = { kind: 'nearby' | 'search'; places: Place[] } | null;
 
+/** The sample venues are made up beside the user: the Places proxy has no details of them. */
+const isSampleVenue = (place: Place) => place.place_id.startsWith('sample-');
+
 /**
  * 'Find Venues' (spec section 2, dialogs): venues near the user through the
- * Places proxy, or a text search; choosing one hands its name, coordinates and
- * address to `onSelect` and closes.
+ * Places proxy, or a text search; choosing one fetches its details (the full
+ * address), hands its name, coordinates and address to `onSelect` and closes.
+ * A failed details call says 'Failed to fetch place details' (spec section 8)
+ * and keeps the dialog open for another pick.
  */
 export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogProps) {
   const toast = useToast();
   const [text, setText] = useState('');
   const [here, setHere] = useState<Coordinates | null>(null);
   const [results, setResults] = useState<Results>(null);
-  const [busy, setBusy] = useState<'nearby' | 'search' | null>(null);
+  const [busy, setBusy] = useState<'nearby' | 'search' | 'details' | null>(null);
 
   const findNearby = async () => {
     setBusy('nearby');
@@ -108,7 +113,19 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
     }
   };
 
-  const choose = (place: Place) => {
+  const choose = async (listed: Place) => {
+    let place = listed;
+    if (!isSampleVenue(listed)) {
+      setBusy('details');
+      try {
+        place = (await catalogueApi.placeDetails(listed.place_id)).result;
+      } catch {
+        toast({ title: 'Error', description: 'Failed to fetch place details', variant: 'destructive' });
+        return;
+      } finally {
+        setBusy(null);
+      }
+    }
     const address = place.formatted_address ?? place.vicinity;
     onSelect({
       name: place.name,
@@ -149,7 +166,7 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
                 const miles = here ? milesBetween(here, place.geometry.location) : null;
                 return (
                   <li key={place.place_id}>
-                    <button type="button" className="venue-card" onClick={() => choose(place)}>
+                    <button type="button" className="venue-card" disabled={busy !== null} onClick={() => void choose(place)}>
                       <span className="venue-card__name">{place.name}</span>
                       {address && <span className="venue-card__meta">{address}</span>}
                       {miles !== null && <span className="venue-card__distance">{milesLabel(miles)}</span>}
