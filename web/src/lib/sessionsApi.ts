@@ -6,6 +6,7 @@ import {
   type FeedSession,
   type LikeResponse,
   type MusicTrack,
+  type MyStats,
   type ReactionSummary,
   type SessionComment,
 } from '@hoptrack/proto';
@@ -25,8 +26,39 @@ export const feedKey = (filter: FeedFilter) => [...FEED_ROOT, filter] as const;
 export const MY_SESSIONS_KEY = ['/api/me/sessions'] as const;
 export const userSessionsKey = (userId: string) => [...userKey(userId), 'sessions'] as const;
 
-/** What every session write changes: the feed (every filter, every page), the own list and the own stats. */
-export const SESSION_WRITES_AFFECT: readonly QueryKey[] = [SESSIONS_ROOT, MY_SESSIONS_KEY, MY_STATS_KEY];
+/**
+ * What every session write refetches: the feed (every filter, every page) and the own list.
+ * The own stats are not refetched but adjusted from the write (adjustMyStats): the social
+ * graph learns of sessions by events, so a refetch right after the write can still answer
+ * the old numbers and would put them back on screen until the next reload.
+ */
+export const SESSION_WRITES_AFFECT: readonly QueryKey[] = [SESSIONS_ROOT, MY_SESSIONS_KEY];
+
+/** The part of a session the own stats count. */
+export type CountedSession = Pick<FeedSession, 'beerCount' | 'duration' | 'createdAt'>;
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Applies one own write to the cached stats: `before` is the session as it was (null for a
+ * new one), `after` as it is now (null once deleted). Same rules as the server: hours to one
+ * decimal, 'This Week' the beers of the last seven days. The next load reads the server's figures.
+ */
+export function adjustMyStats(queryClient: QueryClient, before: CountedSession | null, after: CountedSession | null): void {
+  const thisWeek = (session: CountedSession | null) =>
+    session && Date.now() - new Date(session.createdAt).getTime() < WEEK_MS ? session.beerCount : 0;
+  const minutes = (session: CountedSession | null) => session?.duration ?? 0;
+  queryClient.setQueryData<MyStats>(MY_STATS_KEY, (stats) =>
+    stats
+      ? {
+          ...stats,
+          totalSessions: stats.totalSessions + (after ? 1 : 0) - (before ? 1 : 0),
+          totalHours: Math.max(0, Math.round((stats.totalHours + (minutes(after) - minutes(before)) / 60) * 10) / 10),
+          weeklyTotal: Math.max(0, stats.weeklyTotal + thisWeek(after) - thisWeek(before)),
+        }
+      : stats,
+  );
+}
 
 /** One page of the feed and the cursor of the next one (null on the last page). */
 export interface FeedPage {

@@ -1,15 +1,26 @@
 import type { FeedSession } from '@hoptrack/proto';
-import { sessionsApi } from '../../lib/sessionsApi';
+import { useQueryClient } from '@tanstack/react-query';
+import { adjustMyStats, sessionsApi, type CountedSession } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { ConfirmDialog } from '../ConfirmDialog';
 
 /** The owner's delete, after confirmation: the session goes with its likes, comments and reactions. */
-export function DeleteSessionDialog({ session, onClose }: { session: Pick<FeedSession, 'id' | 'title'>; onClose: () => void }) {
+export function DeleteSessionDialog({
+  session,
+  onClose,
+}: {
+  session: Pick<FeedSession, 'id' | 'title'> & CountedSession;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
   const remove = useSessionAction({
     mutationFn: () => sessionsApi.remove(session.id),
     success: 'Beer session deleted successfully!',
     failure: 'Failed to delete session',
-    onSuccess: onClose,
+    onSuccess: () => {
+      adjustMyStats(queryClient, session, null);
+      onClose();
+    },
   });
   return (
     <ConfirmDialog

@@ -1,16 +1,21 @@
 import { EDIT_BEER_TYPES, type FeedSession } from '@hoptrack/proto';
+import { useQueryClient } from '@tanstack/react-query';
 import { draftOf } from '../../lib/sessionDraft';
-import { sessionsApi, type PhotoChange, type SessionDraft } from '../../lib/sessionsApi';
+import { adjustMyStats, sessionsApi, type PhotoChange, type SessionDraft } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { SessionFormDialog } from './SessionFormDialog';
 
 /** 'Edit Beer Session' of the owner: PUT /api/sessions/{id} with every field; a new photo replaces the old. */
 export function EditSessionDialog({ session, onClose }: { session: FeedSession; onClose: () => void }) {
+  const queryClient = useQueryClient();
   const update = useSessionAction({
     mutationFn: ({ draft, photo }: { draft: SessionDraft; photo: PhotoChange }) => sessionsApi.update(session.id, draft, photo),
     success: 'Beer session updated successfully!',
     failure: 'Failed to update session',
-    onSuccess: onClose,
+    onSuccess: (updated) => {
+      adjustMyStats(queryClient, session, updated);
+      onClose();
+    },
   });
   return (
     <SessionFormDialog
