@@ -1,8 +1,10 @@
 /**
  * Demo relationships for `make dev`, made through the public API like a
  * person would: alice and bob are friends, carol has asked alice, and bob
- * has written to alice (an unread conversation on her /messages). Idempotent:
- * what already exists is left alone. The demo users come from `make seed`.
+ * has written to alice (an unread conversation on her /messages), and alice
+ * and bob have logged sessions that the other liked and commented on (a feed
+ * that is not empty on first sign-in). Idempotent: what already exists is
+ * left alone. The demo users come from `make seed`.
  */
 const PASSWORD = 'hoptrack';
 
@@ -14,7 +16,8 @@ interface Session {
 async function call<T>(baseUrl: string, method: string, path: string, token?: string, body?: object): Promise<{ status: number; json: T }> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    // No content type without a body: Fastify refuses an empty JSON body (a like has none).
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.text();
@@ -55,6 +58,56 @@ export async function seedDemoGraph(baseUrl: string): Promise<void> {
     await call(baseUrl, 'POST', '/api/friendships', carol.token, { friendId: alice.id });
   }
   await seedDemoConversation(baseUrl, bob, alice);
+  await seedDemoSessions(baseUrl, alice, bob);
+}
+
+interface DemoSession {
+  title: string;
+  description: string;
+  beerCount: number;
+  duration: number;
+  avgAbv: string;
+  location: string;
+  beerTypes: string[];
+}
+
+/** Logs `session` as `by` unless they have logged it already; answers its id. */
+async function logOnce(baseUrl: string, by: Session, session: DemoSession): Promise<string> {
+  const mine = await call<{ id: string; title: string }[]>(baseUrl, 'GET', '/api/me/sessions', by.token);
+  const existing = mine.json.find((s) => s.title === session.title);
+  if (existing) return existing.id;
+  const form = new FormData();
+  for (const [name, value] of Object.entries(session)) form.append(name, Array.isArray(value) ? JSON.stringify(value) : String(value));
+  const res = await fetch(`${baseUrl}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${by.token}` }, body: form });
+  if (res.status !== 201) throw new Error(`demo session of ${session.title} failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+async function seedDemoSessions(baseUrl: string, alice: Session, bob: Session): Promise<void> {
+  const bobs = await logOnce(baseUrl, bob, {
+    title: 'Hazy IPA night',
+    description: 'Three hazies side by side; the double dry-hopped one won.',
+    beerCount: 3,
+    duration: 120,
+    avgAbv: '6.8',
+    location: 'Pints Pub Brewery and Freehouse',
+    beerTypes: ['IPA'],
+  });
+  await logOnce(baseUrl, alice, {
+    title: 'Stout tasting with friends',
+    description: 'Imperial stouts and a coffee porter to finish.',
+    beerCount: 2,
+    duration: 90,
+    avgAbv: '9.5',
+    location: 'Home',
+    beerTypes: ['Stout', 'Porter'],
+  });
+  // POST like is idempotent (liking twice leaves one like); the comment is added once.
+  await call(baseUrl, 'POST', `/api/sessions/${bobs}/like`, alice.token);
+  const card = await call<{ commentCount: number }>(baseUrl, 'GET', `/api/sessions/${bobs}`, bob.token);
+  if (card.json.commentCount === 0) {
+    await call(baseUrl, 'POST', `/api/sessions/${bobs}/comments`, alice.token, { content: 'Save me one of the double dry-hopped!' });
+  }
 }
 
 /** Messaging hears of users by events too: retry while it does not know alice yet (404). */

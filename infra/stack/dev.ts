@@ -57,7 +57,7 @@ process.stdout.write(
     `  Open ${webUrl}`,
     `  API gateway: http://localhost:${gatewayPort}/api   metrics: http://localhost:${gatewayPort}/metrics`,
     `  Queues (Bull Board): ${stack.services['queue-board'].url}/queues   operator / hoptrack-queues`,
-    '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack" (alice and bob are friends; carol has asked alice)',
+    '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack" (alice and bob are friends with sessions in their feeds; carol has asked alice)',
     '  Ctrl-C stops everything.',
     '',
   ].join('\n'),
