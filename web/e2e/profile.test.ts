@@ -183,6 +183,70 @@ describe('own profile', () => {
   });
 });
 
+describe('edit profile', () => {
+  it('checks the display name, saves name and bio with PATCH /api/me, and a friend sees them', async () => {
+    const alice = await registerUser(stack.baseUrl, 'alice');
+    const bob = await registerUser(stack.baseUrl, 'bob');
+    await makeFriends(stack.baseUrl, alice, bob);
+    const page = await openAs(alice, '/profile');
+    const header = page.getByRole('region', { name: 'Profile', exact: true });
+    await header.getByRole('heading', { level: 2, name: alice.displayName, exact: true }).waitFor();
+
+    await header.getByRole('button', { name: 'Edit Profile', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Profile', exact: true });
+    expect(await dialog.getByLabel('Display Name', { exact: true }).inputValue()).toBe(alice.displayName);
+    expect(await dialog.getByLabel('Bio', { exact: true }).getAttribute('maxlength')).toBe('200');
+
+    // A blank name is refused in the browser, without a call.
+    let patches = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && new URL(request.url()).pathname === '/api/me') patches += 1;
+    });
+    await dialog.getByLabel('Display Name', { exact: true }).fill('   ');
+    await dialog.getByRole('button', { name: 'Save Profile', exact: true }).click();
+    await dialog.getByRole('alert').getByText('Display name is required', { exact: true }).waitFor();
+    expect(await dialog.getByLabel('Display Name', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(patches).toBe(0);
+
+    await dialog.getByLabel('Display Name', { exact: true }).fill('  Alice Amber ');
+    await dialog.getByLabel('Bio', { exact: true }).fill(BIO);
+    const saved = page.waitForResponse((res) => res.request().method() === 'PATCH' && new URL(res.url()).pathname === '/api/me');
+    await dialog.getByRole('button', { name: 'Save Profile', exact: true }).click();
+    const answer = await saved;
+    expect(answer.status()).toBe(200);
+    expect(answer.request().postDataJSON()).toEqual({ displayName: 'Alice Amber', bio: BIO });
+    await expectToast(page, 'Profile updated');
+    await dialog.waitFor({ state: 'detached' });
+    await header.getByRole('heading', { level: 2, name: 'Alice Amber', exact: true }).waitFor();
+    await header.getByText(BIO, { exact: true }).waitFor();
+
+    // Stored: after a reload, and for a friend once the social graph heard of it.
+    await page.reload();
+    await header.getByText(BIO, { exact: true }).waitFor();
+    await expect
+      .poll(async () => ((await expectApi(stack.baseUrl, bob.token, 'GET', `/api/users/${alice.id}`)) as { bio: string | null }).bio, { timeout: 10_000 })
+      .toBe(BIO);
+    const friendView = await openAs(bob, `/users/${alice.id}`);
+    await friendView.getByRole('heading', { level: 1, name: 'Alice Amber', exact: true }).waitFor();
+    await friendView.getByText(BIO, { exact: true }).waitFor();
+  });
+
+  it('keeps what was typed and says so when saving fails', async () => {
+    const alice = await registerUser(stack.baseUrl, 'alice');
+    const page = await openAs(alice, '/profile');
+    await page.getByRole('button', { name: 'Edit Profile', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Profile', exact: true });
+    await dialog.getByLabel('Bio', { exact: true }).fill('Lagers only.');
+    // A healthy auth service does not fail on demand: this one call fails at the network edge.
+    await page.route('**/api/me', (route) =>
+      route.request().method() === 'PATCH' ? route.fulfill({ status: 500, body: '' }) : route.fallback(),
+    );
+    await dialog.getByRole('button', { name: 'Save Profile', exact: true }).click();
+    await expectToast(page, 'Error', 'Failed to update profile. Please try again.');
+    expect(await dialog.getByLabel('Bio', { exact: true }).inputValue()).toBe('Lagers only.');
+  });
+});
+
 describe('change profile picture', () => {
   it('uploads a real PNG: preview, the three calls, the header avatar, and after a reload', async () => {
     const dave = await registerUser(stack.baseUrl, 'dave');

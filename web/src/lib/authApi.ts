@@ -6,6 +6,7 @@ import type {
   LoginRequest,
   MessageResponse,
   PrivacyUpdateRequest,
+  ProfileUpdateRequest,
   RegisterRequest,
   ResetPasswordRequest,
 } from '@hoptrack/proto';
@@ -27,4 +28,5 @@ export const authApi = {
   resetPassword: (body: ResetPasswordRequest) =>
     apiRequest<MessageResponse>('POST', '/api/auth/reset-password', body),
   updatePrivacy: (body: PrivacyUpdateRequest) => apiRequest<CurrentUser>('PUT', '/api/privacy', body),
+  updateProfile: (body: ProfileUpdateRequest) => apiRequest<CurrentUser>('PATCH', '/api/me', body),
 };

@@ -6,6 +6,7 @@ import { EmptyState } from '../components/EmptyState';
 import { CameraIcon, UserIcon } from '../components/icons';
 import { PageHeader } from '../components/PageHeader';
 import { ChangePictureDialog } from '../components/profile/ChangePictureDialog';
+import { EditProfileDialog } from '../components/profile/EditProfileDialog';
 import { ProfileHeaderCard } from '../components/profile/ProfileHeader';
 import { followLinks, StatTileList, type Tile } from '../components/profile/StatTiles';
 import { MySessionList } from '../components/sessions/MySessionList';
@@ -65,6 +66,7 @@ function OwnProfile({ user }: { user: CurrentUser }) {
 
 function OwnProfileHeader({ user }: { user: CurrentUser }) {
   const [changing, setChanging] = useState(false);
+  const [editing, setEditing] = useState(false);
   return (
     <>
       <ProfileHeaderCard
@@ -80,8 +82,14 @@ function OwnProfileHeader({ user }: { user: CurrentUser }) {
             </button>
           </div>
         }
+        actions={
+          <button type="button" className="button button--secondary button--small" onClick={() => setEditing(true)}>
+            Edit Profile
+          </button>
+        }
       />
       {changing && <ChangePictureDialog user={user} onClose={() => setChanging(false)} />}
+      {editing && <EditProfileDialog user={user} onClose={() => setEditing(false)} />}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { errorStatus, serverMessage } from '../../lib/api';
 import { catalogueApi, REVIEW_WRITES_AFFECT } from '../../lib/catalogueApi';
 import { useToast } from '../../lib/toast';
 import { useSocialAction } from '../../lib/useSocialAction';
-import { TextAreaField } from '../photos/TextAreaField';
+import { TextAreaField } from '../TextAreaField';
 import { StarPicker } from './StarRating';
 
 const CONFLICT_FALLBACK = 'You have already reviewed this bar';

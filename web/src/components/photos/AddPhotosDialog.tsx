@@ -5,7 +5,7 @@ import { ALBUM_WRITES_AFFECT, photosApi } from '../../lib/photosApi';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { FilePickerButton } from '../FilePickerButton';
 import { Modal } from '../Modal';
-import { TextAreaField } from './TextAreaField';
+import { TextAreaField } from '../TextAreaField';
 
 /**
  * 'Add Photos': pick images (several at once, or in several picks), see them,

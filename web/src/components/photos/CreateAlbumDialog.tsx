@@ -4,7 +4,7 @@ import { ALBUM_WRITES_AFFECT, photosApi } from '../../lib/photosApi';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { Field } from '../Field';
 import { Modal } from '../Modal';
-import { TextAreaField } from './TextAreaField';
+import { TextAreaField } from '../TextAreaField';
 
 /** The server's description limit (proto `albumCreateRequest`). */
 const DESCRIPTION_MAX = 500;

@@ -4,7 +4,7 @@ import { draftErrors, type DraftErrors } from '../../lib/sessionDraft';
 import type { PhotoChange, SessionDraft } from '../../lib/sessionsApi';
 import { Field } from '../Field';
 import { Modal } from '../Modal';
-import { TextAreaField } from '../photos/TextAreaField';
+import { TextAreaField } from '../TextAreaField';
 import { FindVenuesDialog } from '../venues/FindVenuesDialog';
 import { BeerTypePicker } from './BeerTypePicker';
 import { LocationField, placeOfVenue, type SessionPlace } from './LocationField';
