@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { useDropdown } from '../useDropdown';
+import { moveMenuFocus, useDropdown } from '../useDropdown';
 
 interface SessionMenuProps {
   onEdit: () => void;
@@ -8,7 +8,7 @@ interface SessionMenuProps {
 
 /** The owner's '⋯' menu on a session card: Edit and Delete. */
 export function SessionMenu({ onEdit, onDelete }: SessionMenuProps) {
-  const { open, close, containerRef, triggerProps } = useDropdown();
+  const { open, closeToTrigger, containerRef, triggerProps } = useDropdown();
   const menuRef = useRef<HTMLDivElement>(null);
   const menuId = useId();
 
@@ -16,8 +16,9 @@ export function SessionMenu({ onEdit, onDelete }: SessionMenuProps) {
     if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
 
+  // Focus goes back to '⋯' first, so the dialog the item opens returns it there (the item itself disappears).
   const run = (action: () => void) => () => {
-    close();
+    closeToTrigger();
     action();
   };
 
@@ -33,7 +34,7 @@ export function SessionMenu({ onEdit, onDelete }: SessionMenuProps) {
         <span aria-hidden="true">⋯</span>
       </button>
       {open && (
-        <div id={menuId} ref={menuRef} className="dropdown dropdown--end session-menu__list" role="menu" aria-label="Session options">
+        <div id={menuId} ref={menuRef} className="dropdown dropdown--end session-menu__list" role="menu" aria-label="Session options" onKeyDown={moveMenuFocus}>
           <button type="button" role="menuitem" className="dropdown__item" onClick={run(onEdit)}>
             Edit
           </button>

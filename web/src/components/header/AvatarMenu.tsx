@@ -1,10 +1,10 @@
 import type { CurrentUser } from '@hoptrack/proto';
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { Avatar } from '../Avatar';
 import { LogoutIcon, ShieldIcon, UserIcon } from '../icons';
-import { useDropdown } from '../useDropdown';
+import { moveMenuFocus, useDropdown } from '../useDropdown';
 
 /** The avatar button and its menu: My Profile, Privacy, Logout. Arrow keys move between items. */
 export function AvatarMenu({ user }: { user: CurrentUser }) {
@@ -36,7 +36,7 @@ export function AvatarMenu({ user }: { user: CurrentUser }) {
         <Avatar user={user} />
       </button>
       {open && (
-        <div id={menuId} ref={menuRef} className="dropdown dropdown--end" role="menu" aria-label="Account" onKeyDown={moveFocus}>
+        <div id={menuId} ref={menuRef} className="dropdown dropdown--end" role="menu" aria-label="Account" onKeyDown={moveMenuFocus}>
           <div className="dropdown__header" role="presentation">
             <strong>{user.displayName}</strong>
             <span>@{user.username}</span>
@@ -57,22 +57,4 @@ export function AvatarMenu({ user }: { user: CurrentUser }) {
       )}
     </div>
   );
-}
-
-function moveFocus(event: KeyboardEvent<HTMLDivElement>) {
-  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
-  const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]'));
-  if (!items.length) return;
-  let next: HTMLElement | undefined;
-  if (step !== undefined) {
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    next = items[(index + step + items.length) % items.length];
-  } else if (event.key === 'Home') {
-    next = items[0];
-  } else if (event.key === 'End') {
-    next = items[items.length - 1];
-  }
-  if (!next) return;
-  event.preventDefault();
-  next.focus();
 }
