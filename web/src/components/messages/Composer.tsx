@@ -16,6 +16,7 @@ interface ComposerProps {
 export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
   const inputId = useId();
   const noteId = useId();
+  const hintId = useId();
   const [text, setText] = useState('');
   const content = text.trim();
   const blocked = blockedNote !== undefined;
@@ -52,9 +53,9 @@ export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
           id={inputId}
           className="field__input composer__input"
           rows={2}
-          placeholder={blocked ? 'Messaging is not available' : 'Type a message... (Shift+Enter for a new line)'}
+          placeholder={blocked ? 'Messaging is not available' : 'Type a message...'}
           maxLength={MESSAGE_MAX}
-          aria-describedby={blocked ? noteId : undefined}
+          aria-describedby={blocked ? noteId : hintId}
           value={text}
           disabled={blocked}
           readOnly={sending}
@@ -70,6 +71,12 @@ export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
           {sending ? 'Sending...' : 'Send'}
         </button>
       </div>
+      {/* A keyboard hint: shown on wide screens only (phones have no Shift+Enter), always read to screen readers. */}
+      {!blocked && (
+        <p id={hintId} className="composer__hint">
+          Enter sends, Shift+Enter starts a new line.
+        </p>
+      )}
     </form>
   );
 }
