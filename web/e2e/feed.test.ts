@@ -1,6 +1,5 @@
 import { CREATE_BEER_TYPES, EDIT_BEER_TYPES, FEED_PAGE_DEFAULT, NEXT_CURSOR_HEADER, type FeedSession } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   expectApi,
@@ -14,6 +13,7 @@ import {
   type RegisteredUser,
   type UploadFile,
 } from './support';
+import { testImage } from './images';
 
 /**
  * The activity feed and the session dialogs (issue 6) against the real
@@ -40,16 +40,7 @@ async function openAs(user: RegisteredUser, options: { narrow?: boolean; geoloca
 }
 
 /** A real PNG of `width`×`height`, amber with a foam-coloured disc. */
-async function pngOf(width: number, height: number): Promise<UploadFile> {
-  const disc = Buffer.from(
-    `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#fde68a"/></svg>`,
-  );
-  const buffer = await sharp({ create: { width, height, channels: 3, background: '#b45309' } })
-    .composite([{ input: disc }])
-    .png()
-    .toBuffer();
-  return { name: 'pints.png', mimeType: 'image/png', buffer };
-}
+const pngOf = (width: number, height: number): Promise<UploadFile> => testImage('pints.png', { background: '#b45309', width, height, motif: 'disc' });
 
 const sessionCard = (page: Page, title: string) => page.getByRole('article', { name: title, exact: true });
 const feedCards = (page: Page) => page.getByRole('list', { name: 'Activities', exact: true }).getByRole('article');

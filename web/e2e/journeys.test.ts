@@ -1,6 +1,5 @@
 import { FEED_PAGE_DEFAULT, type CurrentUser, type FeedSession, type MyStats, type OtherUser } from '@hoptrack/proto';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   authDialog,
@@ -23,6 +22,7 @@ import {
   type RegisteredUser,
   type UploadFile,
 } from './support';
+import { testImage } from './images';
 
 /**
  * The product as people live it (issue 11): whole journeys through the real
@@ -40,14 +40,8 @@ const EVENT_WAIT_MS = 20_000;
 const BIO = 'New in town, looking for a good stout.';
 
 /** A real image (the media service decodes every upload): a solid colour with a foam-coloured disc. */
-async function image(name: string, format: 'png' | 'jpeg', background: string, width = 96, height = 64): Promise<UploadFile> {
-  const disc = Buffer.from(
-    `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 3}" fill="#fde68a"/></svg>`,
-  );
-  const canvas = sharp({ create: { width, height, channels: 3, background } }).composite([{ input: disc }]);
-  const buffer = format === 'png' ? await canvas.png().toBuffer() : await canvas.jpeg().toBuffer();
-  return { name, mimeType: `image/${format}`, buffer };
-}
+const image = (name: string, background: string, width = 96, height = 64): Promise<UploadFile> =>
+  testImage(name, { background, width, height, motif: 'disc' });
 
 async function openAs(user: RegisteredUser, path: string, options: { narrow?: boolean } = {}): Promise<Page> {
   const { page } = await stack.open('/', options);
@@ -135,7 +129,7 @@ describe('a newcomer', () => {
     await n.getByRole('heading', { level: 1, name: 'My Profile', exact: true }).waitFor();
     await n.getByRole('button', { name: 'Change picture', exact: true }).click();
     const pictureDialog = n.getByRole('dialog', { name: 'Change profile picture' });
-    await pictureDialog.getByLabel('Select Photo', { exact: true }).setInputFiles(await image('me.png', 'png', '#92400e', 160, 160));
+    await pictureDialog.getByLabel('Select Photo', { exact: true }).setInputFiles(await image('me.png', '#92400e', 160, 160));
     await loadedSrc(pictureDialog.getByRole('img', { name: 'Preview of the selected photo', exact: true }));
     await pictureDialog.getByRole('button', { name: 'Upload', exact: true }).click();
     await expectToast(n, 'Profile picture updated');
@@ -176,7 +170,7 @@ describe('a newcomer', () => {
     await log.getByLabel('Title', { exact: true }).fill(title);
     await log.getByLabel('Beers', { exact: true }).fill('3');
     await log.getByLabel('Duration (minutes)', { exact: true }).fill('120');
-    await log.getByLabel('Select Photo', { exact: true }).setInputFiles(await image('first-pint.jpg', 'jpeg', '#b45309', 320, 200));
+    await log.getByLabel('Select Photo', { exact: true }).setInputFiles(await image('first-pint.jpg', '#b45309', 320, 200));
     await loadedSrc(log.getByRole('img', { name: 'Preview of the session photo', exact: true }));
     await log.getByRole('searchbox', { name: 'Search music', exact: true }).fill('tub');
     await log.getByRole('list', { name: 'Music results', exact: true }).getByRole('button', { name: /Tubthumping/ }).click();
@@ -281,7 +275,7 @@ describe('a newcomer', () => {
     const addPhotos = n.getByRole('dialog', { name: 'Add Photos' });
     await addPhotos
       .getByLabel('Select Photos', { exact: true })
-      .setInputFiles([await image('the-bar.png', 'png', '#1d4ed8'), await image('the-round.jpg', 'jpeg', '#15803d')]);
+      .setInputFiles([await image('the-bar.png', '#1d4ed8'), await image('the-round.jpg', '#15803d')]);
     await expect.poll(() => addPhotos.getByRole('list', { name: 'Selected photos', exact: true }).getByRole('img').count()).toBe(2);
     await addPhotos.getByRole('button', { name: 'Upload', exact: true }).click();
     await addPhotos.waitFor({ state: 'detached' });

@@ -1,6 +1,5 @@
 import { PHOTO_PICKER_MAX, type Album, type Photo } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   dismissToast,
@@ -10,7 +9,9 @@ import {
   signInWithToken,
   useE2eStack,
   type RegisteredUser,
+  type UploadFile,
 } from './support';
+import { testImage } from './images';
 
 /**
  * /photos (spec section 2) against the real stack: albums, the add-photos
@@ -19,18 +20,8 @@ import {
  */
 const stack = useE2eStack();
 
-interface UploadFile {
-  name: string;
-  mimeType: string;
-  buffer: Buffer;
-}
-
 /** A small solid-colour image, really encoded (the server decodes every upload). */
-async function image(name: string, format: 'png' | 'jpeg', background: string, width = 64, height = 48): Promise<UploadFile> {
-  const canvas = sharp({ create: { width, height, channels: 3, background } });
-  const buffer = format === 'png' ? await canvas.png().toBuffer() : await canvas.jpeg().toBuffer();
-  return { name, mimeType: `image/${format}`, buffer };
-}
+const image = (name: string, background: string, width = 64, height = 48): Promise<UploadFile> => testImage(name, { background, width, height });
 
 async function openAs(user: RegisteredUser, path: string): Promise<Page> {
   const { page } = await stack.open('/');
@@ -94,7 +85,7 @@ describe('photos', () => {
     const add = page.getByRole('dialog', { name: 'Add Photos' });
     await add
       .getByLabel('Select Photos', { exact: true })
-      .setInputFiles([await image('pretzel-stand.png', 'png', '#d97706'), await image('beer-tent.jpg', 'jpeg', '#1d4ed8', 80, 60)]);
+      .setInputFiles([await image('pretzel-stand.png', '#d97706'), await image('beer-tent.jpg', '#1d4ed8', 80, 60)]);
     const previews = add.getByRole('list', { name: 'Selected photos', exact: true }).getByRole('img');
     await expect.poll(() => previews.count()).toBe(2);
     await expect.poll(async () => Promise.all((await previews.all()).map(loaded))).toEqual([true, true]);
@@ -180,7 +171,7 @@ describe('photos', () => {
     const picker = add.getByLabel('Select Photos', { exact: true });
     const previews = add.getByRole('list', { name: 'Selected photos', exact: true });
 
-    const pint = await image('pint.png', 'png', '#f59e0b', 16, 16);
+    const pint = await image('pint.png', '#f59e0b', 16, 16);
     await picker.setInputFiles([
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') },
       ...Array.from({ length: PHOTO_PICKER_MAX - 2 }, (_, i) => ({ ...pint, name: `first-${i + 1}.png` })),

@@ -1,6 +1,5 @@
 import { PROFILE_PICTURE_MAX_BYTES, type CurrentUser } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   dismissToast,
@@ -13,6 +12,7 @@ import {
   useE2eStack,
   type RegisteredUser,
 } from './support';
+import { testImage } from './images';
 
 /**
  * The own profile screen and its change-picture dialog (issue 4) against the
@@ -137,7 +137,7 @@ describe('own profile', () => {
     const gus = await registerUser(stack.baseUrl, 'gus');
     const hana = await registerUser(stack.baseUrl, 'hana');
     await makeFriends(stack.baseUrl, gus, hana);
-    const photo = { name: 'pint.png', mimeType: 'image/png', buffer: await sharp({ create: { width: 64, height: 48, channels: 3, background: '#b45309' } }).png().toBuffer() };
+    const photo = await testImage('pint.png', { background: '#b45309' });
     await logSessionViaApi(stack.baseUrl, gus, { title: 'Quiet one', beerCount: '1', duration: '30' });
     await logSessionViaApi(
       stack.baseUrl,

@@ -1,6 +1,5 @@
 import type { Album, ForgotPasswordResponse, PlaceDetails, PlacesResults } from '@hoptrack/proto';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   callApi,
@@ -18,6 +17,7 @@ import {
   waitForSocialUser,
   type RegisteredUser,
 } from './support';
+import { testImage, uploadPhotosViaApi } from './images';
 
 /**
  * Every text of spec sections 5 (validation), 6 ('Access Restricted') and 8
@@ -1197,9 +1197,9 @@ async function setUpProfile(): Promise<ProfileStage> {
     const { pathname } = new URL(request.url());
     if (/^\/api\/(profile-picture|media\/uploads\/|me\/profile-picture)/.test(pathname)) calls.push(`${request.method()} ${pathname}`);
   });
-  const buffer = await sharp({ create: { width: 96, height: 96, channels: 3, background: '#b45309' } }).png().toBuffer();
+  const png = await testImage('pint.png', { background: '#b45309', width: 96, height: 96 });
   await page.getByRole('heading', { level: 2, name: user.displayName, exact: true }).waitFor();
-  return { page, calls, png: { name: 'pint.png', mimeType: 'image/png', buffer } };
+  return { page, calls, png };
 }
 
 interface LocatingStage extends Stage {
@@ -1278,11 +1278,7 @@ async function setUpFriendActions(): Promise<FriendActionsStage> {
 async function setUpPhotos(): Promise<Stage> {
   const user = await registerUser(stack.baseUrl, 'snapper');
   const album = (await expectApi(stack.baseUrl, user.token, 'POST', '/api/albums', { name: ALBUM }, 201)) as Album;
-  const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#d97706' } }).png().toBuffer();
-  const form = new FormData();
-  form.append('photos', new Blob([new Uint8Array(png)], { type: 'image/png' }), PHOTO);
-  const res = await fetch(`${stack.baseUrl}/api/albums/${album.id}/photos`, { method: 'POST', headers: { Authorization: `Bearer ${user.token}` }, body: form });
-  expect(res.status, await res.clone().text()).toBe(201);
+  await uploadPhotosViaApi(stack.baseUrl, user, album, [await testImage(PHOTO, { background: '#d97706' })]);
   const page = await openAs(user, '/photos');
   await albumCard(page).waitFor();
   return { page };

@@ -1,5 +1,4 @@
 import type { Album, FeedSession } from '@hoptrack/proto';
-import sharp from 'sharp';
 import { expect } from 'vitest';
 import {
   expectApi,
@@ -11,6 +10,7 @@ import {
   type RegisteredUser,
   type UploadFile,
 } from './support';
+import { testImage, uploadPhotosViaApi } from './images';
 
 /**
  * A small lived-in world for the screens that should not be empty (the phone
@@ -27,21 +27,9 @@ export interface DemoWorld {
   sessions: FeedSession[];
 }
 
-/** A real picture: an amber glass with a foam head on a coloured ground, `label` for variety. */
-export async function beerPicture(width: number, height: number, ground: string, name = 'pint.jpg'): Promise<UploadFile> {
-  const glass = Buffer.from(
-    `<svg width="${width}" height="${height}" xmlns="http://www.w3.org/2000/svg">
-      <rect x="${width * 0.38}" y="${height * 0.3}" width="${width * 0.24}" height="${height * 0.55}" rx="${width * 0.02}" fill="#d97706"/>
-      <rect x="${width * 0.38}" y="${height * 0.22}" width="${width * 0.24}" height="${height * 0.1}" rx="${width * 0.03}" fill="#fef3c7"/>
-      <circle cx="${width * 0.2}" cy="${height * 0.25}" r="${Math.min(width, height) * 0.08}" fill="#fde68a" opacity="0.6"/>
-    </svg>`,
-  );
-  const buffer = await sharp({ create: { width, height, channels: 3, background: ground } })
-    .composite([{ input: glass }])
-    .jpeg({ quality: 80 })
-    .toBuffer();
-  return { name, mimeType: 'image/jpeg', buffer };
-}
+/** A real picture: a pint glass with a foam head on a coloured ground. */
+const beerPicture = (width: number, height: number, background: string, name: string): Promise<UploadFile> =>
+  testImage(name, { background, width, height, motif: 'pint' });
 
 async function person(baseUrl: string, label: string, displayName: string, bio: string): Promise<RegisteredUser> {
   const user = { ...uniqueUser(label), displayName };
@@ -54,8 +42,8 @@ async function person(baseUrl: string, label: string, displayName: string, bio: 
 /** Sets a profile picture the way the web app does: signed upload URL, PUT the bytes, then PUT /api/me/profile-picture. */
 async function setPicture(baseUrl: string, user: RegisteredUser, ground: string): Promise<void> {
   const { uploadURL } = (await expectApi(baseUrl, user.token, 'POST', '/api/profile-picture/upload')) as { uploadURL: string };
-  const picture = await sharp({ create: { width: 96, height: 96, channels: 3, background: ground } }).png().toBuffer();
-  const put = await fetch(new URL(uploadURL, baseUrl), { method: 'PUT', body: new Uint8Array(picture), headers: { 'content-type': 'image/png' } });
+  const picture = await testImage('me.png', { background: ground, width: 96, height: 96 });
+  const put = await fetch(new URL(uploadURL, baseUrl), { method: 'PUT', body: new Uint8Array(picture.buffer), headers: { 'content-type': picture.mimeType } });
   expect(put.status).toBeLessThan(300);
   const { url } = (await put.json()) as { url: string };
   await expectApi(baseUrl, user.token, 'PUT', '/api/me/profile-picture', { profilePictureUrl: url });
@@ -118,13 +106,8 @@ export async function buildDemoWorld(baseUrl: string): Promise<DemoWorld> {
   await expectApi(baseUrl, maya.token, 'POST', '/api/messages', { toUserId: jonas.id, content: 'Always. I’ll bring the hops 🍺' }, 201);
 
   const album = (await expectApi(baseUrl, maya.token, 'POST', '/api/albums', { name: 'Summer taprooms', description: 'Patios and pints' }, 201)) as Album;
-  const form = new FormData();
-  for (const [i, ground] of ['#b45309', '#0f766e', '#7c3aed', '#be123c'].entries()) {
-    const file = await beerPicture(480, 360, ground, `taproom-${i + 1}.jpg`);
-    form.append('photos', new Blob([new Uint8Array(file.buffer)], { type: file.mimeType }), file.name);
-  }
-  const res = await fetch(`${baseUrl}/api/albums/${album.id}/photos`, { method: 'POST', headers: { Authorization: `Bearer ${maya.token}` }, body: form });
-  expect(res.status, await res.clone().text()).toBe(201);
+  const grounds = ['#b45309', '#0f766e', '#7c3aed', '#be123c'];
+  await uploadPhotosViaApi(baseUrl, maya, album, await Promise.all(grounds.map((ground, i) => beerPicture(480, 360, ground, `taproom-${i + 1}.jpg`))));
 
   // Friends' sessions reach Maya's timeline by fan-out events.
   await expect
