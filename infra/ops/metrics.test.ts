@@ -129,8 +129,9 @@ describe.skipIf(!available)('metrics of every process, scraped by Prometheus', (
     // its worker share one outbox, and either relay may publish a row first (SKIP LOCKED), so the
     // photo's events are counted by one of the two, not necessarily by both (CI saw media miss out).
     await expectJobs('bus_events_published_total', ['auth', 'social-graph', 'sessions', 'messaging'], false);
-    const mediaPublishers = (await jobsWith('bus_events_published_total')).filter((job) => job === 'media' || job === 'media-worker');
-    expect(mediaPublishers.length, 'media or media-worker published the photo events').toBeGreaterThan(0);
+    const mediaPublishers = async () => (await jobsWith('bus_events_published_total')).filter((job) => job === 'media' || job === 'media-worker');
+    await eventually(async () => (await mediaPublishers()).length > 0, 'the photo events published', 20_000).catch(() => undefined);
+    expect((await mediaPublishers()).length, 'media or media-worker published the photo events').toBeGreaterThan(0);
     // Both queues ran jobs; the fan-out measured its lag (an empty histogram is exported too: wait for a count).
     const queuesRun = async () => [...new Set((await prometheus.query('count by (queue) (bullmq_job_duration_seconds_count)')).map((r) => r.metric.queue))].sort();
     const fannedOut = async () => Number((await prometheus.query('sum(feed_fanout_lag_seconds_count)'))[0]?.value[1] ?? 0);
