@@ -1,5 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import { Modal } from './Modal';
+import { FormActions } from './FormActions';
 
 interface ConfirmDialogProps {
   title: string;
@@ -23,14 +24,7 @@ export function ConfirmDialog({ title, description, confirmLabel, pending, onCon
     <Modal open title={title} description={description} onClose={onClose}>
       <form className="form" onSubmit={onSubmit}>
         {children}
-        <div className="button-row button-row--end">
-          <button type="button" className="button button--ghost" onClick={onClose} disabled={pending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--danger" disabled={pending}>
-            {confirmLabel}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} pending={pending} submitLabel={confirmLabel} tone="danger" />
       </form>
     </Modal>
   );

@@ -6,6 +6,7 @@ import { useToast } from '../../lib/toast';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { TextAreaField } from '../TextAreaField';
 import { StarPicker } from './StarRating';
+import { FormActions } from '../FormActions';
 
 const CONFLICT_FALLBACK = 'You have already reviewed this bar';
 
@@ -74,14 +75,7 @@ export function ReviewForm({ barId, barName, onCancel }: ReviewFormProps) {
           {conflict}
         </p>
       )}
-      <div className="button-row button-row--end">
-        <button type="button" className="button button--ghost" onClick={onCancel} disabled={create.isPending}>
-          Cancel
-        </button>
-        <button type="submit" className="button button--primary" disabled={rating === null || create.isPending}>
-          {create.isPending ? 'Posting...' : 'Post review'}
-        </button>
-      </div>
+      <FormActions onCancel={onCancel} pending={create.isPending} submitLabel="Post review" pendingLabel="Posting..." submitDisabled={rating === null} />
     </form>
   );
 }

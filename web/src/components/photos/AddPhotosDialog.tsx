@@ -6,6 +6,7 @@ import { useSocialAction } from '../../lib/useSocialAction';
 import { FilePickerButton } from '../FilePickerButton';
 import { Modal } from '../Modal';
 import { TextAreaField } from '../TextAreaField';
+import { FormActions } from '../FormActions';
 
 /**
  * 'Add Photos': pick images (several at once, or in several picks), see them,
@@ -87,14 +88,7 @@ export function AddPhotosDialog({ album, onClose }: { album: Pick<Album, 'id' | 
           onChange={(event) => setDescription(event.target.value)}
           disabled={upload.isPending}
         />
-        <div className="button-row button-row--end">
-          <button type="button" className="button button--ghost" onClick={onClose} disabled={upload.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={images.length === 0 || upload.isPending}>
-            {upload.isPending ? 'Uploading...' : 'Upload'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} pending={upload.isPending} submitLabel="Upload" pendingLabel="Uploading..." submitDisabled={images.length === 0} />
       </form>
     </Modal>
   );

@@ -5,6 +5,7 @@ import { useSocialAction } from '../../lib/useSocialAction';
 import { Field } from '../Field';
 import { Modal } from '../Modal';
 import { TextAreaField } from '../TextAreaField';
+import { FormActions } from '../FormActions';
 
 /** The server's description limit (proto `albumCreateRequest`). */
 const DESCRIPTION_MAX = 500;
@@ -61,14 +62,7 @@ export function CreateAlbumDialog({ onClose, onCreated }: { onClose: () => void;
           value={description}
           onChange={(event) => setDescription(event.target.value)}
         />
-        <div className="button-row button-row--end">
-          <button type="button" className="button button--ghost" onClick={onClose} disabled={create.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={create.isPending}>
-            {create.isPending ? 'Creating...' : 'Create Album'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} pending={create.isPending} submitLabel="Create Album" pendingLabel="Creating..." />
       </form>
     </Modal>
   );

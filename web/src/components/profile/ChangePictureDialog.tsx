@@ -8,6 +8,7 @@ import { useToast } from '../../lib/toast';
 import { Avatar } from '../Avatar';
 import { FilePickerButton } from '../FilePickerButton';
 import { Modal } from '../Modal';
+import { FormActions } from '../FormActions';
 
 /** Where the signed-in user's picture shows besides /api/me: profiles, follow lists, search results. */
 const PICTURE_KEYS = [USERS_ROOT, PROFILE_BY_NAME_ROOT, SEARCH_ROOT] as const;
@@ -79,14 +80,7 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
         <div className="picture-form__picker">
           <FilePickerButton label="Select Photo" onPick={choose} disabled={upload.isPending} />
         </div>
-        <div className="button-row button-row--end">
-          <button type="button" className="button button--ghost" onClick={onClose} disabled={upload.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={!selection || upload.isPending}>
-            {upload.isPending ? 'Uploading...' : 'Upload'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} pending={upload.isPending} submitLabel="Upload" pendingLabel="Uploading..." submitDisabled={!selection} />
       </form>
     </Modal>
   );

@@ -8,6 +8,7 @@ import { useToast } from '../../lib/toast';
 import { Field } from '../Field';
 import { Modal } from '../Modal';
 import { TextAreaField } from '../TextAreaField';
+import { FormActions } from '../FormActions';
 
 /** Where the signed-in user's name and bio show besides /api/me: profiles, follow lists, search results. */
 const PROFILE_KEYS = [USERS_ROOT, PROFILE_BY_NAME_ROOT, SEARCH_ROOT] as const;
@@ -68,14 +69,7 @@ export function EditProfileDialog({ user, onClose }: { user: CurrentUser; onClos
           error={errors.bio}
           onChange={(event) => setBio(event.target.value)}
         />
-        <div className="button-row button-row--end">
-          <button type="button" className="button button--ghost" onClick={onClose} disabled={save.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button button--primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Profile'}
-          </button>
-        </div>
+        <FormActions onCancel={onClose} pending={save.isPending} submitLabel="Save Profile" pendingLabel="Saving..." />
       </form>
     </Modal>
   );

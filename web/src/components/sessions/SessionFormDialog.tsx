@@ -10,6 +10,7 @@ import { BeerTypePicker } from './BeerTypePicker';
 import { LocationField, placeOfVenue, type SessionPlace } from './LocationField';
 import { MusicPicker } from './MusicPicker';
 import { PhotoField } from './PhotoField';
+import { FormActions } from '../FormActions';
 
 interface SessionFormDialogProps {
   title: string;
@@ -138,14 +139,7 @@ export function SessionFormDialog({
           />
           <PhotoField current={currentPhoto} value={photo} onChange={setPhoto} disabled={pending} />
           <MusicPicker value={draft.musicTrack} onChange={(track) => edit('musicTrack', track)} disabled={pending} />
-          <div className="button-row button-row--end">
-            <button type="button" className="button button--ghost" onClick={onClose} disabled={pending}>
-              Cancel
-            </button>
-            <button type="submit" className="button button--primary" disabled={pending}>
-              {pending ? pendingLabel : submitLabel}
-            </button>
-          </div>
+          <FormActions onCancel={onClose} pending={pending} submitLabel={submitLabel} pendingLabel={pendingLabel} />
         </form>
       </Modal>
       <FindVenuesDialog open={findingVenues} onClose={() => setFindingVenues(false)} onSelect={(venue) => setPlace(placeOfVenue(venue))} />
