@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from '../../infra/testing/gateway';
-import { freePort, type RunningProcess } from '../../infra/testing/processes';
+import { startGateway } from '@hoptrack/testing/gateway';
+import { freePort, type RunningProcess } from '@hoptrack/testing/processes';
 import { expectGatewayError, fakeWebDist, fetchJson, rateLimitPrefix } from './support';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from '../../infra/testing/gateway';
-import type { RunningProcess } from '../../infra/testing/processes';
+import { startGateway } from '@hoptrack/testing/gateway';
+import type { RunningProcess } from '@hoptrack/testing/processes';
 import { expectGatewayError, fetchJson, rateLimitPrefix, runId, startAuth, UUID, waitForLogLine } from './support';
 
 /**

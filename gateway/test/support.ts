@@ -4,7 +4,8 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from '../../infra/testing/processes';
+import { testDatabaseUrl } from '@hoptrack/testing';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 
 /** A fresh token per test run: Redis keys, emails and request ids never collide with another run. */
 export const runId = randomBytes(4).toString('hex');
@@ -23,7 +24,7 @@ export async function startAuth(): Promise<RunningProcess> {
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
-      DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/hoptrack_auth_test',
+      DATABASE_URL: testDatabaseUrl('auth'),
       NATS_URL: 'nats://127.0.0.1:4222',
       REDIS_URL: 'redis://127.0.0.1:6379',
       JWT_SECRET: 'test-secret-test-secret-test-secret-123',

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { freePort, startProcess } from '../testing/processes';
+import { freePort, startProcess } from '@hoptrack/testing/processes';
 import type { Benchmark } from './lib/context';
 import { ProcessMeter } from './lib/procstat';
 import { capacitySummary, compare, round } from './lib/report';

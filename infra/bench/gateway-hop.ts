@@ -1,5 +1,5 @@
-import { startGateway } from '../testing/gateway';
-import { freePort, startProcess, type RunningProcess } from '../testing/processes';
+import { startGateway } from '@hoptrack/testing/gateway';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 import type { Benchmark } from './lib/context';
 import { ProcessMeter } from './lib/procstat';
 import { capacitySummary, compare, stepSummary, type Section } from './lib/report';

@@ -1,7 +1,7 @@
 import { connectBus, createLogger, createTokenService, deleteStreams, DEV_JWT_SECRET } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { pgBase, startStack, type Stack } from '../testing/stack';
+import { pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
 import type { BenchContext, Benchmark } from './lib/context';
 import { rampRates } from './lib/load';
 import { machineInfo } from './lib/machine';

@@ -9,6 +9,7 @@ RUN npm install -g npm@11 --no-audit --no-fund
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
 COPY services/runtime/package.json services/runtime/
+COPY infra/testing/package.json infra/testing/
 COPY services/auth/package.json services/auth/
 COPY services/social-graph/package.json services/social-graph/
 COPY services/media/package.json services/media/

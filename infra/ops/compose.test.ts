@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../testing/processes';
+import { repoRoot } from '@hoptrack/testing/processes';
 
 /**
  * The operators' compose stack, linted without a Docker engine (there is none

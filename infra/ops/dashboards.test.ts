@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../testing/processes';
+import { repoRoot } from '@hoptrack/testing/processes';
 import { loadAlerts, loadDashboards, metricNamesOf } from './promql';
 
 /**

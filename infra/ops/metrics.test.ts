@@ -1,8 +1,8 @@
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually } from '@hoptrack/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectApi, logSessionViaApi, makeFriends, registerUser, waitForMessagingUser } from '../../web/e2e/support';
-import { startStack, type Stack } from '../testing/stack';
+import { callApi, expectApi, logSessionViaApi, makeFriends, registerUser, waitForMessagingUser } from '@hoptrack/testing/api';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { loadAlerts, loadDashboards, metricNamesOf } from './promql';

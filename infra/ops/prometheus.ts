@@ -3,7 +3,7 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
-import { freePort, repoRoot, startProcess, type RunningProcess } from '../testing/processes';
+import { freePort, repoRoot, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 
 /** The operators' Prometheus configuration, as compose runs it. */
 export const PROMETHEUS_DIR = path.join(repoRoot, 'infra/prometheus');

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { repoRoot } from '../testing/processes';
+import { repoRoot } from '@hoptrack/testing/processes';
 
 /** Words of PromQL that are not metric names: functions, aggregations, keywords. */
 const PROMQL_WORDS = new Set([

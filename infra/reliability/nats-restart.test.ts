@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventEnvelope } from '@hoptrack/proto';
 import { connectBus, createLogger, ensureStreams, startConsumer, type Bus, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, testNamespace, testUserSnapshot } from '@hoptrack/runtime/testing';
+import { eventually, testNamespace, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { privateNats, type PrivateServer } from './servers';
+import { privateNats, type PrivateServer } from '@hoptrack/testing/servers';
 
 /**
  * Issue 9, item 5: NATS with file storage killed (-9) in the middle of 10,000

@@ -1,9 +1,9 @@
 import { DEV_JWT_SECRET } from '@hoptrack/runtime';
-import { eventually, testNamespace } from '@hoptrack/runtime/testing';
+import { eventually, testNamespace } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from '../testing/gateway';
-import { freePort, startProcess, type RunningProcess } from '../testing/processes';
-import { privatePostgres, type PrivateServer } from './servers';
+import { startGateway } from '@hoptrack/testing/gateway';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
+import { privatePostgres, type PrivateServer } from '@hoptrack/testing/servers';
 
 /**
  * Issue 9, item 7: Postgres killed (-9) under a running service. While it is

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedSession } from '@hoptrack/proto';
 import { connectBus, createLogger, createTokenService, DEV_JWT_SECRET, ensureStreams, type Bus } from '@hoptrack/runtime';
-import { eventually, publishEvent, testDatabaseUrl, testNamespace, testUserSnapshot } from '@hoptrack/runtime/testing';
+import { eventually, publishEvent, testDatabaseUrl, testNamespace, testUserSnapshot } from '@hoptrack/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from '../testing/processes';
-import { privateRedis, type PrivateServer } from './servers';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
+import { privateRedis, type PrivateServer } from '@hoptrack/testing/servers';
 
 /**
  * Issue 9, item 6: Redis (timelines and the fan-out queue) killed -9 while

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, logSessionViaApi, registerUser, type RegisteredUser } from '../../web/e2e/support';
-import { startProcess, type RunningProcess } from '../testing/processes';
-import { startStack, type ServiceName, type Stack } from '../testing/stack';
+import { callApi, logSessionViaApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { startProcess, type RunningProcess } from '@hoptrack/testing/processes';
+import { startStack, type ServiceName, type Stack } from '@hoptrack/testing/stack';
 
 /**
  * Issue 9, item 10: a soak run — mixed traffic from several people through

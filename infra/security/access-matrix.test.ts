@@ -24,9 +24,9 @@ import {
   waitForMessagingUser,
   waitForSocialUser,
   type RegisteredUser,
-} from '../../web/e2e/support';
-import { repoRoot } from '../testing/processes';
-import { startStack, type Stack } from '../testing/stack';
+} from '@hoptrack/testing/api';
+import { repoRoot } from '@hoptrack/testing/processes';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
 import { fillTemplate, paramsOf, scanRoutes, VERBS, type ScannedRoute, type Verb } from './route-scan';
 
 /**

@@ -1,8 +1,8 @@
 import { DEV_JWT_SECRET } from '@hoptrack/runtime';
-import { testDatabaseUrl, testNamespace } from '@hoptrack/runtime/testing';
+import { testDatabaseUrl, testNamespace } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from '../testing/gateway';
-import { freePort, startProcess, type RunningProcess } from '../testing/processes';
+import { startGateway } from '@hoptrack/testing/gateway';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 
 /**
  * Issue 9, items 16 and 17, through the real gateway in front of the real

@@ -1,8 +1,8 @@
 import type { Album, AuthResponse, DmMessage, FeedSession, Review, SessionComment } from '@hoptrack/proto';
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectApi, logSessionViaApi, registerUser, type RegisteredUser } from '../../web/e2e/support';
-import { startStack, type Stack } from '../testing/stack';
+import { callApi, expectApi, logSessionViaApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
 
 /**
  * Issue 9, item 20: SQL and script payloads in every text field and search

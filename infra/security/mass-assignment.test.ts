@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Album, AuthResponse, Conversation, DmMessage, FeedSession, Friendship, Review, SessionComment } from '@hoptrack/proto';
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectApi, logSessionViaApi, registerUser, uniqueUser, waitForMessagingUser, waitForSocialUser, type RegisteredUser } from '../../web/e2e/support';
-import { startStack, type Stack } from '../testing/stack';
+import { callApi, expectApi, logSessionViaApi, registerUser, uniqueUser, waitForMessagingUser, waitForSocialUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
 
 /**
  * Issue 9, item 14: a write body carrying fields the client must not set

@@ -1,9 +1,9 @@
 import type { FeedSession } from '@hoptrack/proto';
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually } from '@hoptrack/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectApi, logSessionViaApi, registerUser, type RegisteredUser } from '../../web/e2e/support';
-import { startStack, type Stack } from '../testing/stack';
+import { callApi, expectApi, logSessionViaApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
 
 /**
  * Issue 9, item 13: a privacy change holds from the moment its answer

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../testing/stack';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
 import { Api, jpeg, RUN, settle, until, type Account } from './visibility/api';
 import { AUTHOR_KINDS, EXPECTED, expectedOutcome, SURFACES, VIEWER_KINDS, type AuthorKind, type ViewerKind } from './visibility/expected';
 import { cellKey, compare, describeMismatches, grid } from './visibility/matrix';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { repoRoot, startProcess, type RunningProcess } from '../testing/processes';
-import { startStack } from '../testing/stack';
+import { repoRoot, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
+import { startStack } from '@hoptrack/testing/stack';
 import { seedDemoGraph } from './demo-graph';
 
 /**

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { repoRoot } from '../testing/processes';
-import { startLocalS3 } from '../testing/s3';
+import { repoRoot } from '@hoptrack/testing/processes';
+import { startLocalS3 } from '@hoptrack/testing/s3';
 
 /** Process entry for `make dev` and the browser tests: s3rver on PORT, files under S3_DIR (default .data/s3). */
 const directory = process.env.S3_DIR ?? path.join(repoRoot, '.data/s3');

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { testDatabaseSuffix } from './environment';
 import { startGateway } from './gateway';
 import { freePort, repoRoot, startProcess, type RunningProcess } from './processes';
 
@@ -65,7 +66,7 @@ export const pgBase = () => (process.env.TEST_PG_URL ?? process.env.PG_URL ?? 'p
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const mode = options.mode ?? 'e2e';
   const namespace = options.namespace ?? (mode === 'dev' ? (process.env.BUS_NAMESPACE ?? 'hoptrack') : `e2e${randomBytes(4).toString('hex')}`);
-  const databaseSuffix = options.databaseSuffix ?? (mode === 'dev' ? '' : '_e2e');
+  const databaseSuffix = options.databaseSuffix ?? (mode === 'dev' ? '' : `_e2e${testDatabaseSuffix()}`);
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const shared = {

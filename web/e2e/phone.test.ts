@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { NARROW_VIEWPORT } from '../../infra/testing/browser';
+import { NARROW_VIEWPORT } from '@hoptrack/testing/browser';
 import { expectSignedInFeed, signInWithToken, useE2eStack, type RegisteredUser } from './support';
 import { buildDemoWorld, type DemoWorld } from './world';
 

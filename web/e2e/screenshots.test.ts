@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { repoRoot } from '../../infra/testing/processes';
+import { repoRoot } from '@hoptrack/testing/processes';
 import { signInWithToken, useE2eStack } from './support';
 import { buildDemoWorld, type DemoWorld } from './world';
 

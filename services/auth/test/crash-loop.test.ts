@@ -1,8 +1,8 @@
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '@hoptrack/runtime';
-import { eventually, memoryLogger, readEvents, testNamespace } from '@hoptrack/runtime/testing';
+import { eventually, memoryLogger, readEvents, testNamespace } from '@hoptrack/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess } from '../../../infra/testing/processes';
+import { freePort, startProcess } from '@hoptrack/testing/processes';
 import { databaseUrl, testEnv, uniqueUser } from './support';
 
 /**

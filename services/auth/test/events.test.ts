@@ -1,7 +1,7 @@
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '@hoptrack/runtime';
-import { memoryLogger, readEvents, testNamespace } from '@hoptrack/runtime/testing';
+import { memoryLogger, readEvents, testNamespace } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess } from '../../../infra/testing/processes';
+import { freePort, startProcess } from '@hoptrack/testing/processes';
 import { bearer, startTestAuth, testEnv, uniqueUser, type TestAuth } from './support';
 
 describe('user events through the outbox', () => {

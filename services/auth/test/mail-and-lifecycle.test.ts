@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess } from '../../../infra/testing/processes';
+import { freePort, startProcess } from '@hoptrack/testing/processes';
 import { startTestAuth, testEnv, type TestAuth } from './support';
-import { testNamespace } from '@hoptrack/runtime/testing';
+import { testNamespace } from '@hoptrack/testing';
 
 describe('reset e-mail over SMTP', () => {
   const received: Array<{ to: string; body: string }> = [];

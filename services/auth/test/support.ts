@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@hoptrack/proto';
 import { createMetrics, deleteStreams } from '@hoptrack/runtime';
-import { memoryLogger, readEvents as readStream, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
+import { memoryLogger, readEvents as readStream, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { RegisterRequest } from '@hoptrack/proto';
 import { buildAuthApp, type AuthApp } from '../src/app';
 import { authConfigSchema, type AuthConfig } from '../src/config';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventually, publishEvent } from '@hoptrack/runtime/testing';
+import { eventually, publishEvent } from '@hoptrack/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decompressionBomb, HTML_AS_JPEG, jpegWithGps, png, SVG } from './images';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventually, publishEvent } from '@hoptrack/runtime/testing';
+import { eventually, publishEvent } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegWithGps } from './images';
 import { multipart } from './multipart';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from '../../../infra/testing/processes';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 import { createThumbnailQueue } from '../src/workers/thumbnails/queue';
 import { jpegWithGps } from './images';
 import { multipart } from './multipart';

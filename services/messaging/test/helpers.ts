@@ -1,5 +1,5 @@
 import type { Conversation, ConversationMessage, DmMessage, DmThread, EventEnvelope, UnreadSummary } from '@hoptrack/proto';
-import { expectError, ok } from '@hoptrack/runtime/testing';
+import { expectError, ok } from '@hoptrack/testing';
 import { expect } from 'vitest';
 import type { Client, TestMessaging } from './support';
 

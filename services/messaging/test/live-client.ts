@@ -1,5 +1,5 @@
 import { LIVE_EVENTS_PATH } from '@hoptrack/proto';
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually } from '@hoptrack/testing';
 
 export interface LiveEvent {
   event: string;

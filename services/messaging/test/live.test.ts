@@ -1,7 +1,7 @@
 import type { Conversation, LiveMessageEvent, LiveReadEvent } from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway } from '../../../infra/testing/gateway';
-import type { RunningProcess } from '../../../infra/testing/processes';
+import { startGateway } from '@hoptrack/testing/gateway';
+import type { RunningProcess } from '@hoptrack/testing/processes';
 import { openLive, type LiveClient } from './live-client';
 import { startTestMessaging, type Instance, type TestMessaging } from './support';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { assertSchemaMatchesDatabase } from '@hoptrack/runtime/testing';
+import { assertSchemaMatchesDatabase } from '@hoptrack/testing';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseUrl, startTestMessaging, type TestMessaging } from './support';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { streamNameFor, type EventData, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
 import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/runtime/testing';
+import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildMessagingApp, type MessagingApp } from '../src/app';
 import { messagingConfigSchema, type MessagingConfig } from '../src/config';

@@ -1,5 +1,5 @@
 import { EARTH_RADIUS_MILES } from '@hoptrack/proto';
-import { assertSchemaMatchesDatabase, memoryLogger } from '@hoptrack/runtime/testing';
+import { assertSchemaMatchesDatabase, memoryLogger } from '@hoptrack/testing';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoMenus } from '../src/catalogue/demo-menus';

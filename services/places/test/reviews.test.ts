@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REVIEW_TEXT_MAX, type UserSnapshot } from '@hoptrack/proto';
-import { eventually, testUserSnapshot } from '@hoptrack/runtime/testing';
+import { eventually, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestPlaces, type TestPlaces } from './support';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventData, EventType } from '@hoptrack/proto';
 import { createMetrics, createTokenService, deleteStreams, type Bus, type RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, publishEvent, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
+import { memoryLogger, publishEvent, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildPlacesApp } from '../src/app';
 import { placesConfigSchema } from '../src/config';

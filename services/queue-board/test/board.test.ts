@@ -1,6 +1,6 @@
 import { createMetrics } from '@hoptrack/runtime';
 import { bullConnection, queuePrefix } from '@hoptrack/runtime/queues';
-import { eventually, memoryLogger, testNamespace } from '@hoptrack/runtime/testing';
+import { eventually, memoryLogger, testNamespace } from '@hoptrack/testing';
 import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBoardApp, type BoardApp } from '../src/app';

@@ -9,9 +9,7 @@ import { startConsumer } from '../src/bus/consumer';
 import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
-import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
-import { memoryLogger } from '../src/testing/memory-logger';
-import { testUserSnapshot } from '../src/testing/users';
+import { testDatabaseUrl, testNamespace, memoryLogger, testUserSnapshot } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 /** The read-your-writes barrier: it answers once every durable consumer applied the events, or after its bound. */

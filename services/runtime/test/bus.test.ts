@@ -9,9 +9,7 @@ import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
-import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
-import { readEvents } from '../src/testing/events';
-import { memoryLogger } from '../src/testing/memory-logger';
+import { testDatabaseUrl, testNamespace, readEvents, memoryLogger } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_bus');

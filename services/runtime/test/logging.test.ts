@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMetrics } from '../src/http/metrics';
 import { createServer } from '../src/http/server';
 import { redactUrl } from '../src/logger';
-import { memoryLogger } from '../src/testing/memory-logger';
+import { memoryLogger } from '@hoptrack/testing';
 
 describe('request logs', () => {
   it('carry the request id and never a reset token from the URL', async () => {

@@ -5,9 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
-import { testDatabaseUrl } from '../src/testing/environment';
-import { memoryLogger } from '../src/testing/memory-logger';
-import { parsePrismaSchema } from '../src/testing/schema-check';
+import { testDatabaseUrl, memoryLogger, parsePrismaSchema } from '@hoptrack/testing';
 
 const url = testDatabaseUrl('runtime_migrate');
 const { logger } = memoryLogger('test');

@@ -7,10 +7,7 @@ import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
 import type { SqlClient, TransactionalSqlClient } from '../src/db/sql';
-import { testDatabaseUrl, testNamespace } from '../src/testing/environment';
-import { readEvents } from '../src/testing/events';
-import { memoryLogger } from '../src/testing/memory-logger';
-import { testUserSnapshot } from '../src/testing/users';
+import { testDatabaseUrl, testNamespace, readEvents, memoryLogger, testUserSnapshot } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 /**

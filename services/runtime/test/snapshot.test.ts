@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../src/db/database';
 import { upsertNewerSnapshot } from '../src/db/snapshot';
-import { testDatabaseUrl } from '../src/testing/environment';
+import { testDatabaseUrl } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_snapshot');

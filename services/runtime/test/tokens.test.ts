@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createTokenService, InvalidTokenError, parseDuration } from '../src/auth/tokens';
-import { testClock } from '../src/testing/clock';
+import { testClock } from '@hoptrack/testing';
 
 const secret = 's'.repeat(40);
 

@@ -2,7 +2,7 @@ import type { FeedSession } from '@hoptrack/proto';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { Client } from './support';
-import { expectError, ok } from '@hoptrack/runtime/testing';
+import { expectError, ok } from '@hoptrack/testing';
 
 /** The response checks every service's tests share. */
 export { expectError, ok };

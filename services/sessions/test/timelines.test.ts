@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NEXT_CURSOR_HEADER, subjectFor, type FeedSession } from '@hoptrack/proto';
-import { readEvents } from '@hoptrack/runtime/testing';
+import { readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feedIds, ok } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';

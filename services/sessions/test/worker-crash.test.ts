@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { eventually } from '@hoptrack/runtime/testing';
+import { eventually } from '@hoptrack/testing';
 import { queuePrefix } from '@hoptrack/runtime/queues';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from '../../../infra/testing/processes';
+import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 import { createFanoutQueue } from '../src/feed/queue';
 import { feedIds } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';

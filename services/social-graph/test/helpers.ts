@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventType } from '@hoptrack/proto';
 import type { TestSocial, TestUser } from './support';
-import { expectError, noContent, ok } from '@hoptrack/runtime/testing';
+import { expectError, noContent, ok } from '@hoptrack/testing';
 
 /** The response checks every service's tests share. */
 export { expectError, noContent, ok };

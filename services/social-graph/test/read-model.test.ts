@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { memoryLogger, readEvents } from '@hoptrack/runtime/testing';
+import { memoryLogger, readEvents } from '@hoptrack/testing';
 import type { EventEnvelope, OtherUser, UserSnapshot } from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUsersConsumer } from '../src/consumers/users.consumer';

@@ -1,4 +1,4 @@
-import { assertSchemaMatchesDatabase } from '@hoptrack/runtime/testing';
+import { assertSchemaMatchesDatabase } from '@hoptrack/testing';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { databaseUrl, startTestSocial, type TestSocial } from './support';

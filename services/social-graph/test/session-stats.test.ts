@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventData, type EventEnvelope, type MyStats, type UserStats } from '@hoptrack/proto';
 import type { RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent } from '@hoptrack/runtime/testing';
+import { eventually, memoryLogger, publishEvent } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSessionsConsumer } from '../src/consumers/sessions.consumer';
 import { ok } from './helpers';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
 import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, publishEvent, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/runtime/testing';
+import { memoryLogger, publishEvent, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildSocialApp, type SocialApp } from '../src/app';
 import { socialConfigSchema, type SocialConfig } from '../src/config';

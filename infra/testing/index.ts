@@ -1,4 +1,4 @@
-export { testDatabaseUrl, testNamespace, truncate } from './environment';
+export { testDatabaseUrl, testDatabaseSuffix, testNamespace, truncate } from './environment';
 export { memoryLogger, type MemoryLogger } from './memory-logger';
 export { readEvents, publishEvent, eventually } from './events';
 export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';

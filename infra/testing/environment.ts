@@ -1,10 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** Each service's tests use their own database on the local (or TEST_PG_URL) server. */
+/**
+ * Each service's tests use their own database on the local (or TEST_PG_URL) server.
+ * TEST_DB_SUFFIX keeps two checkouts' runs on one machine apart: without it,
+ * one run's TRUNCATE at a file's start would empty the tables the other is using.
+ */
 export function testDatabaseUrl(service: string): string {
   const base = process.env.TEST_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432';
-  return `${base.replace(/\/$/, '')}/hoptrack_${service}_test`;
+  return `${base.replace(/\/$/, '')}/hoptrack_${service}_test${testDatabaseSuffix()}`;
+}
+
+/** Appended to every test database name (see testDatabaseUrl); empty unless TEST_DB_SUFFIX is set. */
+export function testDatabaseSuffix(): string {
+  const suffix = process.env.TEST_DB_SUFFIX ?? '';
+  if (!/^[a-z0-9_]*$/.test(suffix)) throw new Error(`TEST_DB_SUFFIX may hold only a-z, 0-9 and _: ${suffix}`);
+  return suffix;
 }
 
 /** A bus namespace of its own per test file: streams and subjects never collide between runs. */

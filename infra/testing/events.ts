@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parseEvent, streamNameFor, subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
-import type { Bus } from '../bus/connection';
+import type { Bus } from '@hoptrack/runtime';
 
 /**
  * Reads every event (of the given types, or all) currently stored in a stream, in order, by sequence

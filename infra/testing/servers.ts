@@ -3,7 +3,7 @@ import { chownSync, mkdtempSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../testing/processes';
+import { freePort } from '@hoptrack/testing/processes';
 
 /**
  * Infrastructure servers of a test's own (Postgres, NATS), on free ports and

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../logger';
+import { createLogger, type Logger } from '@hoptrack/runtime';
 
 export interface MemoryLogger {
   logger: Logger;
