@@ -6,7 +6,7 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate infra dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke clean
+.PHONY: help install generate infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke clean
 
 help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app"
@@ -29,6 +29,11 @@ generate: $(NODE_STAMP)
 infra:
 	@bash infra/scripts/check-infra.sh $(if $(CI),--start,)
 
+# Debian's chromium, the emoji font and prometheus: installed when missing (as root),
+# else the one command that installs them, and a stop (infra/scripts/ensure-tools.sh).
+tools:
+	@bash infra/scripts/ensure-tools.sh
+
 seed: install infra
 	npm run seed --silent
 
@@ -41,23 +46,23 @@ typecheck: install
 build-web: install
 	npm run build:web --silent
 
-test-integration: install infra
+test-integration: install infra tools
 	npx vitest run --project integration
 
-e2e: install infra build-web
+e2e: install infra build-web tools
 	npx vitest run --project e2e
 
-test: typecheck test-integration e2e bench-smoke
+test: tools typecheck test-integration e2e bench-smoke
 
 # The fault and attack tests alone (make test runs them too); figures in docs/reliability.md.
-test-faults: install infra
+test-faults: install infra tools
 	npx vitest run --project integration infra/reliability services/runtime/test/outbox-faults.test.ts services/auth/test/crash-loop.test.ts services/sessions/test/worker-crash.test.ts services/media/test/worker.test.ts
 
 # The documented soak: 10 minutes of mixed traffic with faults (make test runs 45 s of it).
-soak: install infra
+soak: install infra tools
 	SOAK_SECONDS=$${SOAK_SECONDS:-600} npx vitest run --project integration infra/reliability/soak.test.ts
 
-test-security: install infra build-web
+test-security: install infra build-web tools
 	npx vitest run --project integration infra/security services/runtime/test/tokens.test.ts
 	npx vitest run --project e2e web/e2e/injection.test.ts
 
@@ -75,11 +80,11 @@ logs:
 	docker compose logs -f
 
 # Every benchmark beside its reference (about 15 minutes); writes bench/results/<date>.json and the table in docs/benchmarks.md.
-bench: install infra build-web
+bench: install infra build-web tools
 	npx tsx infra/bench/run.ts
 
 # The same harness on a tiny data set with 1-second steps: checks it still works (no thresholds); make test runs it.
-bench-smoke: install infra build-web
+bench-smoke: install infra build-web tools
 	npx tsx infra/bench/run.ts --smoke
 
 clean:

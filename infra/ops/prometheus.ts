@@ -19,7 +19,7 @@ interface PrometheusConfig {
   scrape_configs: ScrapeConfig[];
 }
 
-/** Whether Debian's `prometheus` package is installed (CI installs it; see .ci/run). */
+/** Whether Debian's `prometheus` package is installed (infra/scripts/ensure-tools.sh installs it). */
 export function prometheusInstalled(): boolean {
   try {
     execFileSync('prometheus', ['--version'], { stdio: 'ignore' });

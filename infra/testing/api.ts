@@ -87,12 +87,19 @@ export async function expectApi(
 }
 
 /**
+ * How long a read model may take to hear of an event before a test gives up: a
+ * bound for a stuck system, not a window the test expects (polls end at the
+ * first success). Generous because a busy machine delays consumers by seconds.
+ */
+const READ_MODEL_BOUND_MS = 30_000;
+
+/**
  * Waits until the social graph knows `user` (it learns of registrations by
  * events, a moment after auth answered) as seen by `viewer`.
  */
 export async function waitForSocialUser(baseUrl: string, viewer: RegisteredUser, user: RegisteredUser): Promise<void> {
   await expect
-    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/users/${user.id}`)).status, { timeout: 10_000 })
+    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/users/${user.id}`)).status, { timeout: READ_MODEL_BOUND_MS })
     .toBe(200);
 }
 
@@ -102,7 +109,7 @@ export async function waitForSocialUser(baseUrl: string, viewer: RegisteredUser,
  */
 export async function waitForMessagingUser(baseUrl: string, viewer: RegisteredUser, user: RegisteredUser): Promise<void> {
   await expect
-    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/messages/${user.id}`)).status, { timeout: 10_000 })
+    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/messages/${user.id}`)).status, { timeout: READ_MODEL_BOUND_MS })
     .toBe(200);
 }
 

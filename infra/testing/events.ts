@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseEvent, streamNameFor, subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
 import type { Bus } from '@hoptrack/runtime';
+import type { ConsumerInfo } from 'nats';
 
 /**
  * Reads every event (of the given types, or all) currently stored in a stream, in order, by sequence
@@ -28,12 +29,41 @@ export async function publishEvent<T extends EventType>(bus: Bus, type: T, data:
   return envelope;
 }
 
+/**
+ * How long a condition may take before a test gives up on it. A bound for a stuck
+ * system, never a window a test expects: polls return at the first success, and a
+ * machine busy with other work (an editor, a build, `make dev`) delays consumers
+ * by seconds.
+ */
+export const CONDITION_BOUND_MS = 30_000;
+
 /** Polls until `check` holds: consumers apply events asynchronously. Fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, what = 'condition', timeoutMs = 5000): Promise<void> {
+export async function eventually(check: () => Promise<boolean>, what = 'condition', timeoutMs = CONDITION_BOUND_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`${what} not met within ${timeoutMs} ms`);
+}
+
+/**
+ * Waits until a durable consumer has nothing left to deliver and nothing
+ * delivered unacknowledged. From then on no delivery of what the stream held
+ * can still come: the way to prove that something did *not* happen (a
+ * duplicate skipped, no redelivery) without sleeping for a guessed window.
+ */
+export async function consumerSettled(bus: Bus, stream: StreamName, durable: string, timeoutMs = CONDITION_BOUND_MS): Promise<ConsumerInfo> {
+  const name = streamNameFor(bus.namespace, stream);
+  let info: ConsumerInfo | undefined;
+  await eventually(
+    async () => {
+      info = await bus.jsm.consumers.info(name, durable);
+      return info.num_pending === 0 && info.num_ack_pending === 0;
+    },
+    `consumer ${durable} settled`,
+    timeoutMs,
+  );
+  // `eventually` returned, so the last look found it settled.
+  return info as ConsumerInfo;
 }

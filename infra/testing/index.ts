@@ -1,6 +1,6 @@
 export { testDatabaseUrl, testDatabaseSuffix, testNamespace, truncate } from './environment';
 export { memoryLogger, type MemoryLogger } from './memory-logger';
-export { readEvents, publishEvent, eventually } from './events';
+export { readEvents, publishEvent, eventually, consumerSettled, CONDITION_BOUND_MS } from './events';
 export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';
 export { testClock, type TestClock } from './clock';
 export { testUserSnapshot } from './users';

@@ -114,6 +114,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
           name: service.name,
           entry: service.entry,
           port: ports[service.name],
+          // Ready means its database, bus and Redis answer, not only that it listens: a test's
+          // first call on a busy machine must not meet a service still connecting.
+          readyPath: '/readyz',
           env: {
             ...shared,
             S3_ENDPOINT: s3Endpoint,

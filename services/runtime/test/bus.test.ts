@@ -9,7 +9,7 @@ import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
-import { testDatabaseUrl, testNamespace, readEvents, memoryLogger } from '@hoptrack/testing';
+import { consumerSettled, CONDITION_BOUND_MS, testDatabaseUrl, testNamespace, readEvents, memoryLogger } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_bus');
@@ -34,7 +34,7 @@ const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({
   ...over,
 });
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
+const until = async (check: () => boolean | Promise<boolean>, ms = CONDITION_BOUND_MS) => {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -105,10 +105,11 @@ describe('consumer', () => {
     await bus.publish(`${bus.namespace}.user.updated.v1`, JSON.stringify(envelope), randomUUID());
 
     let attempts = 0;
+    const durable = `test-${randomUUID().slice(0, 8)}`;
     const consumer = await startConsumer({
       bus,
       stream: 'USERS',
-      durable: `test-${randomUUID().slice(0, 8)}`,
+      durable,
       logger,
       inbox: sqlInbox(db),
       ackWaitMs: 2000,
@@ -123,7 +124,8 @@ describe('consumer', () => {
     try {
       await until(async () => (await pool.query('SELECT 1 FROM "seen" WHERE user_id = $1', [user.id])).rowCount === 1);
       await until(() => attempts >= 2);
-      await new Promise((r) => setTimeout(r, 1500)); // give the duplicate time to arrive and be skipped
+      // The duplicate has been delivered and acknowledged (skipped by the inbox) once nothing is pending.
+      await consumerSettled(bus, 'USERS', durable);
       const seen = await pool.query('SELECT event_id FROM "seen" WHERE user_id = $1', [user.id]);
       expect(seen.rows).toEqual([{ event_id: envelope.id }]);
       expect(lines.some((l) => l.msg === 'event handler failed; will be redelivered' && l.eventId === envelope.id)).toBe(true);
@@ -163,8 +165,8 @@ describe('consumer', () => {
     try {
       await until(() => applied.includes(healthy.id));
       await until(() => lines.some((l) => l.msg === 'event parked: its handler failed on every delivery' && l.eventId === poison.id));
-      // Parked for good: no fourth delivery comes.
-      await new Promise((r) => setTimeout(r, 2500));
+      // Parked for good: once nothing is pending or unacknowledged, no fourth delivery can come.
+      await consumerSettled(bus, 'USERS', durable);
       expect(poisonDeliveries).toBe(3);
       // The operators see it: one parked, two failed deliveries before it.
       const parked = (await registry.getSingleMetric('bus_events_consumed_total')?.get())?.values.filter((v) => v.labels.consumer === durable) ?? [];
@@ -181,16 +183,19 @@ describe('consumer', () => {
     const envelope = await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', snapshot());
     await new OutboxRelay({ db, bus, logger }).drain();
     let runs = 0;
+    let deliveries = 0; // every delivery the handler saw, of any event
     let done = false;
     // No inbox here, as for the fan-out's consumers: only the in-progress signal keeps it from running twice.
+    const durable = `slow-${randomUUID().slice(0, 8)}`;
     const consumer = await startConsumer({
       bus,
       stream: 'USERS',
-      durable: `slow-${randomUUID().slice(0, 8)}`,
+      durable,
       logger,
       ackWaitMs: 1000,
       handlers: {
         'user.updated.v1': async (event) => {
+          deliveries += 1;
           if (event.id !== envelope.id) return;
           runs += 1;
           await new Promise((r) => setTimeout(r, 3000)); // three ack waits
@@ -199,8 +204,11 @@ describe('consumer', () => {
       },
     });
     try {
-      await until(() => done, 10_000);
-      await new Promise((r) => setTimeout(r, 1500)); // a redelivery, had there been one, would have run by now
+      await until(() => done);
+      // A redelivery, had there been one, was made by the time nothing is pending; and it reached the
+      // handler once every delivery the server counts did (one could wait in the client's buffer).
+      const settled = await consumerSettled(bus, 'USERS', durable);
+      await until(() => deliveries === settled.delivered.consumer_seq);
       expect(runs).toBe(1);
     } finally {
       await consumer.stop();
