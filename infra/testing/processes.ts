@@ -12,6 +12,19 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 // grandchild, so a SIGKILL would hit the wrapper and orphan the real server.
 const tsxNode = (entry: string) => [process.execPath, '--import', 'tsx', path.join(repoRoot, entry)];
 
+/**
+ * A process that has not answered its readiness path by then is broken. A bound,
+ * not a window: startProcess returns at the first 200. On a 2-core box busy with
+ * other work, ten processes starting at once took over 60 s.
+ */
+const READY_BOUND_MS = 120_000;
+/**
+ * A SIGTERMed process gets this long to drain before SIGKILL: longer than a
+ * service's own shutdown deadline (SHUTDOWN_TIMEOUT_MS, 10 s), so a slow but
+ * graceful exit on a busy machine is never cut off and miscounted as a crash.
+ */
+const KILL_AFTER_MS = 15_000;
+
 export interface RunningProcess {
   name: string;
   port: number;
@@ -19,8 +32,10 @@ export interface RunningProcess {
   /** Every line the process printed (stdout and stderr), in order. */
   lines: string[];
   child: ChildProcess;
-  /** Stops the process (SIGTERM, SIGKILL after 5 s) and waits for it to exit. */
+  /** Stops the process (SIGTERM, SIGKILL after KILL_AFTER_MS) and waits for it to exit. */
   stop(signal?: NodeJS.Signals): Promise<void>;
+  /** Resolves when the process has exited, however (a test that signals it itself waits on this). */
+  exited: Promise<void>;
   /** How it was started: `startProcess(proc.options)` starts it again (fault tests). */
   options: StartOptions;
 }
@@ -82,17 +97,17 @@ export async function startProcess(options: StartOptions): Promise<RunningProces
     lines,
     options,
     child,
+    exited,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS);
       await exited;
       clearTimeout(timer);
     },
   };
 
-  // 60 s: on a loaded 2-core box (tsx compiling ten processes at once) 30 s was seen to run out.
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? READY_BOUND_MS);
   const readyUrl = `${url}${options.readyPath ?? '/healthz'}`;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {

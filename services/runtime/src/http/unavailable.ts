@@ -13,17 +13,19 @@ const UNAVAILABLE_CODES = new Set([
   'P1001', 'P1002', 'P1017', 'P2024',
 ]);
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode)|Connection is closed|connection timeout|max retries per request|Stream isn't writeable/i;
+  /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|Connection is closed|connection timeout|max retries per request|Stream isn't writeable/i;
 
 export function isDependencyUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current && typeof current === 'object' && !seen.has(current)) {
     seen.add(current);
-    const { code, message, cause } = current as { code?: unknown; message?: unknown; cause?: unknown };
+    const { code, message, cause, meta } = current as { code?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
     if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
-    current = cause;
+    // Prisma 7 keeps the driver's error (with the Postgres code, e.g. 57P03 during crash recovery) under
+    // meta.driverAdapterError, outside the cause chain: a Postgres restart answered 500 until this was followed.
+    current = cause ?? meta?.driverAdapterError;
   }
   return false;
 }

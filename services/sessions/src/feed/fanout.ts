@@ -24,6 +24,12 @@ export interface FanoutDeps {
   enqueue(job: FanoutJob, jobId: string): Promise<void>;
   /** Told, in seconds, how long after its creation a session reached its last follower's timeline. */
   fanoutDone?(lagSeconds: number): void;
+  /**
+   * Fault injection for tests only (FANOUT_FAULT_GATE_FILE; unset in production): when set, a batch of
+   * two followers or more writes its first follower's timeline, awaits this, then writes the rest, so a
+   * test can kill the worker between two timeline writes of one batch.
+   */
+  faultGate?(): Promise<void>;
 }
 
 /**
@@ -40,7 +46,10 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       const entry: TimelineEntry = { sessionId: job.sessionId, authorId: job.authorId, score: job.score };
       if (job.after === null) await deps.timelines.add([job.authorId], entry);
       const followers = await audience(deps, job.authorId, job.after);
-      await deps.timelines.add(followers, entry);
+      const split = deps.faultGate ? 1 : followers.length;
+      await deps.timelines.add(followers.slice(0, split), entry);
+      if (followers.length > 1) await deps.faultGate?.();
+      await deps.timelines.add(followers.slice(split), entry);
       if (!(await chain(deps, job, jobId, followers))) deps.fanoutDone?.((Date.now() - job.score) / 1000);
       return;
     }

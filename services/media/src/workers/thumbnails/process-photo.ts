@@ -10,7 +10,7 @@ export interface ProcessDeps {
   outbox: Outbox;
   onEventsCommitted: () => void;
   logger: Logger;
-  /** Fault injection for tests: wait this long between reading the original and writing the results. */
+  /** Fault injection for tests (THUMBNAIL_FAULT_DELAY_MS): wait this long between the S3 puts and the database update. */
   delayMs?: number;
 }
 
@@ -39,11 +39,11 @@ export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<
   } catch (err) {
     return markFailed(deps, photo, `The image could not be decoded: ${(err as Error).message}`.slice(0, 300));
   }
-  if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
-
   const keys = photoKeys(photo.userId, photo.id);
   await store.put(keys.thumbnail, versions.thumbnail, 'image/webp');
   await store.put(keys.display, versions.display, 'image/webp');
+  // The dangerous moment for a crash: objects written, photo not yet marked. A test kills the worker here.
+  if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
   const applied = await prisma.$transaction(async (tx) => {
     const { count } = await tx.photo.updateMany({
       where: { id: photo.id, status: 'processing' },

@@ -24,7 +24,8 @@ export async function startFanout(options: {
   config: SessionsConfig;
   connections: SessionsConnections;
   logger: Logger;
-  delayMs?: number;
+  /** Fault injection for tests (see FanoutDeps.faultGate). */
+  faultGate?: () => Promise<void>;
   /** The process's metrics: fan-out lag and job durations (the worker process passes it; tests may). */
   registry?: Registry;
 }): Promise<RunningFanout> {
@@ -48,12 +49,11 @@ export async function startFanout(options: {
     logger,
     enqueue: add,
     fanoutDone: options.registry ? fanoutLag(options.registry) : undefined,
+    faultGate: options.faultGate,
   };
-  const delayMs = options.delayMs ?? 0;
   const worker: Worker<FanoutJob, void> = createFanoutWorker(
     settings,
     async (job, jobId) => {
-      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       await runFanoutJob({ ...deps, logger: logger.child({ jobId }) }, job, jobId);
     },
     logger,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer, instrumentBus, runService } from '@hoptrack/runtime';
 import { registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { sessionsConfigSchema } from '../../config';
@@ -29,8 +30,16 @@ await runService({
     return {
       app,
       async start() {
-        // FANOUT_FAULT_DELAY_MS slows each job, so a test can kill the process mid-batch.
-        fanout = await startFanout({ config, connections, logger, registry: metrics.registry, delayMs: Number(process.env.FANOUT_FAULT_DELAY_MS ?? 0) });
+        // FANOUT_FAULT_GATE_FILE (fault tests only): each batch stops after its first timeline write until
+        // the file exists, so a test kills or stops the process at a known point inside a batch.
+        const gateFile = process.env.FANOUT_FAULT_GATE_FILE;
+        const faultGate = gateFile
+          ? async () => {
+              logger.warn({ gateFile }, 'fault gate: batch half written, waiting for the gate file');
+              while (!existsSync(gateFile)) await new Promise((r) => setTimeout(r, 50));
+            }
+          : undefined;
+        fanout = await startFanout({ config, connections, logger, registry: metrics.registry, faultGate });
         registerQueueMetrics(metrics.registry, [fanout.queue]);
       },
       closers: [
