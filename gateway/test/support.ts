@@ -28,7 +28,8 @@ export async function startAuth(): Promise<RunningProcess> {
       NATS_URL: 'nats://127.0.0.1:4222',
       REDIS_URL: 'redis://127.0.0.1:6379',
       JWT_SECRET: 'test-secret-test-secret-test-secret-123',
-      BUS_NAMESPACE: 'gwtest',
+      // A namespace of this file's own: gateway files may run beside each other.
+      BUS_NAMESPACE: `gwtest${runId}`,
       PUBLIC_WEB_URL: 'http://127.0.0.1:5173',
     },
     readyTimeoutMs: 60_000,

@@ -112,7 +112,7 @@ describe('metrics of every process, scraped by Prometheus', () => {
     /** Scrapes come every second: wait for the jobs to show up, then compare. */
     const expectJobs = async (expr: string, jobs: string[], exact = true) => {
       const matches = (seen: string[]) => (exact ? seen.join() === [...jobs].sort().join() : jobs.every((j) => seen.includes(j)));
-      await eventually(async () => matches(await jobsWith(expr)), `${expr} from ${jobs.join(', ')}`, 20_000).catch(() => undefined);
+      await eventually(async () => matches(await jobsWith(expr)), `${expr} from ${jobs.join(', ')}`).catch(() => undefined);
       const seen = await jobsWith(expr);
       if (exact) expect(seen, expr).toEqual([...jobs].sort());
       else expect(seen, expr).toEqual(expect.arrayContaining(jobs));
@@ -129,7 +129,7 @@ describe('metrics of every process, scraped by Prometheus', () => {
     // photo's events are counted by one of the two, not necessarily by both (CI saw media miss out).
     await expectJobs('bus_events_published_total', ['auth', 'social-graph', 'sessions', 'messaging'], false);
     const mediaPublishers = async () => (await jobsWith('bus_events_published_total')).filter((job) => job === 'media' || job === 'media-worker');
-    await eventually(async () => (await mediaPublishers()).length > 0, 'the photo events published', 20_000).catch(() => undefined);
+    await eventually(async () => (await mediaPublishers()).length > 0, 'the photo events published').catch(() => undefined);
     expect((await mediaPublishers()).length, 'media or media-worker published the photo events').toBeGreaterThan(0);
     // Both queues ran jobs; the fan-out measured its lag (an empty histogram is exported too: wait for a count).
     const queuesRun = async () => [...new Set((await prometheus.query('count by (queue) (bullmq_job_duration_seconds_count)')).map((r) => r.metric.queue))].sort();

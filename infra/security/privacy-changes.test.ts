@@ -24,7 +24,7 @@ const status = async (user: RegisteredUser, path: string) => (await callApi(stac
 const body = async (user: RegisteredUser, path: string) => JSON.stringify((await callApi(stack.baseUrl, user.token, 'GET', path)).body);
 
 async function friends(a: RegisteredUser, b: RegisteredUser): Promise<void> {
-  await eventually(async () => (await status(a, `/api/users/${b.id}`)) === 200 && (await status(b, `/api/users/${a.id}`)) === 200, 'graph knows both', 15_000);
+  await eventually(async () => (await status(a, `/api/users/${b.id}`)) === 200 && (await status(b, `/api/users/${a.id}`)) === 200, 'graph knows both');
   const request = (await expectApi(stack.baseUrl, a.token, 'POST', '/api/friendships', { friendId: b.id }, 201)) as { id: string };
   await expectApi(stack.baseUrl, b.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
 }
@@ -54,7 +54,7 @@ describe('privacy changes hold from the moment they answer', () => {
       const reader = await registerUser(stack.baseUrl, `blkreader${round}`);
       await friends(author, reader);
       const earlier: FeedSession = await logSessionViaApi(stack.baseUrl, author, { title: `Before the block ${round}` });
-      await eventually(async () => (await body(reader, '/api/sessions?filter=all')).includes(earlier.id), 'earlier session in the reader feed', 15_000);
+      await eventually(async () => (await body(reader, '/api/sessions?filter=all')).includes(earlier.id), 'earlier session in the reader feed');
       // A new session's fan-out is in flight when the block comes.
       const inFlight = await logSessionViaApi(stack.baseUrl, author, { title: `During the block ${round}` });
       await expectApi(stack.baseUrl, author.token, 'POST', `/api/friends/${reader.id}/block`, {}, undefined);
@@ -81,7 +81,7 @@ describe('privacy changes hold from the moment they answer', () => {
     const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c60' } }).jpeg().toBuffer();
     const session = await logSessionViaApi(stack.baseUrl, author, { title: 'Public for now' }, { name: 's.jpg', mimeType: 'image/jpeg', buffer: jpeg });
     const albumId = await albumWithPhoto(author);
-    await eventually(async () => (await status(stranger, `/api/albums/${albumId}/photos`)) === 200, 'media knows the author', 15_000);
+    await eventually(async () => (await status(stranger, `/api/albums/${albumId}/photos`)) === 200, 'media knows the author');
     const photos = (await callApi(stack.baseUrl, stranger.token, 'GET', `/api/albums/${albumId}/photos`)).body as Array<{ url: string; thumbnailUrl: string }>;
     // The session photo as the stranger was shown it (signed for them), with the album images.
     const listed = (await callApi(stack.baseUrl, stranger.token, 'GET', `/api/users/${author.id}/sessions`)).body as Array<{ photos: string[] }>;
@@ -106,7 +106,7 @@ describe('privacy changes hold from the moment they answer', () => {
     await friends(author, former);
     await expectApi(stack.baseUrl, author.token, 'PUT', '/api/privacy', { isProfilePrivate: true });
     const session = await logSessionViaApi(stack.baseUrl, author, { title: 'Friends only' });
-    await eventually(async () => (await body(former, `/api/users/${author.id}/sessions`)).includes(session.id), 'the friend sees it', 15_000);
+    await eventually(async () => (await body(former, `/api/users/${author.id}/sessions`)).includes(session.id), 'the friend sees it');
     await expectApi(stack.baseUrl, author.token, 'DELETE', `/api/friends/${former.id}`, undefined, undefined);
     expect(await status(former, `/api/users/${author.id}/sessions`)).toBe(403);
     expect(await body(former, '/api/sessions?filter=all')).not.toContain(session.id);

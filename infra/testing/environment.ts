@@ -11,11 +11,16 @@ export function testDatabaseUrl(service: string): string {
   return `${base.replace(/\/$/, '')}/hoptrack_${service}_test${testDatabaseSuffix()}`;
 }
 
-/** Appended to every test database name (see testDatabaseUrl); empty unless TEST_DB_SUFFIX is set. */
+/**
+ * Appended to every test database name (see testDatabaseUrl): TEST_DB_SUFFIX, then
+ * the vitest worker's pool id when files run side by side, so that two files of one
+ * service never share (and truncate) one database.
+ */
 export function testDatabaseSuffix(): string {
   const suffix = process.env.TEST_DB_SUFFIX ?? '';
   if (!/^[a-z0-9_]*$/.test(suffix)) throw new Error(`TEST_DB_SUFFIX may hold only a-z, 0-9 and _: ${suffix}`);
-  return suffix;
+  const worker = process.env.VITEST_POOL_ID;
+  return worker && /^\d+$/.test(worker) ? `${suffix}_w${worker}` : suffix;
 }
 
 /** A bus namespace of its own per test file: streams and subjects never collide between runs. */

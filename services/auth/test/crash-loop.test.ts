@@ -80,7 +80,7 @@ describe(`auth SIGKILLed ${LIVES} times under registrations`, () => {
     try {
       const committed = (await db.query<{ email: string }>('SELECT email FROM users WHERE email = ANY($1)', [attempted])).rows.map((r) => r.email);
       const announced = async () => (await readEvents(bus, 'USERS', 'user.registered.v1')).map((e) => e.data.email).filter((email) => attempted.includes(email));
-      await eventually(async () => (await announced()).length >= committed.length, 'every committed account announced', 20_000).catch(() => undefined);
+      await eventually(async () => (await announced()).length >= committed.length, 'every committed account announced').catch(() => undefined);
       const events = await announced();
       const lostEvents = committed.filter((email) => !events.includes(email));
       const doubled = events.length - new Set(events).size;

@@ -130,7 +130,7 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
   };
   const settle = async () => {
     await Promise.all(instances.map((i) => i.relay.drain()));
-    await eventually(readModelsDrained, 'read models caught up', 15_000);
+    await eventually(readModelsDrained, 'read models caught up');
   };
   const versions = new Map<string, UserOptions & { tokenVersion?: number }>();
 

@@ -42,7 +42,7 @@ beforeAll(async () => {
     { connection, prefix: queuePrefix(namespace) },
   );
   await queue.add('thumbnail', { photoId: 'p1' }, { jobId: 'photo-p1', attempts: 1 });
-  await eventually(async () => (await queue.getJobCounts('failed')).failed === 1, 'the job failed', 10_000);
+  await eventually(async () => (await queue.getJobCounts('failed')).failed === 1, 'the job failed');
 });
 afterAll(async () => {
   await worker?.close();
@@ -82,7 +82,7 @@ describe('queue board', () => {
   it('retries a failed job for the operator, and it runs again', async () => {
     const res = await board.app.inject({ method: 'PUT', url: '/queues/api/queues/thumbnails/photo-p1/retry', headers: operator });
     expect(res.statusCode, res.body).toBe(204);
-    await eventually(async () => (await queue.getJobCounts('completed')).completed === 1, 'the retried job completed', 10_000);
+    await eventually(async () => (await queue.getJobCounts('completed')).completed === 1, 'the retried job completed');
     expect(runs).toBe(2);
   });
 

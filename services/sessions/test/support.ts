@@ -155,7 +155,7 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
   };
   const settle = async () => {
     await built.relay.drain();
-    await eventually(async () => (await streamsDrained()) && (await fanout.idle()) && (await streamsDrained()), 'events applied', 15_000);
+    await eventually(async () => (await streamsDrained()) && (await fanout.idle()) && (await streamsDrained()), 'events applied');
   };
 
   const api: TestSessions = {

@@ -67,7 +67,10 @@ export class ReadModelBarrier {
         if (consumer.num_pending + consumer.num_ack_pending === 0) continue;
         const before = deliveredAtStart.get(consumer.name) ?? consumer.delivered.stream_seq;
         deliveredAtStart.set(consumer.name, before);
-        const idle = Date.now() - started > UNREAD_AFTER_MS && consumer.num_ack_pending === 0 && consumer.delivered.stream_seq === before;
+        // No pull request waiting as well: a process that reads the consumer keeps one open, even
+        // when it is too busy (a loaded machine) to have taken anything for a while.
+        const idle =
+          Date.now() - started > UNREAD_AFTER_MS && consumer.num_waiting === 0 && consumer.num_ack_pending === 0 && consumer.delivered.stream_seq === before;
         if (idle) unread.add(consumer.name);
         else lagging.push(consumer.name);
       }
