@@ -17,14 +17,22 @@ help:
 	@echo "make up     - the whole stack in Docker, with Prometheus, Grafana and the queue board (writes .env on first use); make down stops it"
 	@echo "make bench  - benchmarks against the local servers, with the machine they ran on"
 
-$(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json
+$(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json infra/testing/package.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
 install: $(NODE_STAMP) generate
 
-generate: $(NODE_STAMP)
-	npm run generate --silent
+# Each service's Prisma client, regenerated only when its schema (or the installed
+# Prisma) changed: a stamp beside the client, so `make test` after `make dev` skips it.
+PRISMA_SERVICES := $(patsubst services/%/prisma/schema.prisma,%,$(wildcard services/*/prisma/schema.prisma))
+PRISMA_STAMPS := $(foreach s,$(PRISMA_SERVICES),services/$(s)/src/generated/.stamp)
+
+generate: $(PRISMA_STAMPS)
+
+services/%/src/generated/.stamp: services/%/prisma/schema.prisma $(NODE_STAMP)
+	npm run generate --silent -w @hoptrack/$*
+	@touch $@
 
 infra:
 	@bash infra/scripts/check-infra.sh $(if $(CI),--start,)

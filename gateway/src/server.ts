@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import createGateway from 'express-gateway';
 import { expressGatewayLogsAsJson, logger } from './plugin/logger';
+import { exitWithParent } from '@hoptrack/runtime/parent-watch';
 import { redisEnvFromUrl } from './redis-env';
 
 /**
@@ -40,6 +41,7 @@ Promise.resolve()
     if (!app) throw new Error('no http server: gateway.config.yml needs an `http` section');
     logger.info({ address: app.address() }, 'gateway ready');
     stopOnSignal(app);
+    exitWithParent();
   })
   .catch((err: unknown) => {
     logger.fatal({ err }, 'gateway failed to start');

@@ -7,6 +7,7 @@
 #   chromium                 the browser tests and the bench's first-card figure (playwright-core drives it)
 #   fonts-noto-color-emoji   reactions render as emoji in the browser tests and screenshots, not boxes
 #   prometheus (+ promtool)  the operations test scrapes the whole stack with it and checks the alert rules
+#   stress-ng                only on request: the CPU hog of infra/scripts/busy-test.sh
 set -euo pipefail
 
 declare -A package_of=(
@@ -14,6 +15,7 @@ declare -A package_of=(
   [emoji-font]=fonts-noto-color-emoji
   [prometheus]=prometheus
   [promtool]=prometheus
+  [stress-ng]=stress-ng
 )
 present() {
   case "$1" in

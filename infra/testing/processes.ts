@@ -74,7 +74,8 @@ export async function startProcess(options: StartOptions): Promise<RunningProces
   if (!command || (!options.command && !options.entry)) throw new Error(`${options.name}: give an entry or a command`);
   const child = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    // The child ends itself should this process die without stopping it (see exitWithParent).
+    env: { ...process.env, ...options.env, PORT: String(options.port), EXIT_WITH_PARENT_PID: String(process.pid) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

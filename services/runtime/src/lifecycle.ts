@@ -8,6 +8,7 @@ import type { OutboxRelay } from './bus/outbox';
 import type { ServiceApp } from './http/server';
 import { createLogger } from './logger';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
+import { exitWithParent } from './parent-watch';
 
 export interface ServiceContext<C> {
   config: C;
@@ -121,4 +122,5 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  exitWithParent();
 }

@@ -9,7 +9,7 @@ import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
-import { consumerSettled, CONDITION_BOUND_MS, testDatabaseUrl, testNamespace, readEvents, memoryLogger } from '@hoptrack/testing';
+import { consumerSettled, CONDITION_BOUND_MS, testDatabaseUrl, testNamespace, testUserSnapshot, readEvents, memoryLogger } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_bus');
@@ -17,22 +17,7 @@ const { logger, lines } = memoryLogger('bus-test', 'debug');
 let pool: pg.Pool;
 let bus: Bus;
 
-const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({
-  id: randomUUID(),
-  email: 'a@example.com',
-  username: 'a',
-  displayName: 'A',
-  bio: null,
-  avatar: null,
-  profilePicture: null,
-  isProfilePrivate: false,
-  allowDirectMessages: true,
-  showOnlineStatus: true,
-  tokenVersion: 0,
-  createdAt: new Date().toISOString(),
-  updatedAt: new Date().toISOString(),
-  ...over,
-});
+const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({ ...testUserSnapshot(randomUUID()), ...over });
 
 const until = async (check: () => boolean | Promise<boolean>, ms = CONDITION_BOUND_MS) => {
   const deadline = Date.now() + ms;

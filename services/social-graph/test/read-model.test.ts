@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { memoryLogger, readEvents } from '@hoptrack/testing';
+import { memoryLogger, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import type { EventEnvelope, OtherUser, UserSnapshot } from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startUsersConsumer } from '../src/consumers/users.consumer';
@@ -58,21 +58,7 @@ describe('applying user events', () => {
   });
 
   it('keeps the newer snapshot when events of a new user arrive out of order', async () => {
-    const first: UserSnapshot = {
-      id: randomUUID(),
-      email: `ooo${Date.now()}@example.com`,
-      username: `ooo_${Date.now()}`,
-      displayName: 'First',
-      bio: null,
-      avatar: null,
-      profilePicture: null,
-      isProfilePrivate: false,
-      allowDirectMessages: true,
-      showOnlineStatus: true,
-      tokenVersion: 0,
-      createdAt: new Date().toISOString(),
-      updatedAt: new Date().toISOString(),
-    };
+    const first = testUserSnapshot(randomUUID(), { email: `ooo${Date.now()}@example.com`, username: `ooo_${Date.now()}`, displayName: 'First' });
     const second = { ...first, displayName: 'Second', isProfilePrivate: true, updatedAt: later(first, 1000) };
     await social.publishRaw(envelope('user.updated.v1', second));
     await social.publishRaw(envelope('user.registered.v1', first));
