@@ -69,6 +69,24 @@ function armTimeouts(proxyReq: ClientRequest, { connectTimeoutMs, timeoutMs }: P
   }
 }
 
+/**
+ * Ends the request to the service when the client's side closes first. The
+ * client leaving a live stream (GET /api/messages/events) closes only the
+ * response: its request was complete, so http-proxy's 'aborted' listener never
+ * fires, and without this the socket to the service (and the subscriber the
+ * service keeps for it) would stay open for good, one per tab ever opened,
+ * until the agent's sockets ran out. A response that finished normally is
+ * left alone: its socket goes back to the keep-alive pool.
+ */
+function endWhenClientLeaves(proxyReq: ClientRequest, res: ServerResponse): void {
+  const clientLeft = () => {
+    if (!res.writableFinished) proxyReq.destroy();
+  };
+  // The socket may come from the agent's queue after the client already left.
+  if (res.closed) clientLeft();
+  else res.once('close', clientLeft);
+}
+
 function answerProxyError(err: Error, req: GatewayRequest, res: ServerResponse, service: string): void {
   const code = errorCode(err);
   const unavailable = UNAVAILABLE.has(code);
@@ -109,7 +127,10 @@ export const serviceProxyPolicy: PolicyDefinition<ProxyParams> = {
     const service = params.serviceEndpoint;
     const nextTarget = targetsOf(service, config);
     const proxy = httpProxy.createProxyServer({ xfwd: true });
-    proxy.on('proxyReq', (proxyReq) => armTimeouts(proxyReq, params));
+    proxy.on('proxyReq', (proxyReq, _req, res) => {
+      armTimeouts(proxyReq, params);
+      endWhenClientLeaves(proxyReq, res);
+    });
     // Errors arrive through the per-request callback below; this listener
     // only keeps a stray one from crashing the process.
     proxy.on('error', (err) => logger.error({ err, upstream: service }, 'proxy error outside a request'));
