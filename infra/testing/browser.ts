@@ -38,6 +38,13 @@ export interface OpenPageOptions {
   path?: string;
   /** 390x844 instead of the default 1280x800. */
   narrow?: boolean;
+  /** Allow geolocation and answer it with this position; without it, the page is never told a position. */
+  geolocation?: GeoPosition;
+}
+
+export interface GeoPosition {
+  latitude: number;
+  longitude: number;
 }
 
 export interface OpenedPage {
@@ -58,6 +65,7 @@ export async function openPage(browser: Browser, options: OpenPageOptions): Prom
   const context = await browser.newContext({
     baseURL: options.baseUrl,
     viewport: options.narrow ? NARROW_VIEWPORT : WIDE_VIEWPORT,
+    ...(options.geolocation ? { geolocation: options.geolocation, permissions: ['geolocation'] } : {}),
   });
   context.setDefaultTimeout(DEFAULT_WAIT_MS);
   const page = await context.newPage();

@@ -1,7 +1,7 @@
 import { REVIEW_TEXT_MAX, type Bar, type BarDetail, type Beer, type FoodItem, type PlacesResults } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { expectApi, expectToast, registerUser, signInWithToken, useE2eStack, type RegisteredUser } from './support';
+import { DENVER, expectApi, expectToast, registerUser, useE2eStack, type RegisteredUser } from './support';
 
 /**
  * /discovery against the real stack: nearby bars from a mocked position
@@ -11,18 +11,12 @@ import { expectApi, expectToast, registerUser, signInWithToken, useE2eStack, typ
  */
 const stack = useE2eStack();
 
-const DENVER = { latitude: 39.7392, longitude: -104.9903 };
 const NEAREST = 'Pints Pub Brewery and Freehouse';
 
 /** A new user on /discovery (named after `label`); the browser answers geolocation with `DENVER` unless `deny`. */
 async function openDiscovery(options: { deny?: boolean; label?: string } = {}): Promise<{ page: Page; user: RegisteredUser }> {
   const user = await registerUser(stack.baseUrl, options.label ?? 'disco');
-  const { page, context } = await stack.open('/');
-  if (!options.deny) {
-    await context.grantPermissions(['geolocation']);
-    await context.setGeolocation(DENVER);
-  }
-  await signInWithToken(page, user.token, '/discovery');
+  const page = await stack.openAs(user, '/discovery', options.deny ? {} : { geolocation: DENVER });
   await page.getByRole('heading', { level: 1, name: 'Discovery' }).waitFor();
   return { page, user };
 }

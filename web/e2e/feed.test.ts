@@ -2,14 +2,15 @@ import { CREATE_BEER_TYPES, EDIT_BEER_TYPES, FEED_PAGE_DEFAULT, NEXT_CURSOR_HEAD
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  DENVER,
   expectApi,
   expectSignedInFeed,
   expectToast,
   logSessionViaApi,
   makeFriends,
   registerUser,
-  signInWithToken,
   useE2eStack,
+  type OpenOptions,
   type RegisteredUser,
   type UploadFile,
 } from './support';
@@ -23,18 +24,13 @@ import { testImage } from './images';
  */
 const stack = useE2eStack();
 
-const DENVER = { latitude: 39.7392, longitude: -104.9903 };
 const NEAREST = 'Pints Pub Brewery and Freehouse';
 /** Sessions reach other people's feeds by events: how long a reload loop waits for them. */
 const FAN_OUT_WAIT_MS = 20_000;
 
-async function openAs(user: RegisteredUser, options: { narrow?: boolean; geolocation?: boolean } = {}): Promise<Page> {
-  const { page, context } = await stack.open('/', { narrow: options.narrow });
-  if (options.geolocation) {
-    await context.grantPermissions(['geolocation']);
-    await context.setGeolocation(DENVER);
-  }
-  await signInWithToken(page, user.token, '/');
+/** Signed in as `user`, once the feed shows. */
+async function openFeed(user: RegisteredUser, options?: OpenOptions): Promise<Page> {
+  const page = await stack.openAs(user, '/', options);
   await expectSignedInFeed(page);
   return page;
 }
@@ -88,7 +84,7 @@ describe('feed between friends', () => {
     const title = `Friday pints ${alice.username}`;
 
     // Alice logs a session through the dialog.
-    const a = await openAs(alice);
+    const a = await openFeed(alice);
     await emptyFeed(a).waitFor();
     const dialog = await openLogDialog(a);
     await dialog.getByLabel('Title', { exact: true }).fill(title);
@@ -142,7 +138,7 @@ describe('feed between friends', () => {
     await mine.getByRole('button', { name: 'Session options', exact: true }).waitFor();
 
     // Bob sees it in his feed; it is not his, so no menu.
-    const b = await openAs(bob);
+    const b = await openFeed(bob);
     const card = sessionCard(b, title);
     await reloadUntil(b, async () => (await card.count()) === 1);
     await loaded(card.getByRole('img', { name: `Photo of ${title}`, exact: true }));
@@ -231,7 +227,7 @@ describe('feed between friends', () => {
 describe('a new user', () => {
   it('sees the empty state and the side card; the title is required; the location is refused', async () => {
     const erin = await registerUser(stack.baseUrl, 'erin');
-    const page = await openAs(erin);
+    const page = await openFeed(erin);
     const empty = emptyFeed(page);
     await empty.getByRole('heading', { name: 'No activities yet', exact: true }).waitFor();
     await empty.getByText('Be the first to log a beer session!', { exact: true }).waitFor();
@@ -273,7 +269,7 @@ describe('a new user', () => {
 
   it('gets a floating add button instead of the side card on narrow screens', async () => {
     const finn = await registerUser(stack.baseUrl, 'finn');
-    const page = await openAs(finn, { narrow: true });
+    const page = await openFeed(finn, { narrow: true });
     await emptyFeed(page).waitFor();
     expect(await page.getByRole('region', { name: 'Your profile', exact: true }).isVisible()).toBe(false);
     const fab = page.locator('.feed-fab');
@@ -289,7 +285,7 @@ describe('a new user', () => {
 describe('the Log dialog pickers', () => {
   it('suggests bars after 2 characters, fills the place from Find Venues and the browser, and keeps types unique', async () => {
     const gina = await registerUser(stack.baseUrl, 'gina');
-    const page = await openAs(gina, { geolocation: true });
+    const page = await openFeed(gina, { geolocation: DENVER });
     const dialog = await openLogDialog(page);
     const searches: string[] = [];
     page.on('request', (req) => {
@@ -379,7 +375,7 @@ describe('paging and filters', () => {
       await logSessionViaApi(stack.baseUrl, hank, { title: `Round ${String(index).padStart(2, '0')}`, beerCount: '1', duration: '30' });
     }
 
-    const page = await openAs(hank);
+    const page = await openFeed(hank);
     const firstPages: { cursor: string | null }[] = [];
     page.on('response', (res) => {
       const url = new URL(res.url());

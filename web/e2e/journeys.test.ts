@@ -1,9 +1,10 @@
 import { FEED_PAGE_DEFAULT, type CurrentUser, type FeedSession, type MyStats, type OtherUser } from '@hoptrack/proto';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   authDialog,
   callApi,
+  DENVER,
   expectApi,
   expectSignedInFeed,
   expectToast,
@@ -13,7 +14,6 @@ import {
   logSessionViaApi,
   makeFriends,
   registerUser,
-  signInWithToken,
   storedToken,
   uniqueUser,
   useE2eStack,
@@ -32,8 +32,7 @@ import { testImage } from './images';
  */
 const stack = useE2eStack();
 
-/** Downtown Denver: the seeded venue catalogue is around it. */
-const DENVER = { latitude: 39.7392, longitude: -104.9903 };
+/** The bar nearest to DENVER in the seeded venue catalogue. */
 const NEAREST = 'Pints Pub Brewery and Freehouse';
 /** Sessions, likes and profile changes reach other people's screens by events: how long a reload loop waits. */
 const EVENT_WAIT_MS = 20_000;
@@ -42,17 +41,6 @@ const BIO = 'New in town, looking for a good stout.';
 /** A real image (the media service decodes every upload): a solid colour with a foam-coloured disc. */
 const image = (name: string, background: string, width = 96, height = 64): Promise<UploadFile> =>
   testImage(name, { background, width, height, motif: 'disc' });
-
-async function openAs(user: RegisteredUser, path: string, options: { narrow?: boolean } = {}): Promise<Page> {
-  const { page } = await stack.open('/', options);
-  await signInWithToken(page, user.token, path);
-  return page;
-}
-
-async function allowLocation(context: BrowserContext): Promise<void> {
-  await context.grantPermissions(['geolocation']);
-  await context.setGeolocation(DENVER);
-}
 
 /** The image's `src` once it shows real pixels. */
 async function loadedSrc(img: Locator): Promise<string> {
@@ -108,8 +96,7 @@ describe('a newcomer', () => {
 
     // --- Signs up from the welcome page.
     const newcomer = uniqueUser('newbie');
-    const { page: n, context: nContext } = await stack.open('/');
-    await allowLocation(nContext);
+    const { page: n } = await stack.open('/', { geolocation: DENVER });
     await expectWelcomePage(n);
     await n.getByRole('button', { name: 'Get Started Free', exact: true }).click();
     const register = authDialog(n, 'Create Account');
@@ -152,7 +139,7 @@ describe('a newcomer', () => {
     expect(await pending.isDisabled()).toBe(true);
 
     // --- The friend accepts under Requests, in their own browser.
-    const f = await openAs(friend, '/');
+    const f = await stack.openAs(friend, '/');
     await expectSignedInFeed(f);
     await mainNav(f).getByRole('link', { name: 'Friends', exact: true }).click();
     await f.getByRole('tab', { name: 'Requests' }).click();
@@ -303,7 +290,7 @@ describe('a newcomer', () => {
         timeout: EVENT_WAIT_MS,
       })
       .toBe(false);
-    const s = await openAs(stranger, `/profile/${me.username}`);
+    const s = await stack.openAs(stranger, `/profile/${me.username}`);
     await s.getByRole('heading', { level: 1, name: me.displayName }).waitFor();
     await s.getByText(`@${me.username}`, { exact: true }).waitFor();
     await s.getByRole('heading', { name: 'This profile is private', exact: true }).waitFor();
@@ -394,7 +381,7 @@ describe('a returning user', () => {
       .poll(async () => (await callApi(stack.baseUrl, regular.token, 'GET', '/api/me/stats')).body as MyStats, { timeout: EVENT_WAIT_MS })
       .toMatchObject({ weeklyTotal: 5, totalHours: 2.5, friendsCount: 1 });
 
-    const page = await openAs(regular, '/');
+    const page = await stack.openAs(regular, '/');
     await expectSignedInFeed(page);
 
     // The side card: 3 + 2 beers this week, 1.5 h + 1 h, one friend.

@@ -28,12 +28,6 @@ const TIME = /^\d{1,2}:\d{2}\s[AP]M$/;
 /** A date ('Mar 4, 2025'). */
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 
-async function openAs(user: RegisteredUser, path: string, narrow = false): Promise<Page> {
-  const { page } = await stack.open('/', { narrow });
-  await signInWithToken(page, user.token, path);
-  return page;
-}
-
 /** Two users the messaging service knows of, each able to address the other. */
 async function twoUsers(a: string, b: string): Promise<[RegisteredUser, RegisteredUser]> {
   const first = await registerUser(stack.baseUrl, a);
@@ -71,7 +65,7 @@ describe('two people chatting', () => {
     const [alice, bob] = await twoUsers('alice', 'bob');
 
     // Bob waits on /messages with nothing yet.
-    const b = await openAs(bob, '/messages');
+    const b = await stack.openAs(bob, '/messages');
     await noConversations(b).waitFor();
     expect(await navBadge(b).count()).toBe(0);
 
@@ -141,7 +135,7 @@ describe('two people chatting', () => {
 describe('the live stream', () => {
   it('reconnects after failing and catches up on what it missed once ready', async () => {
     const [alice, bob] = await twoUsers('alice', 'bob');
-    const page = await openAs(bob, '/');
+    const page = await stack.openAs(bob, '/');
     // The stream is refused (as by a restarting instance) until `up`.
     let up = false;
     let attempts = 0;
@@ -171,7 +165,7 @@ describe('the live stream', () => {
 describe('the conversation list', () => {
   it('shows 5 skeleton rows while the list loads', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
-    const page = await openAs(alice, '/');
+    const page = await stack.openAs(alice, '/');
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route(
@@ -193,7 +187,7 @@ describe('the conversation list', () => {
   it('searches people only for non-blank text, starts a conversation from a result, and refuses blank messages', async () => {
     const [alice, carol] = await twoUsers('alice', 'carol');
     await waitForSocialUser(stack.baseUrl, alice, carol);
-    const page = await openAs(alice, '/messages');
+    const page = await stack.openAs(alice, '/messages');
     await noConversations(page).waitFor();
 
     const searches: string[] = [];
@@ -251,7 +245,7 @@ describe('the conversation list', () => {
 
     // The only way to have an old message is to age the real answer on its way to the page.
     const threeDaysAgo = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000).toISOString();
-    const page = await openAs(alice, '/');
+    const page = await stack.openAs(alice, '/');
     await page.route(
       (url) => url.pathname === '/api/conversations',
       async (route) => {
@@ -293,14 +287,14 @@ describe('direct messages turned off', () => {
       .toBe(false);
 
     // Alice has no conversation with Bob: starting one is refused.
-    const a = await openAs(alice, `/messages?user=${bob.id}`);
+    const a = await stack.openAs(alice, `/messages?user=${bob.id}`);
     await expectToast(a, 'Failed to start conversation', 'This user does not accept direct messages');
     await a.waitForURL((url) => url.pathname === '/messages' && url.search === '');
     await a.getByRole('region', { name: 'Your messages', exact: true }).waitFor();
     expect(await a.getByRole('region', { name: /^Chat with/ }).count()).toBe(0);
 
     // Carol's existing conversation stays readable, but she cannot write.
-    const c = await openAs(carol, `/messages?user=${bob.id}`);
+    const c = await stack.openAs(carol, `/messages?user=${bob.id}`);
     const pane = chat(c, bob);
     await pane.getByText(`${bob.displayName} does not accept direct messages.`, { exact: true }).waitFor();
     expect(await messageBox(pane).isDisabled()).toBe(true);
@@ -313,7 +307,7 @@ describe('failures', () => {
     const [alice, bob] = await twoUsers('alice', 'bob');
     await expectApi(stack.baseUrl, alice.token, 'POST', '/api/messages', { toUserId: bob.id, content: 'Are you in?' }, 201);
 
-    const page = await openAs(bob, '/');
+    const page = await stack.openAs(bob, '/');
     await page.route(/\/api\/conversations\/[0-9a-f-]{36}\/read$/, (route) =>
       route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Read store down' }) }),
     );
@@ -343,7 +337,7 @@ describe('/dm threads', () => {
     const first = (await expectApi(stack.baseUrl, alice.token, 'POST', '/api/messages', { toUserId: bob.id, content: 'Ping' }, 201)) as DmMessage;
     const second = (await expectApi(stack.baseUrl, alice.token, 'POST', '/api/messages', { toUserId: bob.id, content: 'Pong?' }, 201)) as DmMessage;
 
-    const page = await openAs(bob, '/dm');
+    const page = await stack.openAs(bob, '/dm');
     const thread = threadItem(page, alice);
     expect(await thread.getByTestId('unread-count').textContent()).toBe('2 unread');
     expect(await thread.getByText('Pong?', { exact: true }).count()).toBe(1);
@@ -373,7 +367,7 @@ describe('/dm threads', () => {
 describe('narrow screens', () => {
   it('badges the Messages tab live, shows the list, then the chat with a way back', async () => {
     const [alice, bob] = await twoUsers('alice', 'bob');
-    const page = await openAs(bob, '/', true);
+    const page = await stack.openAs(bob, '/', { narrow: true });
     await page.getByRole('heading', { level: 1, name: 'Activity Feed' }).waitFor();
 
     await expectApi(stack.baseUrl, alice.token, 'POST', '/api/messages', { toUserId: bob.id, content: 'Fancy a stout?' }, 201);

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { NARROW_VIEWPORT } from '@hoptrack/testing/browser';
-import { expectSignedInFeed, signInWithToken, useE2eStack, type RegisteredUser } from './support';
+import { expectSignedInFeed, useE2eStack } from './support';
 import { buildDemoWorld, type DemoWorld } from './world';
 
 /**
@@ -16,12 +16,6 @@ const stack = useE2eStack();
 let built: Promise<DemoWorld> | undefined;
 const demoWorld = () => (built ??= buildDemoWorld(stack.baseUrl));
 
-async function openPhone(user: RegisteredUser, path: string): Promise<Page> {
-  const { page } = await stack.open('/', { narrow: true });
-  await signInWithToken(page, user.token, path);
-  return page;
-}
-
 /** The page is no wider than the screen: a phone would otherwise scroll sideways. */
 async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> {
   const widths = await page.evaluate(() => ({
@@ -33,17 +27,31 @@ async function expectNoSidewaysScroll(page: Page, where: string): Promise<void> 
   expect(Math.max(widths.document, widths.body), `${where} is wider than the screen`).toBeLessThanOrEqual(widths.screen);
 }
 
-/** Scrolled to the end, the page's last control sits above the fixed bottom bar, not under it. */
+/**
+ * Waits until nothing on the screen is loading any more: no skeleton, spinner
+ * or list marked busy. A screen's heading shows before its data; the list
+ * that comes after can make the page thousands of pixels longer.
+ */
+async function waitForLoadedScreen(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('main [aria-busy="true"], main .skeleton, main .loading-state') === null);
+}
+
+/**
+ * Scrolled to the end, the page's last control sits above the fixed bottom bar,
+ * not under it. Scrolling and measuring happen in one script, so nothing that
+ * arrives meanwhile (a list, a lazy image) can move the page between the two.
+ */
 async function expectNothingUnderBottomBar(page: Page, where: string): Promise<void> {
   const bar = await page.getByRole('navigation', { name: 'Bottom navigation' }).boundingBox();
   expect(bar, 'the bottom bar is shown').not.toBeNull();
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await waitForLoadedScreen(page);
   const lastBottom = await page.evaluate(() => {
+    window.scrollTo(0, document.documentElement.scrollHeight);
     const controls = Array.from(document.querySelectorAll<HTMLElement>('main a[href], main button, main input, main select, main textarea'));
     const visible = controls.filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden');
-    const last = visible[visible.length - 1];
-    return last ? last.getBoundingClientRect().bottom : 0;
+    return visible[visible.length - 1]?.getBoundingClientRect().bottom ?? null;
   });
+  expect(lastBottom, `${where}: a control to measure`).not.toBeNull();
   expect(lastBottom, `${where}: the last control is hidden under the bottom bar`).toBeLessThanOrEqual(bar?.y ?? 0);
 }
 
@@ -76,7 +84,8 @@ function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }
     { path: `/users/${w.maya.id}/followers`, ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
     { path: '/friends', ready: heading('Friends') },
     { path: '/friends-enhanced', ready: heading('Friends') },
-    { path: '/discovery', ready: heading('Discovery') },
+    // The heading comes before the bars: wait for the list, the screen's content.
+    { path: '/discovery', ready: (page) => page.getByRole('list', { name: 'Bars', exact: true }).getByRole('listitem').first() },
     { path: '/messages', ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
     { path: '/dm', ready: heading('Direct Messages') },
     { path: '/privacy', ready: heading('Privacy Settings') },
@@ -88,7 +97,7 @@ function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }
 describe('phone-sized screens', () => {
   it('fits every signed-in screen to the width and keeps its controls above the bottom bar', async () => {
     const world = await demoWorld();
-    const page = await openPhone(world.maya, '/');
+    const page = await stack.openAs(world.maya, '/', { narrow: true });
     await expectSignedInFeed(page);
     for (const screen of screens(world)) {
       await page.goto(screen.path);
@@ -104,7 +113,7 @@ describe('phone-sized screens', () => {
 
   it('fits an open conversation, an open album and the sign-in screens too', async () => {
     const world = await demoWorld();
-    const page = await openPhone(world.maya, '/messages');
+    const page = await stack.openAs(world.maya, '/messages', { narrow: true });
     await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: new RegExp(world.jonas.displayName) }).click();
     await page.getByText('Brew day on Saturday, you in?', { exact: true }).waitFor();
     await expectNoSidewaysScroll(page, 'an open conversation');
@@ -129,7 +138,7 @@ describe('phone-sized screens', () => {
 
   it('fits every dialog to the screen with its actions reachable', async () => {
     const world = await demoWorld();
-    const page = await openPhone(world.maya, '/');
+    const page = await stack.openAs(world.maya, '/', { narrow: true });
     await expectSignedInFeed(page);
 
     await page.getByRole('button', { name: 'Log Session', exact: true }).click();

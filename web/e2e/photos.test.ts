@@ -23,12 +23,6 @@ const stack = useE2eStack();
 /** A small solid-colour image, really encoded (the server decodes every upload). */
 const image = (name: string, background: string, width = 64, height = 48): Promise<UploadFile> => testImage(name, { background, width, height });
 
-async function openAs(user: RegisteredUser, path: string): Promise<Page> {
-  const { page } = await stack.open('/');
-  await signInWithToken(page, user.token, path);
-  return page;
-}
-
 function albumCard(page: Page, name: string): Locator {
   return page.getByRole('list', { name: 'Albums', exact: true }).getByRole('listitem', { name, exact: true });
 }
@@ -56,7 +50,7 @@ async function createAlbumViaApi(user: RegisteredUser, name: string): Promise<Al
 describe('photos', () => {
   it('creates an album, adds two photos, searches, views and deletes them, then deletes the album', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
-    const page = await openAs(alice, '/photos');
+    const page = await stack.openAs(alice, '/photos');
     await page.getByRole('heading', { level: 1, name: 'Photos' }).waitFor();
     await page.getByRole('heading', { name: 'No albums yet', exact: true }).waitFor();
 
@@ -164,7 +158,7 @@ describe('photos', () => {
   it(`keeps the last ${PHOTO_PICKER_MAX} images in the picker and toasts a refused upload`, async () => {
     const bob = await registerUser(stack.baseUrl, 'bob');
     const album = await createAlbumViaApi(bob, 'Pub crawl');
-    const page = await openAs(bob, `/photos?album=${album.id}`);
+    const page = await stack.openAs(bob, `/photos?album=${album.id}`);
     await page.getByRole('heading', { level: 1, name: 'Pub crawl' }).waitFor();
     await page.getByRole('button', { name: 'Add Photos', exact: true }).click();
     const add = page.getByRole('dialog', { name: 'Add Photos' });
@@ -246,7 +240,7 @@ describe('photos', () => {
   it('toasts failed album and photo writes with the spec texts', async () => {
     const dave = await registerUser(stack.baseUrl, 'dave');
     await createAlbumViaApi(dave, 'Beer garden');
-    const page = await openAs(dave, '/photos');
+    const page = await stack.openAs(dave, '/photos');
     const card = albumCard(page, 'Beer garden');
     await card.waitFor();
 

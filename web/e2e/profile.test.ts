@@ -8,9 +8,7 @@ import {
   logSessionViaApi,
   makeFriends,
   registerUser,
-  signInWithToken,
   useE2eStack,
-  type RegisteredUser,
 } from './support';
 import { testImage } from './images';
 
@@ -24,12 +22,6 @@ const stack = useE2eStack();
 
 const BIO = 'Stouts in winter, sours in summer.';
 const MEDIA_FILE = /^\/api\/media\/files\/\S+$/;
-
-async function openAs(user: RegisteredUser, path: string): Promise<Page> {
-  const { page } = await stack.open('/');
-  await signInWithToken(page, user.token, path);
-  return page;
-}
 
 /** The tiles as 'label: value', in order. */
 async function tiles(page: Page): Promise<string[]> {
@@ -99,7 +91,7 @@ describe('own profile', () => {
   it('shows the header, zero stats and the empty activities; /my-profile is the same screen', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     await expectApi(stack.baseUrl, alice.token, 'PATCH', '/api/me', { bio: BIO });
-    const page = await openAs(alice, '/profile');
+    const page = await stack.openAs(alice, '/profile');
     const sessionCalls: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname.includes('/sessions')) sessionCalls.push(request.url());
@@ -146,7 +138,7 @@ describe('own profile', () => {
       photo,
     );
 
-    const page = await openAs(gus, '/profile');
+    const page = await stack.openAs(gus, '/profile');
     const list = page.getByRole('list', { name: 'My activities', exact: true });
     await list.waitFor();
     expect(await list.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual([
@@ -171,7 +163,7 @@ describe('own profile', () => {
       .toEqual(['This Week: 5', 'Total Hours: 3h', 'Followers: 1', 'Following: 1']);
 
     // Hana, a friend, on Gus's public profile.
-    const other = await openAs(hana, `/users/${gus.id}`);
+    const other = await stack.openAs(hana, `/users/${gus.id}`);
     const sessions = other.getByRole('list', { name: 'Beer sessions', exact: true });
     await sessions.waitFor();
     const item = sessions.getByRole('listitem', { name: 'Taproom crawl', exact: true });
@@ -188,7 +180,7 @@ describe('edit profile', () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     const bob = await registerUser(stack.baseUrl, 'bob');
     await makeFriends(stack.baseUrl, alice, bob);
-    const page = await openAs(alice, '/profile');
+    const page = await stack.openAs(alice, '/profile');
     const header = page.getByRole('region', { name: 'Profile', exact: true });
     await header.getByRole('heading', { level: 2, name: alice.displayName, exact: true }).waitFor();
 
@@ -226,14 +218,14 @@ describe('edit profile', () => {
     await expect
       .poll(async () => ((await expectApi(stack.baseUrl, bob.token, 'GET', `/api/users/${alice.id}`)) as { bio: string | null }).bio, { timeout: 10_000 })
       .toBe(BIO);
-    const friendView = await openAs(bob, `/users/${alice.id}`);
+    const friendView = await stack.openAs(bob, `/users/${alice.id}`);
     await friendView.getByRole('heading', { level: 1, name: 'Alice Amber', exact: true }).waitFor();
     await friendView.getByText(BIO, { exact: true }).waitFor();
   });
 
   it('keeps what was typed and says so when saving fails', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
-    const page = await openAs(alice, '/profile');
+    const page = await stack.openAs(alice, '/profile');
     await page.getByRole('button', { name: 'Edit Profile', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Profile', exact: true });
     await dialog.getByLabel('Bio', { exact: true }).fill('Lagers only.');
@@ -250,7 +242,7 @@ describe('edit profile', () => {
 describe('change profile picture', () => {
   it('uploads a real PNG: preview, the three calls, the header avatar, and after a reload', async () => {
     const dave = await registerUser(stack.baseUrl, 'dave');
-    const page = await openAs(dave, '/profile');
+    const page = await stack.openAs(dave, '/profile');
     const dialog = await openPictureDialog(page);
     expect(await uploadButton(dialog).isDisabled()).toBe(true);
     expect(await dialog.getByLabel('Select Photo').getAttribute('accept')).toBe('image/*');
@@ -295,7 +287,7 @@ describe('change profile picture', () => {
 
   it('refuses a non-image and a 5MB image in the browser, without any call', async () => {
     const erin = await registerUser(stack.baseUrl, 'erin');
-    const page = await openAs(erin, '/profile');
+    const page = await stack.openAs(erin, '/profile');
     const dialog = await openPictureDialog(page);
     const calls = recordPictureCalls(page);
     const input = dialog.getByLabel('Select Photo');
@@ -315,7 +307,7 @@ describe('change profile picture', () => {
 
   it('says the upload failed when the server refuses the bytes, and keeps the old picture', async () => {
     const finn = await registerUser(stack.baseUrl, 'finn');
-    const page = await openAs(finn, '/profile');
+    const page = await stack.openAs(finn, '/profile');
     const dialog = await openPictureDialog(page);
     const calls = recordPictureCalls(page);
 

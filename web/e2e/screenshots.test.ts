@@ -1,26 +1,37 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { NARROW_VIEWPORT, WIDE_VIEWPORT, type GeoPosition } from '@hoptrack/testing/browser';
 import { repoRoot } from '@hoptrack/testing/processes';
-import { signInWithToken, useE2eStack } from './support';
+import { DENVER, useE2eStack } from './support';
 import { buildDemoWorld, type DemoWorld } from './world';
 
 /**
- * The main screens, desktop and phone, written to docs/screenshots/ by every
- * test run (the README shows them), so a person can look at the product
- * before installing it. Each shot first waits for the screen's real content.
+ * The main screens, desktop and phone, as the README shows them
+ * (docs/screenshots/), so a person can look at the product before installing
+ * it. Every run renders each one and checks the picture (a PNG of the screen's
+ * size showing the screen's key element); only `UPDATE_SCREENSHOTS=1` writes
+ * them to docs/screenshots, so a test run leaves the tree as it found it.
+ * Each shot first waits for the screen's real content.
  */
 const stack = useE2eStack();
 const OUT_DIR = path.join(repoRoot, 'docs/screenshots');
+const UPDATE = process.env.UPDATE_SCREENSHOTS === '1';
 
 interface Shot {
   name: string;
   path: string;
   signedIn: boolean;
+  /** The browser's position, for screens that ask for it. */
+  geolocation?: GeoPosition;
   /** Waits for the content that makes the screen worth looking at; may also open a dialog. */
   ready(page: Page, world: DemoWorld): Promise<void>;
+  /** What the picture must show: the screen's heading, or the dialog or chat it is about. */
+  key(page: Page, world: DemoWorld): Locator;
 }
+
+const h1 = (name: string) => (page: Page) => page.getByRole('heading', { level: 1, name, exact: true });
 
 const SHOTS: Shot[] = [
   {
@@ -28,6 +39,7 @@ const SHOTS: Shot[] = [
     path: '/',
     signedIn: false,
     ready: (page) => page.getByRole('heading', { level: 1, name: 'Welcome to Hoptrack' }).waitFor(),
+    key: h1('Welcome to Hoptrack'),
   },
   {
     name: 'feed',
@@ -37,6 +49,7 @@ const SHOTS: Shot[] = [
       await page.getByRole('article', { name: 'Sour flight at the taproom', exact: true }).getByRole('img', { name: /photo/i }).first().waitFor();
       await imagesLoaded(page);
     },
+    key: h1('Activity Feed'),
   },
   {
     name: 'log-session',
@@ -49,6 +62,7 @@ const SHOTS: Shot[] = [
       await dialog.getByLabel('Title', { exact: true }).fill('Saturday brewery tour');
       await dialog.getByLabel('Beers', { exact: true }).fill('4');
     },
+    key: (page) => page.getByRole('dialog', { name: 'Log Beer Session' }),
   },
   {
     name: 'profile',
@@ -58,6 +72,7 @@ const SHOTS: Shot[] = [
       await page.getByText('Friday pints with the team', { exact: true }).waitFor();
       await imagesLoaded(page);
     },
+    key: h1('My Profile'),
   },
   {
     name: 'friends',
@@ -67,17 +82,18 @@ const SHOTS: Shot[] = [
       await page.getByRole('tab', { name: /Requests/ }).click();
       await page.getByText(world.sam.displayName, { exact: true }).first().waitFor();
     },
+    key: h1('Friends'),
   },
   {
     name: 'discovery',
     path: '/discovery',
     signedIn: true,
+    geolocation: DENVER,
     ready: async (page) => {
-      await page.context().grantPermissions(['geolocation']);
-      await page.context().setGeolocation({ latitude: 39.7392, longitude: -104.9903 }); // Denver, in the catalogue
       await page.getByRole('button', { name: 'Use my location', exact: true }).click();
       await page.getByRole('list', { name: 'Bars near you', exact: true }).getByRole('listitem').first().waitFor();
     },
+    key: h1('Discovery'),
   },
   {
     name: 'messages',
@@ -87,6 +103,7 @@ const SHOTS: Shot[] = [
       await page.getByRole('list', { name: 'Conversations' }).getByRole('link', { name: new RegExp(world.jonas.displayName) }).click();
       await page.getByText('Always. I’ll bring the hops 🍺', { exact: true }).waitFor();
     },
+    key: (page, world) => page.getByRole('region', { name: `Chat with ${world.jonas.displayName}`, exact: true }),
   },
   {
     name: 'photos',
@@ -97,6 +114,7 @@ const SHOTS: Shot[] = [
       await expect.poll(() => page.getByRole('list', { name: 'Photos' }).getByRole('listitem').count()).toBe(4);
       await imagesLoaded(page);
     },
+    key: h1('Summer taprooms'),
   },
 ];
 
@@ -112,15 +130,36 @@ async function imagesLoaded(page: Page): Promise<void> {
   await expect.poll(() => page.evaluate(inView), { timeout: 20_000 }).toBe(true);
 }
 
+/** Width and height from a PNG's header (signature, then the IHDR chunk); throws if it is no PNG. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  if (png.length < 24 || !png.subarray(0, 8).equals(SIGNATURE) || png.toString('latin1', 12, 16) !== 'IHDR') {
+    throw new Error(`not a PNG (${png.length} bytes)`);
+  }
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** The element is drawn inside the viewport, so the picture shows it. */
+async function expectInPicture(key: Locator, viewport: { width: number; height: number }, where: string): Promise<void> {
+  await key.waitFor();
+  const box = await key.boundingBox();
+  expect(box, `${where}: its key element has a box`).not.toBeNull();
+  if (!box) return;
+  expect(box.y < viewport.height && box.y + box.height > 0 && box.x < viewport.width && box.x + box.width > 0, `${where}: its key element is in the picture`).toBe(
+    true,
+  );
+}
+
 describe('screenshots', () => {
-  it('writes each main screen, desktop and phone, to docs/screenshots', async () => {
+  it(`renders each main screen, desktop and phone${UPDATE ? ', into docs/screenshots' : ''}`, async () => {
     const world = await buildDemoWorld(stack.baseUrl);
-    await mkdir(OUT_DIR, { recursive: true });
+    if (UPDATE) await mkdir(OUT_DIR, { recursive: true });
     for (const narrow of [false, true]) {
+      const viewport = narrow ? NARROW_VIEWPORT : WIDE_VIEWPORT;
       for (const shot of SHOTS) {
-        const { page } = await stack.open('/', { narrow });
-        if (shot.signedIn) await signInWithToken(page, world.maya.token, shot.path);
-        else await page.goto(shot.path);
+        const name = `${shot.name}-${narrow ? 'phone' : 'desktop'}`;
+        const options = { narrow, geolocation: shot.geolocation };
+        const page = shot.signedIn ? await stack.openAs(world.maya, shot.path, options) : (await stack.open(shot.path, options)).page;
         await shot.ready(page, world);
         // Let entrance animations (dialogs, toasts) finish so the picture is the settled screen.
         // (Spinners loop forever and a cancelled animation rejects: only finite ones are awaited.)
@@ -132,8 +171,10 @@ describe('screenshots', () => {
               .map((a) => a.finished.catch(() => undefined)),
           ),
         );
-        const file = path.join(OUT_DIR, `${shot.name}-${narrow ? 'phone' : 'desktop'}.png`);
-        await page.screenshot({ path: file });
+        await expectInPicture(shot.key(page, world), viewport, name);
+        const png = await page.screenshot();
+        expect(pngSize(png), name).toEqual(viewport);
+        if (UPDATE) await writeFile(path.join(OUT_DIR, `${name}.png`), png);
         await page.close();
       }
     }

@@ -24,12 +24,6 @@ const stack = useE2eStack();
 
 const JOINED = /^Joined (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}$/;
 
-async function openAs(user: RegisteredUser, path: string, narrow = false): Promise<Page> {
-  const { page } = await stack.open('/', { narrow });
-  await signInWithToken(page, user.token, path);
-  return page;
-}
-
 /** A user's card in a list: the list item named by their display name. */
 function card(scope: Page | Locator, user: RegisteredUser): Locator {
   return scope.getByRole('listitem', { name: user.displayName, exact: true });
@@ -61,7 +55,7 @@ describe('friends', () => {
     await waitForSocialUser(stack.baseUrl, bob, alice);
 
     // Alice searches: nothing under 3 characters, then Bob by username.
-    const a = await openAs(alice, '/friends');
+    const a = await stack.openAs(alice, '/friends');
     expect(await tab(a, 'Find Friends').getAttribute('aria-selected')).toBe('true');
     const searches: string[] = [];
     a.on('request', (request) => {
@@ -83,7 +77,7 @@ describe('friends', () => {
     expect(await pending.isDisabled()).toBe(true);
 
     // Bob answers under Requests.
-    const b = await openAs(bob, '/friends');
+    const b = await stack.openAs(bob, '/friends');
     await tab(b, 'Requests').click();
     const request = card(b.getByRole('list', { name: 'Friend requests', exact: true }), alice);
     await request.getByRole('button', { name: 'Reject', exact: true }).waitFor();
@@ -143,7 +137,7 @@ describe('friends', () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     const carol = await registerUser(stack.baseUrl, 'carol');
     await makeFriends(stack.baseUrl, alice, carol);
-    const page = await openAs(alice, '/friends-enhanced');
+    const page = await stack.openAs(alice, '/friends-enhanced');
 
     const friends = page.getByRole('list', { name: 'Friends', exact: true });
     const carolCard = card(friends, carol);
@@ -189,7 +183,7 @@ describe('friends', () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     const dave = await registerUser(stack.baseUrl, 'dave');
     await makeFriends(stack.baseUrl, alice, dave);
-    const page = await openAs(alice, '/friends-enhanced');
+    const page = await stack.openAs(alice, '/friends-enhanced');
     await card(page.getByRole('list', { name: 'Friends', exact: true }), dave).getByRole('button', { name: 'Unfriend', exact: true }).click();
     await page.getByRole('dialog', { name: `Unfriend ${dave.displayName}?` }).getByRole('button', { name: 'Unfriend', exact: true }).click();
     await page.getByRole('heading', { name: 'No friends yet', exact: true }).waitFor();
@@ -203,7 +197,7 @@ describe('friends', () => {
     for (const friend of friends.slice(0, MAX_PINNED_FRIENDS - 1)) {
       await expectApi(stack.baseUrl, alice.token, 'POST', `/api/friends/${friend.id}/pin`, {});
     }
-    const page = await openAs(alice, '/friends-enhanced');
+    const page = await stack.openAs(alice, '/friends-enhanced');
     await tab(page, 'Pinned (4/5)').waitFor();
     const [fifth, sixth] = friends.slice(MAX_PINNED_FRIENDS - 1) as [RegisteredUser, RegisteredUser];
 
@@ -229,7 +223,7 @@ describe('friends', () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     const erin = await registerUser(stack.baseUrl, 'erin');
     await waitForSocialUser(stack.baseUrl, alice, erin);
-    const page = await openAs(alice, '/friends');
+    const page = await stack.openAs(alice, '/friends');
     await searchFor(page, erin.username);
     const add = card(page, erin).getByRole('button', { name: 'Add Friend', exact: true });
     await add.waitFor();
@@ -277,7 +271,7 @@ describe('profiles', () => {
 
   it('shows User Not Found for unknown ids and usernames', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
-    const page = await openAs(alice, '/users/00000000-0000-4000-8000-000000000000');
+    const page = await stack.openAs(alice, '/users/00000000-0000-4000-8000-000000000000');
     await page.getByRole('heading', { level: 1, name: 'User Not Found' }).waitFor();
     await expectToast(page, 'Error', 'User not found');
     await page.goto('/profile/nobody_by_that_name');
@@ -288,7 +282,7 @@ describe('profiles', () => {
 
   it('shows your own profile without a friendship button', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
-    const page = await openAs(alice, `/users/${alice.id}`);
+    const page = await stack.openAs(alice, `/users/${alice.id}`);
     await expectProfile(page, alice, { followers: '0', following: '0' });
     expect(await page.getByRole('region', { name: 'Profile' }).getByRole('button').count()).toBe(0);
   });
@@ -306,7 +300,7 @@ describe('search', () => {
     await expect
       .poll(async () => ((await callApi(stack.baseUrl, alice.token, 'GET', `/api/users/${frank.id}`)).body as { bio?: string }).bio)
       .toBe('Stouts and porters only.');
-    const page = await openAs(alice, '/search');
+    const page = await stack.openAs(alice, '/search');
 
     await searchFor(page, 'f');
     await page.getByText('Type at least 2 characters to search.').waitFor();
@@ -341,7 +335,7 @@ describe('search', () => {
 
   it("toasts 'Search failed' when the search call fails", async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
-    const page = await openAs(alice, '/search');
+    const page = await stack.openAs(alice, '/search');
     await page.route('**/api/users/search?**', (route) => route.fulfill({ status: 500, body: 'boom' }));
     await searchFor(page, 'zz');
     await expectToast(page, 'Search failed', 'Could not search for users. Please try again.');

@@ -3,6 +3,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   callApi,
+  DENVER,
   dismissToast,
   expectApi,
   expectFieldError,
@@ -11,7 +12,6 @@ import {
   logSessionViaApi,
   makeFriends,
   registerUser,
-  signInWithToken,
   useE2eStack,
   waitForMessagingUser,
   waitForSocialUser,
@@ -99,7 +99,6 @@ function area<S extends Stage>(name: string, setUp: () => Promise<S>, texts: rea
   };
 }
 
-const DENVER = { latitude: 39.7392, longitude: -104.9903 };
 const SESSION_TITLE = 'Spec texts session';
 const SECOND_TITLE = 'Second round';
 const ALBUM = 'Spec album';
@@ -1178,7 +1177,7 @@ interface FeedStage extends Stage {
 async function setUpFeed(): Promise<FeedStage> {
   const user = await registerUser(stack.baseUrl, 'drinker');
   await logSessionViaApi(stack.baseUrl, user, { title: SESSION_TITLE, beerCount: '2', duration: '45' });
-  const page = await openAs(user, '/');
+  const page = await stack.openAs(user, '/');
   await sessionCard(page, SESSION_TITLE).waitFor();
   return { page, user };
 }
@@ -1191,7 +1190,7 @@ interface ProfileStage extends Stage {
 
 async function setUpProfile(): Promise<ProfileStage> {
   const user = await registerUser(stack.baseUrl, 'portrait');
-  const page = await openAs(user, '/profile');
+  const page = await stack.openAs(user, '/profile');
   const calls: string[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
@@ -1209,18 +1208,16 @@ interface LocatingStage extends Stage {
 
 async function setUpLogDialog(): Promise<LocatingStage> {
   const user = await registerUser(stack.baseUrl, 'wanderer');
-  const { page, context } = await stack.open('/');
-  await signInWithToken(page, user.token, '/');
+  const page = await stack.openAs(user, '/');
   await openLogDialog(page);
-  return { page, context, user };
+  return { page, context: page.context(), user };
 }
 
 async function setUpDiscovery(): Promise<LocatingStage> {
   const user = await registerUser(stack.baseUrl, 'explorer');
-  const { page, context } = await stack.open('/');
-  await signInWithToken(page, user.token, '/discovery');
+  const page = await stack.openAs(user, '/discovery');
   await page.getByRole('list', { name: 'Bars', exact: true }).waitFor();
-  return { page, context, user };
+  return { page, context: page.context(), user };
 }
 
 interface SocialStage extends Stage {
@@ -1243,7 +1240,7 @@ async function setUpFriendsAndMessages(): Promise<SocialStage> {
   ]);
   await expectApi(stack.baseUrl, asker.token, 'POST', '/api/friendships', { friendId: viewer.id }, 201);
   await expectApi(stack.baseUrl, pal.token, 'POST', '/api/messages', { toUserId: viewer.id, content: 'Pints at 8?' }, 201);
-  const page = await openAs(viewer, '/friends');
+  const page = await stack.openAs(viewer, '/friends');
   return { page, asker, stranger, pal };
 }
 
@@ -1270,7 +1267,7 @@ async function setUpFriendActions(): Promise<FriendActionsStage> {
   await expectApi(stack.baseUrl, viewer.token, 'POST', `/api/friends/${muted.id}/mute`, {});
   await waitForSocialUser(stack.baseUrl, viewer, blocked);
   await expectApi(stack.baseUrl, viewer.token, 'POST', `/api/friends/${blocked.id}/block`, {});
-  const page = await openAs(viewer, '/friends-enhanced');
+  const page = await stack.openAs(viewer, '/friends-enhanced');
   await page.getByRole('tab', { name: 'Pinned (4/5)', exact: true }).waitFor();
   return { page, pinned, muted, unpinned, last, blocked };
 }
@@ -1279,7 +1276,7 @@ async function setUpPhotos(): Promise<Stage> {
   const user = await registerUser(stack.baseUrl, 'snapper');
   const album = (await expectApi(stack.baseUrl, user.token, 'POST', '/api/albums', { name: ALBUM }, 201)) as Album;
   await uploadPhotosViaApi(stack.baseUrl, user, album, [await testImage(PHOTO, { background: '#d97706' })]);
-  const page = await openAs(user, '/photos');
+  const page = await stack.openAs(user, '/photos');
   await albumCard(page).waitFor();
   return { page };
 }
@@ -1298,19 +1295,13 @@ async function setUpPrivateProfile(): Promise<PrivateProfileStage> {
   await expect
     .poll(async () => ((await callApi(stack.baseUrl, viewer.token, 'GET', `/api/users/${dora.id}`)).body as { canViewDetails?: boolean }).canViewDetails)
     .toBe(false);
-  const page = await openAs(viewer, '/');
+  const page = await stack.openAs(viewer, '/');
   return { page, viewer, dora };
 }
 
 // ---------------------------------------------------------------------------
 // Steps shared by the triggers
 // ---------------------------------------------------------------------------
-
-async function openAs(user: RegisteredUser, path: string): Promise<Page> {
-  const { page } = await stack.open('/');
-  await signInWithToken(page, user.token, path);
-  return page;
-}
 
 async function openLoginDialog(page: Page): Promise<Locator> {
   const dialog = page.getByRole('dialog', { name: 'Sign In' });

@@ -126,7 +126,9 @@ describe('the signed-in first screen', () => {
     await expect.poll(() => cards.count()).toBe(FEED_PAGE_DEFAULT + 5);
     const more = requests.slice(before).filter((r) => pathOf(r).startsWith('/api/'));
     expect(more.filter(isFeedCall)).toHaveLength(1);
-    expect(more.length).toBe(1);
+    // Nothing else per card. The live stream (re)connects on its own schedule, so a late
+    // connection may land in this window; it is no call of the feed's.
+    expect(more.filter((r) => !isFeedCall(r) && pathOf(r) !== '/api/messages/events').map(pathOf)).toEqual([]);
   });
 
   it('fetches another screen as its own chunk when it is first opened', async () => {

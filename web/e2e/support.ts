@@ -1,36 +1,49 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { launchBrowser, openPage, type OpenedPage } from '@hoptrack/testing/browser';
-import { startStack } from '@hoptrack/testing/stack';
-import type { TestUser } from '@hoptrack/testing/api';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { launchBrowser, openPage, type GeoPosition, type OpenedPage } from '@hoptrack/testing/browser';
+import type { RegisteredUser, TestUser } from '@hoptrack/testing/api';
+// The stack itself is started once for the project by the global setup (vitest.config.ts), which declares what it provides.
+import type {} from './global-setup';
 
 // The API helpers live with the other shared test helpers; the browser files take them from here too.
 export * from '@hoptrack/testing/api';
+
+/** A position the seeded catalogue has bars around (the nearest is 'Pints Pub Brewery and Freehouse'). */
+export const DENVER: GeoPosition = { latitude: 39.7392, longitude: -104.9903 };
+
+export interface OpenOptions {
+  /** A phone-sized screen (390×844) instead of 1280×800. */
+  narrow?: boolean;
+  /** Geolocation allowed and answered with this position. */
+  geolocation?: GeoPosition;
+}
 
 /** Shared steps of the e2e tests: the stack harness, unique users, API shortcuts and common locators. */
 export interface E2eHarness {
   /** The gateway's origin: the built web app and /api. */
   readonly baseUrl: string;
   /** A page in a fresh browser context (own localStorage), opened at `path`. */
-  open(path: string, options?: { narrow?: boolean }): Promise<OpenedPage>;
+  open(path: string, options?: OpenOptions): Promise<OpenedPage>;
+  /** A fresh page signed in as `user` (signInWithToken), at `path`. */
+  openAs(user: RegisteredUser, path: string, options?: OpenOptions): Promise<Page>;
 }
 
 /**
- * Registers the hooks of one e2e file: one stack and one browser for the
- * file; after each test its pages are closed and must have logged no errors.
+ * Registers the hooks of one e2e file: a browser of its own, on the
+ * project's shared stack (web/e2e/global-setup.ts); after each test its pages
+ * are closed and must have logged no errors.
  */
 export function useE2eStack(): E2eHarness {
-  let stack: Awaited<ReturnType<typeof startStack>> | undefined;
+  const baseUrl = inject('e2eBaseUrl');
+  if (!baseUrl) throw new Error('no shared stack: run the browser files in the e2e project (vitest --project e2e), whose global setup starts it');
   let browser: Browser | undefined;
   const opened: OpenedPage[] = [];
 
   beforeAll(async () => {
-    stack = await startStack();
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
-    await stack?.stop();
   });
   afterEach(async () => {
     for (const tab of opened.splice(0)) {
@@ -39,16 +52,20 @@ export function useE2eStack(): E2eHarness {
     }
   });
 
+  const open = async (path: string, options: OpenOptions = {}): Promise<OpenedPage> => {
+    if (!browser) throw new Error('the browser is not started yet (open pages inside a test)');
+    const tab = await openPage(browser, { baseUrl, path, ...options });
+    opened.push(tab);
+    return tab;
+  };
+
   return {
-    get baseUrl() {
-      if (!stack) throw new Error('the stack is not started yet (use baseUrl inside a test)');
-      return stack.baseUrl;
-    },
-    async open(path, options = {}) {
-      if (!browser || !stack) throw new Error('the stack is not started yet (open pages inside a test)');
-      const tab = await openPage(browser, { baseUrl: stack.baseUrl, path, narrow: options.narrow });
-      opened.push(tab);
-      return tab;
+    baseUrl,
+    open,
+    async openAs(user, path, options) {
+      const { page } = await open('/', options);
+      await signInWithToken(page, user.token, path);
+      return page;
     },
   };
 }
