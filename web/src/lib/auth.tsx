@@ -25,6 +25,8 @@ export interface AuthState {
 const AuthContext = createContext<AuthState | null>(null);
 
 const currentUserQueryFn = getQueryFn<CurrentUser>({ on401: 'returnNull' });
+/** Tries of /api/me after a failure other than 401, with TanStack Query's backoff (1, 2, 4 s). */
+const ME_RETRIES = 3;
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -34,6 +36,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryKey: CURRENT_USER_KEY,
     queryFn: currentUserQueryFn,
     enabled: token !== null,
+    // The one call every signed-in screen waits on. A refused token answers 401, which
+    // resolves to null (signed out) and is never retried; what fails otherwise (a restarting
+    // service, a dropped connection) is tried again rather than showing the welcome page
+    // to someone who is signed in. Meanwhile the app shows that it is loading.
+    retry: ME_RETRIES,
   });
 
   const signOut = useCallback(() => {
