@@ -13,7 +13,7 @@ const UNAVAILABLE_CODES = new Set([
   'P1001', 'P1002', 'P1017', 'P2024',
 ]);
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|Connection is closed|connection timeout|max retries per request|Stream isn't writeable/i;
+  /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|Connection is closed|has encountered a connection error and is not queryable|connection timeout|max retries per request|Stream isn't writeable/i;
 
 export function isDependencyUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
