@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseEvent, streamNameFor, subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
 import type { Bus } from '@hoptrack/runtime';
-import type { ConsumerInfo } from 'nats';
+import type { ConsumerInfo, StoredMsg } from 'nats';
 
 /**
  * Reads every event (of the given types, or all) currently stored in a stream, in order, by sequence
@@ -14,12 +14,34 @@ export async function readEvents<T extends EventType>(bus: Bus, stream: StreamNa
   const wanted = (event: EventEnvelope): event is EventEnvelope<T> => types.length === 0 || types.includes(event.type as T);
   if (state.messages === 0) return events;
   for (let seq = state.first_seq; seq <= state.last_seq; seq++) {
-    const stored = await bus.jsm.streams.getMessage(name, { seq }).catch(() => null);
+    const stored = await storedMessage(bus, name, seq);
     if (!stored) continue;
     const event = parseEvent(stored.json());
     if (wanted(event)) events.push(event);
   }
   return events;
+}
+
+/** JetStream's answer for a sequence number that holds no message (deleted, or a gap). */
+const NO_MESSAGE_FOUND = 10037;
+
+/**
+ * One stored message, or null where the stream holds none at that sequence.
+ * Any other failure (a request timing out on a loaded machine) is tried again
+ * and, if it persists, thrown: a fault test that counted a message it could
+ * not read as missing would report a loss that never happened (seen once as
+ * 'events lost 14' beside `make dev` and stress-ng).
+ */
+async function storedMessage(bus: Bus, stream: string, seq: number, attempts = 5): Promise<StoredMsg | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bus.jsm.streams.getMessage(stream, { seq });
+    } catch (err) {
+      const apiError = (err as { api_error?: { err_code?: number } }).api_error;
+      if (apiError?.err_code === NO_MESSAGE_FOUND) return null;
+      if (attempt >= attempts) throw err;
+    }
+  }
 }
 
 /** Publishes an event as another service would (what a consumer under test receives). */
