@@ -1,18 +1,13 @@
 import { defineConfig } from 'vitest/config';
+import { BROWSER_TEST_BOUND_MS, CONDITION_BOUND_MS, HOOK_BOUND_MS, INTEGRATION_TEST_BOUND_MS } from './infra/testing/bounds';
 
 /**
- * expect.poll gives up after this (vitest's default is 1 s): a bound for a stuck
- * system, not a window, since a poll ends at the first success. A machine busy
- * with other work delays consumers and pages by seconds.
+ * expect.poll, test and hook timeouts: bounds that end a stuck test, from the one
+ * home of the suite's bounds (infra/testing/bounds.ts says why they are generous).
  */
-const pollBound = { poll: { timeout: 30_000, interval: 50 } };
-/**
- * Test and hook timeouts are bounds of the same kind: they end a stuck test, and
- * a test that passes takes what it takes. A stack boot (ten processes) or a
- * hundred argon2 logins on a loaded 2-core box took over a minute.
- */
-const integrationBounds = { testTimeout: 120_000, hookTimeout: 300_000 };
-const browserBounds = { testTimeout: 180_000, hookTimeout: 300_000 };
+const pollBound = { poll: { timeout: CONDITION_BOUND_MS, interval: 50 } };
+const integrationBounds = { testTimeout: INTEGRATION_TEST_BOUND_MS, hookTimeout: HOOK_BOUND_MS };
+const browserBounds = { testTimeout: BROWSER_TEST_BOUND_MS, hookTimeout: HOOK_BOUND_MS };
 
 /**
  * Three tiers (see docs/testing.md): unit and integration tests of the
@@ -22,9 +17,6 @@ const browserBounds = { testTimeout: 180_000, hookTimeout: 300_000 };
  */
 export default defineConfig({
   test: {
-    fileParallelism: false,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
     projects: [
       {
         test: {

@@ -1,5 +1,6 @@
 import type { AuthResponse, FeedSession } from '@hoptrack/proto';
 import { expect } from 'vitest';
+import { CONDITION_BOUND_MS } from './bounds';
 
 /**
  * The product's API as a test uses it from outside (through the gateway):
@@ -87,19 +88,12 @@ export async function expectApi(
 }
 
 /**
- * How long a read model may take to hear of an event before a test gives up: a
- * bound for a stuck system, not a window the test expects (polls end at the
- * first success). Generous because a busy machine delays consumers by seconds.
- */
-const READ_MODEL_BOUND_MS = 30_000;
-
-/**
  * Waits until the social graph knows `user` (it learns of registrations by
  * events, a moment after auth answered) as seen by `viewer`.
  */
 export async function waitForSocialUser(baseUrl: string, viewer: RegisteredUser, user: RegisteredUser): Promise<void> {
   await expect
-    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/users/${user.id}`)).status, { timeout: READ_MODEL_BOUND_MS })
+    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/users/${user.id}`)).status, { timeout: CONDITION_BOUND_MS })
     .toBe(200);
 }
 
@@ -109,7 +103,7 @@ export async function waitForSocialUser(baseUrl: string, viewer: RegisteredUser,
  */
 export async function waitForMessagingUser(baseUrl: string, viewer: RegisteredUser, user: RegisteredUser): Promise<void> {
   await expect
-    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/messages/${user.id}`)).status, { timeout: READ_MODEL_BOUND_MS })
+    .poll(async () => (await callApi(baseUrl, viewer.token, 'GET', `/api/messages/${user.id}`)).status, { timeout: CONDITION_BOUND_MS })
     .toBe(200);
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { parseEvent, streamNameFor, subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
 import type { Bus } from '@hoptrack/runtime';
 import type { ConsumerInfo, StoredMsg } from 'nats';
+import { CONDITION_BOUND_MS } from './bounds';
 
 /**
  * Reads every event (of the given types, or all) currently stored in a stream, in order, by sequence
@@ -51,16 +52,8 @@ export async function publishEvent<T extends EventType>(bus: Bus, type: T, data:
   return envelope;
 }
 
-/**
- * How long a condition may take before a test gives up on it. A bound for a stuck
- * system, never a window a test expects: polls return at the first success, and a
- * machine busy with other work (an editor, a build, `make dev`) delays consumers
- * by seconds.
- */
-export const CONDITION_BOUND_MS = 30_000;
-
 /** Polls until `check` holds: consumers apply events asynchronously. Fails after `timeoutMs`. */
-export async function eventually(check: () => Promise<boolean>, what = 'condition', timeoutMs = CONDITION_BOUND_MS): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = CONDITION_BOUND_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KILL_AFTER_MS, READY_BOUND_MS } from './bounds';
 
 /**
  * Starts the project's own processes for black-box tests and the dev stack:
@@ -11,19 +12,6 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 // Node itself with tsx's loader, not the tsx CLI: the CLI runs the program as a
 // grandchild, so a SIGKILL would hit the wrapper and orphan the real server.
 const tsxNode = (entry: string) => [process.execPath, '--import', 'tsx', path.join(repoRoot, entry)];
-
-/**
- * A process that has not answered its readiness path by then is broken. A bound,
- * not a window: startProcess returns at the first 200. On a 2-core box busy with
- * other work, ten processes starting at once took over 60 s.
- */
-const READY_BOUND_MS = 120_000;
-/**
- * A SIGTERMed process gets this long to drain before SIGKILL: longer than a
- * service's own shutdown deadline (SHUTDOWN_TIMEOUT_MS, 10 s), so a slow but
- * graceful exit on a busy machine is never cut off and miscounted as a crash.
- */
-const KILL_AFTER_MS = 15_000;
 
 export interface RunningProcess {
   name: string;

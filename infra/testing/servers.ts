@@ -3,7 +3,9 @@ import { chownSync, mkdtempSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@hoptrack/testing/processes';
+import { READY_BOUND_MS } from './bounds';
+import { eventually } from './events';
+import { freePort } from './processes';
 
 /**
  * Infrastructure servers of a test's own (Postgres, NATS), on free ports and
@@ -30,15 +32,6 @@ async function portOpen(port: number): Promise<boolean> {
     });
     socket.on('error', () => resolve(false));
   });
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${what} not ready in ${timeoutMs} ms`);
 }
 
 /** A server process in its own process group, so kill -9 reaches its children too. */
@@ -68,7 +61,7 @@ function serverProcess(name: string, command: string[], port: number, ready: () 
       const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
       child.stdout?.on('data', collect);
       child.stderr?.on('data', collect);
-      await waitFor(async () => child?.exitCode === null && (await ready()), name).catch((err: unknown) => {
+      await eventually(async () => child?.exitCode === null && (await ready()), `${name} ready`, READY_BOUND_MS).catch((err: unknown) => {
         throw new Error(`${String(err)}\n${lines.slice(-20).join('\n')}`);
       });
     },
@@ -76,7 +69,7 @@ function serverProcess(name: string, command: string[], port: number, ready: () 
       signalGroup('SIGKILL');
       await exited();
       // Orphaned children of the group die with it; wait until the port is free again.
-      await waitFor(async () => !(await portOpen(port)), `${name} gone`);
+      await eventually(async () => !(await portOpen(port)), `${name} gone`);
     },
     async stop() {
       signalGroup('SIGTERM');

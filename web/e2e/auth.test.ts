@@ -225,13 +225,17 @@ describe('password reset', () => {
     await page.getByRole('link', { name: 'Request a new link' }).click();
     await page.waitForURL('**/forgot-password');
 
-    // Hold the verification answer back long enough to see the verifying state.
+    // Hold the verification answer back until the verifying state has been seen (not for a
+    // guessed time: on a busy machine the page may take longer than any guess to show it).
+    let release: () => void = () => undefined;
+    const seen = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/auth/verify-reset-token/**', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      await seen;
       await route.continue();
     });
     await page.goto('/reset-password?token=definitely-not-a-real-token');
     await page.getByText('Verifying reset link...', { exact: true }).waitFor();
+    release();
     await page.getByRole('heading', { level: 1, name: 'Link expired' }).waitFor();
     await page.getByText('This password reset link has expired or is invalid.', { exact: true }).waitFor();
     expect(await page.getByRole('link', { name: 'Request a new link' }).getAttribute('href')).toBe('/forgot-password');

@@ -3,6 +3,7 @@ import { FEED_PAGE_DEFAULT, type FeedSession } from '@hoptrack/proto';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectApi, logSessionViaApi, makeFriends, registerUser, useE2eStack, type RegisteredUser } from './support';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * Speed of the web app as the browser sees it (issue 11): the signed-in first
@@ -64,7 +65,7 @@ async function tabWithStoredToken(reader: RegisteredUser) {
   return tab;
 }
 
-/** Opens `/` signed in as `reader`, holding /api/me until the feed call is seen (or 5 s). */
+/** Opens `/` signed in as `reader`, holding /api/me until the feed call is seen (or the condition bound, should the app wait for /api/me first). */
 async function openFeedHoldingMe(reader: RegisteredUser): Promise<{ page: Page; requests: Request[]; feedBeforeMe: Promise<boolean> }> {
   const { page, context } = await tabWithStoredToken(reader);
   const requests: Request[] = [];
@@ -79,7 +80,7 @@ async function openFeedHoldingMe(reader: RegisteredUser): Promise<{ page: Page; 
   let resolveOrder: (first: boolean) => void = () => undefined;
   const feedBeforeMe = new Promise<boolean>((resolve) => (resolveOrder = resolve));
   await context.route('**/api/me', async (route) => {
-    const first = await Promise.race([feedRequested.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5_000))]);
+    const first = await Promise.race([feedRequested.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONDITION_BOUND_MS))]);
     resolveOrder(first);
     await route.continue();
   });

@@ -9,7 +9,7 @@ import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
-import { consumerSettled, CONDITION_BOUND_MS, testDatabaseUrl, testNamespace, testUserSnapshot, readEvents, memoryLogger } from '@hoptrack/testing';
+import { consumerSettled, eventually, testDatabaseUrl, testNamespace, testUserSnapshot, readEvents, memoryLogger } from '@hoptrack/testing';
 import { pgSqlClient } from '../src/db/pg-sql-client';
 
 const url = testDatabaseUrl('runtime_bus');
@@ -19,13 +19,6 @@ let bus: Bus;
 
 const snapshot = (over: Partial<UserSnapshot> = {}): UserSnapshot => ({ ...testUserSnapshot(randomUUID()), ...over });
 
-const until = async (check: () => boolean | Promise<boolean>, ms = CONDITION_BOUND_MS) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 beforeAll(async () => {
   await ensureDatabase(url);
@@ -107,8 +100,8 @@ describe('consumer', () => {
       },
     });
     try {
-      await until(async () => (await pool.query('SELECT 1 FROM "seen" WHERE user_id = $1', [user.id])).rowCount === 1);
-      await until(() => attempts >= 2);
+      await eventually(async () => (await pool.query('SELECT 1 FROM "seen" WHERE user_id = $1', [user.id])).rowCount === 1);
+      await eventually(() => attempts >= 2);
       // The duplicate has been delivered and acknowledged (skipped by the inbox) once nothing is pending.
       await consumerSettled(bus, 'USERS', durable);
       const seen = await pool.query('SELECT event_id FROM "seen" WHERE user_id = $1', [user.id]);
@@ -148,8 +141,8 @@ describe('consumer', () => {
       },
     });
     try {
-      await until(() => applied.includes(healthy.id));
-      await until(() => lines.some((l) => l.msg === 'event parked: its handler failed on every delivery' && l.eventId === poison.id));
+      await eventually(() => applied.includes(healthy.id));
+      await eventually(() => lines.some((l) => l.msg === 'event parked: its handler failed on every delivery' && l.eventId === poison.id));
       // Parked for good: once nothing is pending or unacknowledged, no fourth delivery can come.
       await consumerSettled(bus, 'USERS', durable);
       expect(poisonDeliveries).toBe(3);
@@ -189,11 +182,11 @@ describe('consumer', () => {
       },
     });
     try {
-      await until(() => done);
+      await eventually(() => done);
       // A redelivery, had there been one, was made by the time nothing is pending; and it reached the
       // handler once every delivery the server counts did (one could wait in the client's buffer).
       const settled = await consumerSettled(bus, 'USERS', durable);
-      await until(() => deliveries === settled.delivered.consumer_seq);
+      await eventually(() => deliveries === settled.delivered.consumer_seq);
       expect(runs).toBe(1);
     } finally {
       await consumer.stop();
@@ -210,7 +203,7 @@ describe('consumer', () => {
       handlers: { 'user.updated.v1': async () => undefined },
     });
     try {
-      await until(() => lines.some((l) => l.msg === 'unreadable event terminated'));
+      await eventually(() => lines.some((l) => l.msg === 'unreadable event terminated'));
     } finally {
       await consumer.stop();
     }
@@ -257,14 +250,14 @@ describe('bus metrics', () => {
       return matching.reduce((sum, v) => sum + v.value, 0);
     };
     try {
-      await until(async () => (await value('bus_events_consumed_total', { consumer: durable, outcome: 'duplicate' })) >= 1 && attempts >= 2);
+      await eventually(async () => (await value('bus_events_consumed_total', { consumer: durable, outcome: 'duplicate' })) >= 1 && attempts >= 2);
       expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'parked' })).toBe(0);
       expect(await value('bus_events_published_total', { type: 'user.updated.v1' })).toBeGreaterThanOrEqual(1);
       expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'failed' })).toBe(1);
       expect(await value('bus_events_consumed_total', { consumer: durable, type: 'user.updated.v1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);
       expect(await value('bus_event_handler_duration_seconds_count', { consumer: durable })).toBeGreaterThanOrEqual(3);
       expect(await registry.getSingleMetricAsString('outbox_pending_events')).toMatch(/^outbox_pending_events 0$/m);
-      await until(async () => (await value('bus_consumer_pending_events', { consumer: durable })) === 0 && (await value('bus_consumer_ack_pending_events', { consumer: durable })) === 0);
+      await eventually(async () => (await value('bus_consumer_pending_events', { consumer: durable })) === 0 && (await value('bus_consumer_ack_pending_events', { consumer: durable })) === 0);
       expect(await value('bus_stream_messages', { stream: 'USERS' })).toBeGreaterThan(0);
     } finally {
       await consumer.stop();
