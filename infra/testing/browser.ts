@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CONDITION_BOUND_MS } from './bounds';
 
 /**
  * Browser side of the e2e tier: Debian's chromium driven by playwright-core
@@ -20,8 +21,8 @@ export const WIDE_VIEWPORT = { width: 1280, height: 800 } as const;
 /** A phone-sized screen, below the 768px "narrow" breakpoint. */
 export const NARROW_VIEWPORT = { width: 390, height: 844 } as const;
 
-/** How long a locator waits for its element: long enough for a slow CI box, short enough to fail fast. */
-export const DEFAULT_WAIT_MS = 10_000;
+/** How long a locator waits for its element: the suite's condition bound (bounds.ts), not a quiet-machine guess. */
+export const DEFAULT_WAIT_MS = CONDITION_BOUND_MS;
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({

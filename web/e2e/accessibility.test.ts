@@ -21,6 +21,7 @@ import {
   type RegisteredUser,
   type UploadFile,
 } from './support';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * Accessibility of the whole app (issue 11) against the real stack: axe-core
@@ -35,8 +36,6 @@ const stack = useE2eStack();
 
 type Viewport = 'wide' | 'narrow';
 const VIEWPORTS: readonly Viewport[] = ['wide', 'narrow'];
-/** Sessions, friendships and messages reach read models by events: how long setup waits for them. */
-const EVENT_WAIT_MS = 20_000;
 
 interface World {
   me: RegisteredUser;
@@ -111,12 +110,12 @@ async function buildWorld(): Promise<World> {
         photos = (await callApi(base, me.token, 'GET', `/api/albums/${album.id}/photos`)).body as Photo[];
         return photos.map((photo) => photo.status);
       },
-      { timeout: EVENT_WAIT_MS },
+      { timeout: CONDITION_BOUND_MS },
     )
     .toEqual(['ready', 'ready']);
   await expect
     .poll(async () => ((await callApi(base, me.token, 'GET', '/api/sessions?filter=all')).body as FeedSession[]).map((s) => s.id).sort(), {
-      timeout: EVENT_WAIT_MS,
+      timeout: CONDITION_BOUND_MS,
     })
     .toEqual([mySession.id, friendSession.id].sort());
   return { me, friend, blocked, asker, mySession, friendSession, conversationId: conversation.id, album, photos };

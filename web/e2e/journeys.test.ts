@@ -23,6 +23,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage } from './images';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * The product as people live it (issue 11): whole journeys through the real
@@ -34,8 +35,6 @@ const stack = useE2eStack();
 
 /** The bar nearest to DENVER in the seeded venue catalogue. */
 const NEAREST = 'Pints Pub Brewery and Freehouse';
-/** Sessions, likes and profile changes reach other people's screens by events: how long a reload loop waits. */
-const EVENT_WAIT_MS = 20_000;
 const BIO = 'New in town, looking for a good stout.';
 
 /** A real image (the media service decodes every upload): a solid colour with a foam-coloured disc. */
@@ -46,7 +45,7 @@ const image = (name: string, background: string, width = 96, height = 64): Promi
 async function loadedSrc(img: Locator): Promise<string> {
   await expect
     .poll(() => img.evaluate((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0), {
-      timeout: EVENT_WAIT_MS,
+      timeout: CONDITION_BOUND_MS,
     })
     .toBe(true);
   return (await img.getAttribute('src')) ?? '';
@@ -66,7 +65,7 @@ const messageBox = (page: Page, user: { displayName: string }) =>
 
 /** Reloads the page until `check` holds: what others did reaches a screen on its next load (the app does not poll). */
 async function reloadUntil(page: Page, settled: Locator, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + EVENT_WAIT_MS;
+  const deadline = Date.now() + CONDITION_BOUND_MS;
   for (;;) {
     await settled.waitFor();
     if (await check()) return;
@@ -187,7 +186,7 @@ describe('a newcomer', () => {
     ]);
     // The side card counts the new session and the new friend without a reload.
     await expect
-      .poll(() => sideStats(n), { timeout: EVENT_WAIT_MS })
+      .poll(() => sideStats(n), { timeout: CONDITION_BOUND_MS })
       .toEqual(['3 This Week', '2h Total Hours', '1 Friends']);
 
     // --- The friend sees it (with the newcomer's picture), likes it, reacts and comments.
@@ -287,7 +286,7 @@ describe('a newcomer', () => {
     await waitForSocialUser(stack.baseUrl, stranger, me);
     await expect
       .poll(async () => ((await callApi(stack.baseUrl, stranger.token, 'GET', `/api/users/${me.id}`)).body as OtherUser).canViewDetails, {
-        timeout: EVENT_WAIT_MS,
+        timeout: CONDITION_BOUND_MS,
       })
       .toBe(false);
     const s = await stack.openAs(stranger, `/profile/${me.username}`);
@@ -374,11 +373,11 @@ describe('a returning user', () => {
     // The feed and the stats are read models fed by events: wait until both have everything.
     await expect
       .poll(async () => ((await callApi(stack.baseUrl, regular.token, 'GET', '/api/sessions?limit=50')).body as FeedSession[]).length, {
-        timeout: EVENT_WAIT_MS,
+        timeout: CONDITION_BOUND_MS,
       })
       .toBe(total);
     await expect
-      .poll(async () => (await callApi(stack.baseUrl, regular.token, 'GET', '/api/me/stats')).body as MyStats, { timeout: EVENT_WAIT_MS })
+      .poll(async () => (await callApi(stack.baseUrl, regular.token, 'GET', '/api/me/stats')).body as MyStats, { timeout: CONDITION_BOUND_MS })
       .toMatchObject({ weeklyTotal: 5, totalHours: 2.5, friendsCount: 1 });
 
     const page = await stack.openAs(regular, '/');

@@ -12,6 +12,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage } from './images';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * /photos (spec section 2) against the real stack: albums, the add-photos
@@ -102,7 +103,7 @@ describe('photos', () => {
 
     // The worker makes the thumbnails; the grid polls until both show.
     const thumbnails = photoGrid(page).getByRole('img');
-    await expect.poll(async () => Promise.all((await thumbnails.all()).map(loaded)), { timeout: 20_000 }).toEqual([true, true]);
+    await expect.poll(async () => Promise.all((await thumbnails.all()).map(loaded)), { timeout: CONDITION_BOUND_MS }).toEqual([true, true]);
     await expect.poll(() => page.getByText('Processing…').count()).toBe(0);
 
     // A reload keeps the album open.
@@ -229,7 +230,7 @@ describe('photos', () => {
     await signInWithToken(page, carol.token, `/photos?album=${album.id}`);
     const tile = photoTile(page, 'mash-tun.heic');
     await tile.getByText('Processing…', { exact: true }).waitFor();
-    await tile.getByText('Could not process', { exact: true }).waitFor({ timeout: 6_000 });
+    await tile.getByText('Could not process', { exact: true }).waitFor({ timeout: CONDITION_BOUND_MS });
     await tile.getByText('The image could not be decoded.', { exact: true }).waitFor();
     expect(await tile.getByRole('button', { name: 'mash-tun.heic', exact: true }).count()).toBe(0);
     const settled = reads;

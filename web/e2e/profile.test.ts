@@ -11,6 +11,7 @@ import {
   useE2eStack,
 } from './support';
 import { testImage } from './images';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * The own profile screen and its change-picture dialog (issue 4) against the
@@ -158,7 +159,7 @@ describe('own profile', () => {
           await page.reload();
           return tiles(page);
         },
-        { timeout: 20_000, interval: 1000 },
+        { timeout: CONDITION_BOUND_MS, interval: 1000 },
       )
       .toEqual(['This Week: 5', 'Total Hours: 3h', 'Followers: 1', 'Following: 1']);
 
@@ -216,7 +217,7 @@ describe('edit profile', () => {
     await page.reload();
     await header.getByText(BIO, { exact: true }).waitFor();
     await expect
-      .poll(async () => ((await expectApi(stack.baseUrl, bob.token, 'GET', `/api/users/${alice.id}`)) as { bio: string | null }).bio, { timeout: 10_000 })
+      .poll(async () => ((await expectApi(stack.baseUrl, bob.token, 'GET', `/api/users/${alice.id}`)) as { bio: string | null }).bio, { timeout: CONDITION_BOUND_MS })
       .toBe(BIO);
     const friendView = await stack.openAs(bob, `/users/${alice.id}`);
     await friendView.getByRole('heading', { level: 1, name: 'Alice Amber', exact: true }).waitFor();

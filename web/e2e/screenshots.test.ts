@@ -6,6 +6,7 @@ import { NARROW_VIEWPORT, WIDE_VIEWPORT, type GeoPosition } from '@hoptrack/test
 import { repoRoot } from '@hoptrack/testing/processes';
 import { DENVER, useE2eStack } from './support';
 import { buildDemoWorld, type DemoWorld } from './world';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * The main screens, desktop and phone, as the README shows them
@@ -127,7 +128,7 @@ async function imagesLoaded(page: Page): Promise<void> {
     Array.from(document.images)
       .filter((img) => img.getBoundingClientRect().top < window.innerHeight)
       .every((img) => img.complete && img.naturalWidth > 0);
-  await expect.poll(() => page.evaluate(inView), { timeout: 20_000 }).toBe(true);
+  await expect.poll(() => page.evaluate(inView), { timeout: CONDITION_BOUND_MS }).toBe(true);
 }
 
 /** Width and height from a PNG's header (signature, then the IHDR chunk); throws if it is no PNG. */

@@ -50,7 +50,7 @@ async function readerWithFullFeed(): Promise<RegisteredUser> {
   // Sessions reach the reader's timeline by fan-out events: wait until the first page is full.
   await expect
     .poll(async () => ((await expectApi(stack.baseUrl, reader.token, 'GET', '/api/sessions?limit=50')) as FeedSession[]).length, {
-      timeout: 20_000,
+      timeout: CONDITION_BOUND_MS,
     })
     .toBe(count);
   return reader;

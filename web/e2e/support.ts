@@ -4,6 +4,7 @@ import { launchBrowser, openPage, type GeoPosition, type OpenedPage } from '@hop
 import type { RegisteredUser, TestUser } from '@hoptrack/testing/api';
 // The stack itself is started once for the project by the global setup (vitest.config.ts), which declares what it provides.
 import type {} from './global-setup';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 // The API helpers live with the other shared test helpers; the browser files take them from here too.
 export * from '@hoptrack/testing/api';
@@ -76,7 +77,7 @@ export async function signInWithToken(page: Page, token: string, path = '/'): Pr
   await page.evaluate((value) => window.localStorage.setItem('token', value), token);
   await page.goto(path);
   // The first signed-in load of a file meets cold services (first queries, JIT): allow it more than the default.
-  await page.getByRole('button', { name: 'Account menu' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Account menu' }).waitFor({ timeout: CONDITION_BOUND_MS });
 }
 
 export function storedToken(page: Page): Promise<string | null> {

@@ -11,6 +11,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage, uploadPhotosViaApi } from './images';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
  * A small lived-in world for the screens that should not be empty (the phone
@@ -111,7 +112,7 @@ export async function buildDemoWorld(baseUrl: string): Promise<DemoWorld> {
 
   // Friends' sessions reach Maya's timeline by fan-out events.
   await expect
-    .poll(async () => ((await expectApi(baseUrl, maya.token, 'GET', '/api/sessions?limit=50')) as FeedSession[]).length, { timeout: 20_000 })
+    .poll(async () => ((await expectApi(baseUrl, maya.token, 'GET', '/api/sessions?limit=50')) as FeedSession[]).length, { timeout: CONDITION_BOUND_MS })
     .toBe(sessions.length);
   return { maya, jonas, priya, sam, album, sessions };
 }
