@@ -6,7 +6,7 @@
 #   infra/scripts/busy-test.sh hog   stress-ng keeping both cores busy for the whole run (bounded in time)
 #   infra/scripts/busy-test.sh both  the two at once
 #
-# Writes the full output to .tmp/busy-<mode>-<time>.log and one line per run to .tmp/busy-runs.txt.
+# Writes the full output to .tmp/busy-<mode>-<time>.log (make dev's to .tmp/dev-<time>.log) and one line per run to .tmp/busy-runs.txt.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mode=${1:?usage: busy-test.sh dev|hog|both}
@@ -22,13 +22,13 @@ trap cleanup EXIT
 
 if [ "$mode" = dev ] || [ "$mode" = both ]; then
   # Its own process group, so the cleanup stops the whole stack.
-  setsid make dev > ".tmp/busy-dev-$stamp.log" 2>&1 &
+  setsid make dev > ".tmp/dev-$stamp.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 600); do
-    curl -fsS "http://127.0.0.1:${GATEWAY_PORT:-8080}/readyz" >/dev/null 2>&1 && grep -q 'Hoptrack is running' ".tmp/busy-dev-$stamp.log" && break
+    curl -fsS "http://127.0.0.1:${GATEWAY_PORT:-8080}/readyz" >/dev/null 2>&1 && grep -q 'Hoptrack is running' ".tmp/dev-$stamp.log" && break
     sleep 1
   done
-  grep -q 'Hoptrack is running' ".tmp/busy-dev-$stamp.log" || { echo "make dev did not come up; see .tmp/busy-dev-$stamp.log" >&2; exit 1; }
+  grep -q 'Hoptrack is running' ".tmp/dev-$stamp.log" || { echo "make dev did not come up; see .tmp/dev-$stamp.log" >&2; exit 1; }
 fi
 if [ "$mode" = hog ] || [ "$mode" = both ]; then
   bash infra/scripts/ensure-tools.sh stress-ng
