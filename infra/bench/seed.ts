@@ -143,7 +143,7 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
   });
   await inDatabase(databases.media, async (db) => {
     await db.query(`INSERT INTO users (id, is_profile_private, updated_at) SELECT id, private, joined FROM (${people}) p`);
-    await db.query(`INSERT INTO friend_pairs (user_id, friend_id) SELECT a, b FROM (${bothWays}) f`, [lo, hi]);
+    await db.query(`INSERT INTO follows (follower_id, followee_id, is_friend) SELECT a, b, true FROM (${bothWays}) f`, [lo, hi]);
   });
   await inDatabase(databases.messaging, async (db) => {
     await db.query(

@@ -6,3 +6,4 @@ export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';
 export { testClock, type TestClock } from './clock';
 export { testUserSnapshot } from './users';
 export { ok, expectError, noContent } from './responses';
+export { audienceRows } from './audience';

@@ -1,5 +1,5 @@
 import {
-  bearerAuth,
+  audienceAuth,
   createServer,
   createTokenService,
   Outbox,
@@ -12,7 +12,7 @@ import type { MediaConfig } from './config';
 import type { MediaConnections } from './connections';
 import { Albums } from './domain/albums';
 import { FileUrls } from './domain/file-urls';
-import { mediaAccess } from './domain/visibility';
+import { canSeeMediaOf } from './domain/visibility';
 import { albumsRoutes } from './routes/albums.routes';
 import { filesRoutes } from './routes/files.routes';
 import { internalRoutes } from './routes/internal.routes';
@@ -41,7 +41,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   const urls = new FileUrls(config.JWT_SECRET, config.FILE_URL_TTL_SECONDS, clock);
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const albums = new Albums({ prisma, store, urls, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), logger });
-  const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET, clock }));
+  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET, clock }), prisma);
   const app = createServer({
     logger,
     metrics: deps.metrics,
@@ -50,7 +50,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   });
   profilePictureRoutes(app, { store, uploads, urls, authenticate });
   albumsRoutes(app, albums, authenticate);
-  filesRoutes(app, store, urls, async (viewerId, ownerId) => (await mediaAccess(prisma, viewerId, ownerId)) === 'visible');
+  filesRoutes(app, store, urls, (viewerId, ownerId) => canSeeMediaOf(prisma, viewerId, ownerId));
   internalRoutes(app, store, urls);
   return { app, albums, uploads, urls, relay };
 }

@@ -1,10 +1,12 @@
-import { connectBus, ensureStreams, prepareDatabase, type Bus, type Logger } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, prepareDatabase, type AudiencePart, type Bus, type Logger } from '@hoptrack/runtime';
 import { fileURLToPath } from 'node:url';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 import { ObjectStore } from './storage/object-store';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** The audience tables this service keeps: people (privacy, token versions) and the graph (friendships, blocks). */
+export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
 export interface MediaConnections {
   prisma: PrismaClient;
@@ -23,7 +25,7 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
 
 /** Database (migrated), bus (streams ensured) and the bucket (created): what the API and the worker both need. */
 export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   const prisma = createPrisma(config.DATABASE_URL);
   const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger });
   await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventually, publishEvent } from '@hoptrack/testing';
+import { audienceRows, eventually, publishEvent } from '@hoptrack/testing';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decompressionBomb, HTML_AS_JPEG, jpegWithGps, png, SVG } from './images';
@@ -238,7 +238,7 @@ describe('privacy of albums (read models from auth and social-graph events)', ()
     });
     await publishEvent(media.bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: friend, recipientId: owner });
     await publishEvent(media.bus, 'social.user.blocked.v1', { blockerId: owner, blockedId: blocked });
-    await eventually(async () => (await media.prisma.block.count({ where: { blockerId: owner } })) === 1 && (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 1 && (await media.prisma.user.count({ where: { id: owner } })) === 1);
+    await eventually(async () => (await audienceRows(media.prisma, 'blocks', { blocker_id: owner })) === 1 && (await audienceRows(media.prisma, 'follows', { followee_id: owner, is_friend: true })) === 1 && (await audienceRows(media.prisma, 'users', { id: owner })) === 1);
 
     const albumId = await newAlbum(owner);
     const list = async (viewer: string) => (await as(viewer)).get(`/api/albums?userId=${owner}`);
@@ -253,7 +253,7 @@ describe('privacy of albums (read models from auth and social-graph events)', ()
 
     // The friendship ends: the former friend is a stranger again.
     await publishEvent(media.bus, 'social.friendship.removed.v1', { userId: owner, friendId: friend });
-    await eventually(async () => (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 0);
+    await eventually(async () => (await audienceRows(media.prisma, 'follows', { followee_id: owner, is_friend: true })) === 0);
     expect((await list(friend)).statusCode).toBe(403);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventually, publishEvent } from '@hoptrack/testing';
+import { audienceRows, eventually, publishEvent } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegWithGps } from './images';
 import { multipart } from './multipart';
@@ -26,7 +26,7 @@ describe('signed album image URLs', () => {
       isProfilePrivate: true, allowDirectMessages: true, showOnlineStatus: true, tokenVersion: 0, createdAt: now, updatedAt: now,
     });
     await publishEvent(media.bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: friend, recipientId: owner });
-    await eventually(async () => (await media.prisma.friendPair.count({ where: { friendId: owner } })) === 1 && (await media.prisma.user.count({ where: { id: owner } })) === 1);
+    await eventually(async () => (await audienceRows(media.prisma, 'follows', { followee_id: owner, is_friend: true })) === 1 && (await audienceRows(media.prisma, 'users', { id: owner })) === 1);
 
     const headers = (userId: string) => media.bearer(userId);
     const album = (await media.app.inject({ method: 'POST', url: '/api/albums', headers: await headers(owner), payload: { name: 'Private' } })).json();
@@ -43,7 +43,7 @@ describe('signed album image URLs', () => {
     expect((await get(photo.url.replace(`v=${friend}`, `v=${other}`))).statusCode).toBe(404);
 
     await publishEvent(media.bus, 'social.user.blocked.v1', { blockerId: owner, blockedId: friend });
-    await eventually(async () => (await media.prisma.block.count({ where: { blockerId: owner, blockedId: friend } })) === 1);
+    await eventually(async () => (await audienceRows(media.prisma, 'blocks', { blocker_id: owner, blocked_id: friend })) === 1);
     expect((await get(photo.url)).statusCode).toBe(404);
     expect((await get(photo.thumbnailUrl)).statusCode).toBe(404);
 

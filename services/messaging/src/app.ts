@@ -1,4 +1,4 @@
-import { bearerAuth, createServer, createTokenService, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, createTokenService, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { MessagingConfig } from './config';
 import type { MessagingConnections } from './connections';
 import { Conversations } from './domain/conversations';
@@ -39,12 +39,7 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
-  // A token issued before a password reset is void here too (the read model knows each user's version).
-  const isCurrent = async (claims: { userId: string; tokenVersion: number }) => {
-    const user = await prisma.user.findUnique({ where: { id: claims.userId }, select: { tokenVersion: true } });
-    return !user || user.tokenVersion <= claims.tokenVersion;
-  };
-  const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET }), isCurrent);
+  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET }), prisma);
   conversationsRoutes(app, { conversations, prisma, authenticate });
   threadsRoutes(app, { conversations, authenticate });
   liveRoutes(app, { hub, authenticate });

@@ -1,15 +1,17 @@
-import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
 import { fileURLToPath } from 'node:url';
 import type { MessagingConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** The audience tables this service keeps: people (names, the allow-DM switch, token versions) and the graph (blocks). */
+export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
 export type MessagingConnections = DatabaseAndBus<PrismaClient>;
 
 /** The migrated database and the bus, with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   return withBus(createPrisma(config.DATABASE_URL), {
     url: config.NATS_URL,
     name,

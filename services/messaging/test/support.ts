@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { streamNameFor, type EventData, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, createMetrics, createTokenService, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
 import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildMessagingApp, type MessagingApp } from '../src/app';
@@ -119,10 +119,7 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
   };
 
   const readModelsDrained = async () => {
-    for (const [stream, durable] of [
-      ['USERS', `${config.READ_MODEL_CONSUMER}-users`],
-      ['SOCIAL', `${config.READ_MODEL_CONSUMER}-social`],
-    ] as const) {
+    for (const { stream, durable } of Object.values(audienceDurables(config.READ_MODEL_CONSUMER))) {
       const info = await connections.bus.jsm.consumers.info(streamNameFor(namespace, stream), durable);
       if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
     }
@@ -144,7 +141,7 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
       const id = randomUUID();
       versions.set(id, options);
       await publishEvent(connections.bus, 'user.registered.v1', snapshot(id, options));
-      await eventually(async () => (await connections.prisma.user.count({ where: { id } })) === 1, 'user in the read model');
+      await eventually(async () => (await personById(connections.prisma, id)) !== null, 'user in the read model');
       return as(id);
     },
     async updateUser(client, changes) {

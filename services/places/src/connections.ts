@@ -1,4 +1,4 @@
-import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
 import { fileURLToPath } from 'node:url';
 import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
@@ -6,19 +6,21 @@ import type { PlacesConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** The audience tables this service keeps: people (reviewers' names, token versions) and the graph (blocks). */
+export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
 export type PlacesConnections = DatabaseAndBus<PrismaClient>;
 
 /** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
 export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   const prisma = createPrisma(config.DATABASE_URL);
   if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
   if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);
   return prisma;
 }
 
-/** The database and the bus, whose user and social events feed the reviewers and blocks read models. */
+/** The database and the bus, whose user and social events feed the audience tables (reviewers' names, blocks). */
 export async function openConnections(config: PlacesConfig, logger: Logger): Promise<PlacesConnections> {
   return withBus(await openDatabase(config, logger), {
     url: config.NATS_URL,

@@ -1,4 +1,4 @@
-import { bearerAuth, createServer, createTokenService, FileSignature, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, createTokenService, FileSignature, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { SessionsConfig } from './config';
 import type { SessionsConnections } from './connections';
 import { Interactions } from './domain/interactions';
@@ -38,7 +38,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), redis: () => redis.ping() },
   });
-  const authenticate = bearerAuth(createTokenService({ secret: config.JWT_SECRET }));
+  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET }), prisma);
   sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
   interactionsRoutes(app, new Interactions(prisma), authenticate);
   return { app, relay, feed, timelines };

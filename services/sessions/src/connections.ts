@@ -1,10 +1,12 @@
-import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import { fileURLToPath } from 'node:url';
 import type { SessionsConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** The audience tables this service keeps: people (names, privacy, token versions) and the graph (follows, blocks, mutes). */
+export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
 export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
   /** Timelines live here. */
@@ -13,7 +15,7 @@ export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
 
 /** Database (migrated), bus (streams ensured) and Redis: what the API and the fan-out worker both need. */
 export async function openConnections(config: SessionsConfig, logger: Logger, name: string): Promise<SessionsConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   const stores = await withBus(createPrisma(config.DATABASE_URL), {
     url: config.NATS_URL,
     name,

@@ -2,7 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma, PrismaClient };
-export type { BeerSession, Comment, Like, Reaction, User } from './generated/prisma/client';
+export type { BeerSession, Comment, Like, Reaction } from './generated/prisma/client';
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 export function createPrisma(connectionString: string): PrismaClient {

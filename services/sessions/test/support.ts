@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { streamNameFor, type EventData, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, createMetrics, createTokenService, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
 import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
@@ -142,8 +142,8 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
 
   const streamsDrained = async () => {
     for (const [stream, durables] of [
-      ['USERS', [`${config.READ_MODEL_CONSUMER}-users`]],
-      ['SOCIAL', [`${config.READ_MODEL_CONSUMER}-social`, `${config.FANOUT_CONSUMER}-social`]],
+      ['USERS', [audienceDurables(config.READ_MODEL_CONSUMER).people.durable]],
+      ['SOCIAL', [audienceDurables(config.READ_MODEL_CONSUMER).graph.durable, `${config.FANOUT_CONSUMER}-social`]],
       ['SESSIONS', [`${config.FANOUT_CONSUMER}-sessions`]],
     ] as const) {
       for (const durable of durables) {
@@ -170,7 +170,7 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
     async user(options = {}) {
       const id = randomUUID();
       await publishEvent(connections.bus, 'user.registered.v1', snapshot(id, options));
-      await eventually(async () => (await connections.prisma.user.count({ where: { id } })) === 1, 'user in the read model');
+      await eventually(async () => (await personById(connections.prisma, id)) !== null, 'user in the read model');
       return as(id);
     },
     async publish(type, data) {

@@ -123,7 +123,7 @@ describe('the fan-out worker killed mid-batch', () => {
     const friends = await Promise.all(Array.from({ length: 8 }, () => t.user()));
     // (t.befriend waits on the in-process fan-out, stopped by the test above: wait on the read model instead.)
     for (const f of friends) await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: author.id, recipientId: f.id });
-    await eventually(async () => (await t.prisma.follow.count({ where: { followeeId: author.id, isFriend: true } })) === friends.length, 'friendships applied', 30_000);
+    await eventually(async () => (await t.prisma.$queryRawUnsafe<unknown[]>('SELECT 1 FROM follows WHERE followee_id = $1::uuid AND is_friend', author.id)).length === friends.length, 'friendships applied', 30_000);
     // The previous test's worker is idle; stop it so this one is the only worker.
     for (const p of processes.splice(0)) await p.stop();
     const gate = newGate();

@@ -1,5 +1,5 @@
 import {
-  bearerAuth,
+  audienceAuth,
   createServer,
   createTokenService,
   Outbox,
@@ -45,12 +45,7 @@ export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
     settle: config.READ_MODEL_BARRIER_MS > 0 ? (eventIds) => barrier.await(eventIds, 'SOCIAL') : undefined,
   });
   const tokens = createTokenService({ secret: config.JWT_SECRET, clock });
-  // Tokens issued before a password reset die here too: the read model knows the current version.
-  // A user the read model has not heard of yet (events lag by milliseconds) is not refused for it.
-  const authenticate = bearerAuth(tokens, async (claims) => {
-    const user = await usersRepository.findById(prisma, claims.userId);
-    return !user || claims.tokenVersion >= user.tokenVersion;
-  });
+  const authenticate = audienceAuth(tokens, prisma);
 
   const app = createServer({
     logger,

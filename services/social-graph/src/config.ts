@@ -5,8 +5,8 @@ export const socialConfigSchema = serviceConfigSchema(
   { port: 4002, database: 'hoptrack_social_graph' },
   {
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
-    /** Durable name of the user read-model consumer; one per deployment. */
-    USERS_CONSUMER: z.string().default('social-graph-users'),
+    /** Prefix of the audience consumer's durable name (`<prefix>-people`); one per deployment. */
+    READ_MODEL_CONSUMER: z.string().default('social-graph-read-model'),
     /** Durable name of the consumer counting sessions for the stat tiles. */
     SESSIONS_CONSUMER: z.string().default('social-graph-sessions'),
   },

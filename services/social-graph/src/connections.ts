@@ -1,14 +1,16 @@
-import { prepareDatabase, withBus, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
 import { fileURLToPath } from 'node:url';
 import type { SocialConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** The audience tables this service keeps: people only (the graph is this service's own friendships and blocks). */
+export const AUDIENCE: readonly AudiencePart[] = ['people'];
 
 export type SocialConnections = DatabaseAndBus<PrismaClient>;
 
 export async function openConnections(config: SocialConfig, logger: Logger): Promise<SocialConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   return withBus(createPrisma(config.DATABASE_URL), {
     url: config.NATS_URL,
     name: 'social-graph',

@@ -18,7 +18,7 @@ await runService({
       relay,
       consumers: () =>
         Promise.all([
-          startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.USERS_CONSUMER, logger }),
+          startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
           startSessionsConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.SESSIONS_CONSUMER, logger }),
         ]),
     });

@@ -1,3 +1,4 @@
+import { audienceDurables } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
 import { memoryLogger, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import type { EventEnvelope, OtherUser, UserSnapshot } from '@hoptrack/proto';
@@ -76,7 +77,7 @@ describe('applying user events', () => {
     await social.publishRaw(registered, randomUUID());
     await social.settle();
     expect(await snapshotOf(user.id)).toEqual(user.snapshot);
-    const processed = await social.prisma.processedEvent.count({ where: { consumer: social.config.USERS_CONSUMER, eventId: registered.id } });
+    const processed = await social.prisma.processedEvent.count({ where: { consumer: audienceDurables(social.config.READ_MODEL_CONSUMER).people.durable, eventId: registered.id } });
     expect(processed).toBe(1);
   });
 });
@@ -105,14 +106,14 @@ describe('replaying the whole USERS stream', () => {
     const durable = `replay-${randomUUID().slice(0, 8)}`;
     const replay = await startUsersConsumer({ bus: social.bus, prisma: social.prisma, durable, logger: memoryLogger('replay').logger });
     try {
-      await social.settle(durable);
+      await social.settle(audienceDurables(durable).people.durable);
     } finally {
       await replay.stop();
     }
     expect(await usersTable()).toEqual(before);
     // The replay saw every distinct event once (the redelivered id once).
     const distinct = new Set((await readEvents(social.bus, 'USERS')).map((e) => e.id));
-    expect(await social.prisma.processedEvent.count({ where: { consumer: durable } })).toBe(distinct.size);
+    expect(await social.prisma.processedEvent.count({ where: { consumer: audienceDurables(durable).people.durable } })).toBe(distinct.size);
   });
 });
 

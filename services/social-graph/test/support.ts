@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
 import { memoryLogger, publishEvent, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildSocialApp, type SocialApp } from '../src/app';
@@ -60,14 +60,14 @@ export async function startTestSocial(): Promise<TestSocial> {
     JWT_SECRET,
     BUS_NAMESPACE: namespace,
     OUTBOX_POLL_MS: '100',
-    USERS_CONSUMER: `users-${namespace}`,
+    READ_MODEL_CONSUMER: `rm-${namespace}`,
   });
   const { logger, lines } = memoryLogger('social-graph');
   const connections = await openConnections(config, logger);
   await truncate(databaseUrl, ['users', 'friendships', 'blocked_users', 'session_facts', 'outbox', 'processed_events']);
   const built = await buildSocialApp({ config, logger, metrics: createMetrics('social-graph'), clock: testClock().now, ...connections });
   await built.app.ready();
-  const consumer = await startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.USERS_CONSUMER, logger });
+  const consumer = await startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
   const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
 
   const publishUser = async (type: 'user.registered.v1' | 'user.updated.v1', snapshot: UserSnapshot) => {
@@ -139,7 +139,7 @@ export async function startTestSocial(): Promise<TestSocial> {
     async publishRaw(envelope, msgId = envelope.id) {
       await connections.bus.publish(subjectFor(namespace, envelope.type), JSON.stringify(envelope), msgId);
     },
-    async settle(durable = config.USERS_CONSUMER) {
+    async settle(durable = audienceDurables(config.READ_MODEL_CONSUMER).people.durable) {
       const stream = streamNameFor(namespace, 'USERS');
       for (let i = 0; i < 400; i++) {
         const [info, state] = await Promise.all([connections.bus.jsm.consumers.info(stream, durable), connections.bus.jsm.streams.info(stream)]);

@@ -1,23 +1,12 @@
-import { blocksReadModel, personColumns, sqlInbox, startReadModels, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { startAudience, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { AUDIENCE } from '../connections';
 import type { Prisma, PrismaClient } from '../db';
 
 /**
- * What messaging needs from other services, kept from their events: users'
- * display data, allow-DM switch and token version (auth), and blocks
- * (social-graph).
- * Friendship plays no part: anyone may message anyone who allows it.
+ * What messaging needs from other services, kept by the audience module:
+ * people (names, the allow-DM switch, token versions) and blocks. Friendship
+ * plays no part: anyone may message anyone who allows it.
  */
 export function startReadModelConsumers(options: { bus: Bus; prisma: PrismaClient; durable: string; logger: Logger }): Promise<RunningConsumer[]> {
-  return startReadModels<Prisma.TransactionClient>({
-    ...options,
-    inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
-    user: (user, tx) =>
-      upsertNewerSnapshot(tx, 'users', {
-        ...personColumns(user),
-        avatar: user.avatar,
-        allow_direct_messages: user.allowDirectMessages,
-        token_version: user.tokenVersion,
-      }),
-    social: blocksReadModel,
-  });
+  return startAudience<Prisma.TransactionClient>({ bus: options.bus, db: options.prisma, durable: options.durable, logger: options.logger, parts: AUDIENCE });
 }

@@ -1,5 +1,5 @@
 import type { ConversationReadResponse, UnreadSummary } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, type Outbox } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, personById, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type Conversation, type Db, type Message, type PrismaClient } from '../db';
 import { addressable, assertAcceptsMessages, blockedBetween, CANNOT_MESSAGE, NOT_BLOCKED, pairKey } from './rules';
 import { loadPeople, otherParticipant, type ConversationContext } from './views';
@@ -210,7 +210,7 @@ export class Conversations {
     await tx.$queryRaw`SELECT id FROM conversations WHERE id = ${conversationId}::uuid FOR UPDATE`;
     const conversation = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId } });
     const recipientId = otherParticipant(conversation, senderId);
-    const recipient = await tx.user.findUnique({ where: { id: recipientId } });
+    const recipient = await personById(tx, recipientId);
     assertAcceptsMessages(recipient ?? { allowDirectMessages: false });
     const previous = conversation.lastMessageAt?.getTime() ?? 0;
     const createdAt = new Date(Math.max(this.deps.clock().getTime(), previous + 1));

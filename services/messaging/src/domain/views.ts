@@ -1,17 +1,17 @@
 import type { Conversation as ConversationView, ConversationMessage, DmMessage, DmThread, MessagingPerson } from '@hoptrack/proto';
-import type { Conversation, Db, Message, User } from '../db';
+import { peopleByIds, type Person } from '@hoptrack/runtime';
+import type { Conversation, Db, Message } from '../db';
 
 /** The read-model rows of the given users, by id. */
-export async function loadPeople(db: Db, ids: Iterable<string>): Promise<Map<string, User>> {
-  const users = await db.user.findMany({ where: { id: { in: [...new Set(ids)] } } });
-  return new Map(users.map((u) => [u.id, u]));
+export function loadPeople(db: Db, ids: Iterable<string>): Promise<Map<string, Person>> {
+  return peopleByIds(db, [...ids]);
 }
 
 /**
  * A participant as the chat shows them. Someone the read model has not heard
  * of yet (an event still in flight) shows as a placeholder, never as an error.
  */
-export function person(people: Map<string, User>, id: string): MessagingPerson {
+export function person(people: Map<string, Person>, id: string): MessagingPerson {
   const user = people.get(id);
   if (!user) return { id, username: 'unknown', displayName: 'Hoptrack user', profilePicture: null, avatar: null };
   return { id, username: user.username, displayName: user.displayName, profilePicture: user.profilePicture, avatar: user.avatar };
@@ -22,13 +22,13 @@ export const otherParticipant = (c: Pick<Conversation, 'participant1Id' | 'parti
 
 /** What a list row needs besides the conversation itself. */
 export interface ConversationContext {
-  people: Map<string, User>;
+  people: Map<string, Person>;
   lastMessage: Message | undefined;
   unreadCount: number;
 }
 
 /** The viewer may write when the other participant accepts direct messages (blocked pairs never get this far). */
-export const canMessage = (people: Map<string, User>, otherId: string) => people.get(otherId)?.allowDirectMessages ?? false;
+export const canMessage = (people: Map<string, Person>, otherId: string) => people.get(otherId)?.allowDirectMessages ?? false;
 
 export function conversationView(c: Conversation, viewerId: string, context: ConversationContext): ConversationView {
   const { people, lastMessage } = context;
@@ -66,7 +66,7 @@ export function threadView(c: Conversation, viewerId: string, context: Conversat
   };
 }
 
-export function conversationMessageView(m: Message, people: Map<string, User>): ConversationMessage {
+export function conversationMessageView(m: Message, people: Map<string, Person>): ConversationMessage {
   return {
     id: m.id,
     conversationId: m.conversationId,

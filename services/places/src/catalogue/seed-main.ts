@@ -1,13 +1,13 @@
 import { createLogger, loadConfig, prepareDatabase } from '@hoptrack/runtime';
 import { placesConfigSchema } from '../config';
-import { migrationsDir } from '../connections';
+import { AUDIENCE, migrationsDir } from '../connections';
 import { createPrisma } from '../db';
 import { seedCatalogue } from './seed';
 
 /** `npm run seed -w @hoptrack/places`: (re)load the catalogue; idempotent. */
 const config = loadConfig('places-seed', placesConfigSchema);
 const logger = createLogger('places-seed', config.LOG_LEVEL);
-await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
+await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
 const prisma = createPrisma(config.DATABASE_URL);
 try {
   await seedCatalogue(prisma, logger);

@@ -1,12 +1,8 @@
-import { blocksReadModel, personColumns, sqlInbox, startReadModels, upsertNewerSnapshot, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { startAudience, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { AUDIENCE } from '../connections';
 import type { Prisma, PrismaClient } from '../db';
 
-/** What reviews need from other services: reviewers' names and pictures (auth) and blocks (social-graph). */
+/** What reviews need from other services, kept by the audience module: reviewers' names and pictures, token versions, blocks. */
 export function startReadModelConsumers(options: { bus: Bus; prisma: PrismaClient; durable: string; logger: Logger }): Promise<RunningConsumer[]> {
-  return startReadModels<Prisma.TransactionClient>({
-    ...options,
-    inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
-    user: (user, tx) => upsertNewerSnapshot(tx, 'users', personColumns(user)),
-    social: blocksReadModel,
-  });
+  return startAudience<Prisma.TransactionClient>({ bus: options.bus, db: options.prisma, durable: options.durable, logger: options.logger, parts: AUDIENCE });
 }

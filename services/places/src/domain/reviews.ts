@@ -1,5 +1,5 @@
 import type { CreateReviewBody, Review } from '@hoptrack/proto';
-import { conflict, forbidden, notFound } from '@hoptrack/runtime';
+import { audienceSql, conflict, forbidden, notFound } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
 
 interface Page {
@@ -25,7 +25,7 @@ interface ReviewRow {
 
 /**
  * Reviews as `$1` (the viewer) may see them. The author's name and picture
- * come from the users read model, so a rename shows on old reviews; an
+ * come from the audience module's people table, so a rename shows on old reviews; an
  * imported review keeps its stored author name. Someone the viewer blocked,
  * or who blocked the viewer, is left out, as everywhere else.
  */
@@ -38,10 +38,7 @@ const VISIBLE_REVIEWS = `
   FROM bar_reviews r
   LEFT JOIN users u ON u.id = r.user_id
   LEFT JOIN review_helpfulness v ON v.review_id = r.id AND v.user_id = $1::uuid
-  WHERE NOT EXISTS (
-    SELECT 1 FROM blocks b
-    WHERE (b.blocker_id = $1::uuid AND b.blocked_id = r.user_id) OR (b.blocker_id = r.user_id AND b.blocked_id = $1::uuid)
-  )`;
+  WHERE NOT ${audienceSql.blockedBetween('$1::uuid', 'r.user_id')}`;
 
 function reviewView(row: ReviewRow, viewerId: string): Review {
   return {

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors';
+import { tokenVersionCheck } from '../audience/revocation';
+import type { SqlClient } from '../db/sql';
 import { InvalidTokenError, type TokenClaims, type TokenService } from './tokens';
 
 declare module 'fastify' {
@@ -8,13 +10,16 @@ declare module 'fastify' {
   }
 }
 
-/**
- * A preHandler that demands a valid bearer token. `isCurrent` lets the service
- * reject tokens that are well-signed but revoked (issued before a password reset).
- */
+/** A preHandler that demands a valid, current bearer token. */
 export type Authenticate = (request: FastifyRequest) => Promise<void>;
 
-export function bearerAuth(tokens: TokenService, isCurrent?: (claims: TokenClaims) => Promise<boolean>): Authenticate {
+/**
+ * `isCurrent` is required, not optional: a well-signed token issued before a
+ * password reset must be refused at every service, and a check a service can
+ * forget was forgotten by three of them once. Services other than auth pass
+ * the audience module's `tokenVersionCheck` (or call `audienceAuth`).
+ */
+export function bearerAuth(tokens: TokenService, isCurrent: (claims: TokenClaims) => Promise<boolean>): Authenticate {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -26,7 +31,7 @@ export function bearerAuth(tokens: TokenService, isCurrent?: (claims: TokenClaim
       if (err instanceof InvalidTokenError) throw unauthorized('Invalid or expired token');
       throw err;
     }
-    if (isCurrent && !(await isCurrent(claims))) throw unauthorized('Invalid or expired token');
+    if (!(await isCurrent(claims))) throw unauthorized('Invalid or expired token');
     request.auth = claims;
   };
 }
@@ -35,4 +40,9 @@ export function bearerAuth(tokens: TokenService, isCurrent?: (claims: TokenClaim
 export function authOf(request: FastifyRequest): TokenClaims {
   if (!request.auth) throw unauthorized();
   return request.auth;
+}
+
+/** bearerAuth with the token-version check of the audience module's people table: what every service but auth uses. */
+export function audienceAuth(tokens: TokenService, db: SqlClient): Authenticate {
+  return bearerAuth(tokens, tokenVersionCheck(db));
 }

@@ -44,9 +44,19 @@ export async function readMigrations(migrationsDir: string): Promise<MigrationFi
 export async function migrate(options: {
   connectionString: string;
   migrationsDir: string;
+  /**
+   * Folders of migrations the runtime owns (the audience module's tables),
+   * applied with the service's own in one order by name, so a service's
+   * migration can build on them (or they on it) by its timestamp.
+   */
+  include?: string[];
   logger: Logger;
 }): Promise<string[]> {
-  const migrations = await readMigrations(options.migrationsDir);
+  const folders = [options.migrationsDir, ...(options.include ?? [])];
+  const migrations = (await Promise.all(folders.map(readMigrations))).flat().sort((a, b) => a.name.localeCompare(b.name));
+  const names = migrations.map((m) => m.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new Error(`Migration ${twice} exists twice among ${folders.join(', ')}`);
   const client = new pg.Client({ connectionString: options.connectionString });
   await client.connect();
   const applied: string[] = [];

@@ -1,4 +1,3 @@
-import type { UserSnapshot } from '@hoptrack/proto';
 import type { SqlClient } from './sql';
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -26,19 +25,4 @@ export async function upsertNewerSnapshot(db: SqlClient, table: string, row: Sna
      WHERE "${table}"."updated_at" <= EXCLUDED."updated_at"`,
     ...columns.map((c) => row[c]),
   );
-}
-
-/**
- * The columns every users read model keeps (who someone is, as lists and
- * cards show them, and the snapshot's time); services spread their extras
- * (privacy switches, token version) beside them.
- */
-export function personColumns(user: UserSnapshot): SnapshotRow {
-  return {
-    id: user.id,
-    username: user.username,
-    display_name: user.displayName,
-    profile_picture: user.profilePicture,
-    updated_at: new Date(user.updatedAt),
-  };
 }

@@ -1,12 +1,13 @@
 import { COMMENTS_IN_CARD, musicTrack, type FeedSession, type PublicSession, type ReactionSummary, type SessionComment, type SessionPerson } from '@hoptrack/proto';
-import type { BeerSession, Db, User } from '../db';
+import { peopleByIds, type Person } from '@hoptrack/runtime';
+import type { BeerSession, Db } from '../db';
 import { notBlockedWith } from './visibility';
 import type { PhotoUrls } from '../photos/photo-urls';
 
 /** Likes carried per card: enough for three avatars and a tooltip; likeCount has the total. */
 const LIKES_IN_CARD = 20;
 
-export function personView(id: string, user: User | undefined): SessionPerson {
+export function personView(id: string, user: Person | undefined): SessionPerson {
   return user
     ? { id, username: user.username, displayName: user.displayName, profilePicture: user.profilePicture, avatar: user.avatar }
     : { id, username: 'unknown', displayName: 'Hoptrack user', profilePicture: null, avatar: null };
@@ -73,7 +74,7 @@ export async function hydrateSessions(db: Db, viewerId: string, sessions: BeerSe
     ),
   ]);
   const people = new Set<string>([...sessions.map((s) => s.userId), ...likes.map((l) => l.user_id), ...comments.map((c) => c.user_id), ...reactions.map((r) => r.user_id)]);
-  const users = new Map((await db.user.findMany({ where: { id: { in: [...people] } } })).map((u) => [u.id, u]));
+  const users = await peopleByIds(db, [...people]);
   const person = (id: string) => personView(id, users.get(id));
   const totalOf = (rows: Array<{ session_id: string } & Counted>) => new Map(rows.map((r) => [r.session_id, Number(r.n)]));
   const likeCount = totalOf(likes);

@@ -1,5 +1,5 @@
 import type { LikeResponse, ReactionSummary, SessionComment } from '@hoptrack/proto';
-import { forbidden, notFound } from '@hoptrack/runtime';
+import { forbidden, notFound, peopleByIds, personById } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
 import { commentView, personView, summarise } from './hydrate';
 import { assertCanSeeSession, notBlockedWith } from './visibility';
@@ -28,7 +28,7 @@ export class Interactions {
   async comment(userId: string, sessionId: string, content: string): Promise<SessionComment> {
     await assertCanSeeSession(this.prisma, userId, sessionId);
     const created = await this.prisma.comment.create({ data: { userId, sessionId, content } });
-    const user = await this.prisma.user.findUnique({ where: { id: userId } });
+    const user = await personById(this.prisma, userId);
     return commentView({ id: created.id, user_id: userId, session_id: sessionId, content, created_at: created.createdAt }, personView(userId, user ?? undefined));
   }
 
@@ -41,7 +41,7 @@ export class Interactions {
       viewerId,
       sessionId,
     );
-    const users = new Map((await this.prisma.user.findMany({ where: { id: { in: rows.map((r) => r.user_id) } } })).map((u) => [u.id, u]));
+    const users = await peopleByIds(this.prisma, rows.map((r) => r.user_id));
     return rows.map((r) => commentView(r, personView(r.user_id, users.get(r.user_id))));
   }
 
@@ -86,7 +86,7 @@ export class Interactions {
       viewerId,
       sessionId,
     );
-    const users = new Map((await db.user.findMany({ where: { id: { in: rows.map((r) => r.user_id) } } })).map((u) => [u.id, u]));
+    const users = await peopleByIds(db, rows.map((r) => r.user_id));
     return summarise(rows, (id) => personView(id, users.get(id)));
   }
 }

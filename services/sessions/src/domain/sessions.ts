@@ -1,9 +1,9 @@
 import type { CreateSessionForm, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
-import { forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
+import { accessOf, forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
 import { hydrateSessions, publicSessionView } from './hydrate';
-import { assertCanSeeSession, notBlockedWith, profileAccess } from './visibility';
+import { assertCanSeeSession, notBlockedWith } from './visibility';
 import type { PhotoUrls } from '../photos/photo-urls';
 
 export interface SessionsDeps {
@@ -117,7 +117,7 @@ export class Sessions {
 
   /** A profile's Beer Sessions tab: private profiles to friends only (403), blocked people see nothing (404). */
   async ofUser(viewerId: string, userId: string, page: Page): Promise<PublicSession[]> {
-    const access = await profileAccess(this.deps.prisma, viewerId, userId);
+    const access = await accessOf(this.deps.prisma, viewerId, userId);
     if (access === 'blocked' || access === 'unknown') throw notFound('User not found');
     if (access === 'private') throw forbidden('This profile is private');
     const rows = await this.deps.prisma.beerSession.findMany({

@@ -1,4 +1,4 @@
-import type { Logger } from '@hoptrack/runtime';
+import { audienceSql, type Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import { CAN_SEE_SESSION, NOT_MUTED, notBlockedWith } from '../domain/visibility';
 import type { TimelineEntry, Timelines } from './timelines';
@@ -69,7 +69,7 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       // A new friend may see a private author's sessions, and an unmute means unmuted: the event says
       // so even when the read model (another consumer of the same event) has not caught up yet.
       const rows = await deps.prisma.$queryRawUnsafe<Array<{ id: string; created_at: Date }>>(
-        `SELECT s.id, s.created_at FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
+        `SELECT s.id, s.created_at FROM beer_sessions s
          WHERE s.user_id = $2::uuid AND ${job.asFriend ? notBlockedWith('$1::uuid', 's.user_id') : CAN_SEE_SESSION} AND ${job.unmuted ? 'true' : NOT_MUTED}
          ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
         job.followerId,
@@ -98,11 +98,10 @@ async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string |
 function audience(deps: FanoutDeps, authorId: string, after: string | null): Promise<string[]> {
   return deps.prisma
     .$queryRawUnsafe<Array<{ follower_id: string }>>(
-      `SELECT f.follower_id FROM follows f LEFT JOIN users u ON u.id = f.followee_id
+      `SELECT f.follower_id FROM follows f
        WHERE f.followee_id = $1::uuid AND ($2::uuid IS NULL OR f.follower_id > $2::uuid)
-         AND (f.is_friend OR u.is_profile_private = false)
-         AND ${notBlockedWith('f.follower_id', '$1::uuid')}
-         AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.user_id = f.follower_id AND m.muted_id = $1::uuid)
+         AND ${audienceSql.canSee('f.follower_id', '$1::uuid')}
+         AND NOT ${audienceSql.muted('f.follower_id', '$1::uuid')}
        ORDER BY f.follower_id LIMIT $3`,
       authorId,
       after,

@@ -1,5 +1,5 @@
 import type { FeedFilter, FeedSession } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
+import { audienceSql, decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
 import type { BeerSession, PrismaClient } from '../db';
 import { hydrateSessions } from '../domain/hydrate';
 import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
@@ -98,10 +98,10 @@ export class Feed {
     const scope =
       filter === 'mine'
         ? 's.user_id = $1::uuid'
-        : `(${filter === 'all' ? 's.user_id = $1::uuid OR ' : ''}s.user_id IN (SELECT followee_id FROM follows WHERE follower_id = $1::uuid))
+        : `(${filter === 'all' ? 's.user_id = $1::uuid OR ' : ''}${audienceSql.follows('$1::uuid', 's.user_id')})
            AND ${CAN_SEE_SESSION} AND (s.user_id = $1::uuid OR ${NOT_MUTED})`;
     const rows = await this.prisma.$queryRawUnsafe<Row[]>(
-      `SELECT s.id, s.user_id, s.created_at FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
+      `SELECT s.id, s.user_id, s.created_at FROM beer_sessions s
        WHERE ${scope} ${cursor ? 'AND (s.created_at, s.id) < ($3::timestamptz, $4::uuid)' : ''}
        ORDER BY s.created_at DESC, s.id DESC LIMIT $2`,
       viewerId,
@@ -114,7 +114,7 @@ export class Feed {
   /** The entries' sessions the viewer may still see (not deleted, not hidden since, not muted), in timeline order. */
   private async load(viewerId: string, entries: TimelineEntry[]): Promise<BeerSession[]> {
     const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string }>>(
-      `SELECT s.id FROM beer_sessions s LEFT JOIN users u ON u.id = s.user_id
+      `SELECT s.id FROM beer_sessions s
        WHERE s.id = ANY($2::uuid[]) AND ${CAN_SEE_SESSION} AND (s.user_id = $1::uuid OR ${NOT_MUTED})`,
       viewerId,
       entries.map((e) => e.sessionId),

@@ -1,24 +1,24 @@
-import { sqlInbox, startConsumer, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { startAudience, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { AUDIENCE } from '../connections';
 import type { Prisma, PrismaClient } from '../db';
-import { usersRepository as users } from '../repositories/users.repository';
+
+/** The old default durable of this consumer, before the audience module kept the people table. */
+const RETIRED_DURABLE = 'social-graph-users';
 
 /**
- * Keeps the local users read model from auth's events. Idempotent twice over:
- * the inbox skips an event id already applied, and a snapshot older than the
- * stored one is ignored, so replaying the whole stream changes nothing.
+ * The people table, kept by the audience module from auth's events, with
+ * social-graph's one extra: the e-mail address, which friends may see.
  */
-export function startUsersConsumer(options: { bus: Bus; prisma: PrismaClient; durable: string; logger: Logger }): Promise<RunningConsumer> {
-  const apply = async (snapshot: Parameters<typeof users.applySnapshot>[1], tx: Prisma.TransactionClient | undefined) =>
-    users.applySnapshot(tx ?? options.prisma, snapshot);
-  return startConsumer<Prisma.TransactionClient>({
+export async function startUsersConsumer(options: { bus: Bus; prisma: PrismaClient; durable: string; logger: Logger }): Promise<RunningConsumer> {
+  const [consumer] = await startAudience<Prisma.TransactionClient>({
     bus: options.bus,
-    stream: 'USERS',
+    db: options.prisma,
     durable: options.durable,
-    logger: options.logger.child({ component: 'users-consumer' }),
-    inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
-    handlers: {
-      'user.registered.v1': (event, { tx }) => apply(event.data, tx),
-      'user.updated.v1': (event, { tx }) => apply(event.data, tx),
-    },
+    logger: options.logger,
+    parts: AUDIENCE,
+    personExtras: (user) => ({ email: user.email }),
+    retired: [{ stream: 'USERS', durable: RETIRED_DURABLE }],
   });
+  if (!consumer) throw new Error('the audience module started no people consumer');
+  return consumer;
 }

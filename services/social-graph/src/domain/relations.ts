@@ -1,4 +1,5 @@
 import type { FriendshipStatus } from '@hoptrack/proto';
+import { canSee, decideAccess } from '@hoptrack/runtime';
 import type { Db, User } from '../db';
 import { friendshipsRepository as friendships } from '../repositories/friendships.repository';
 
@@ -44,7 +45,8 @@ export async function relationOf(db: Db, viewerId: string, targetId: string): Pr
 
 /** Spec section 6: a private profile shows its details (bio, lists, stats, sessions) to friends only. */
 export function canViewDetails(relation: Relation, target: Pick<User, 'isProfilePrivate'>): boolean {
-  return relation === 'self' || relation === 'friend' || (relation !== 'blocked' && !target.isProfilePrivate);
+  // The audience module's rule, on the facts this service keeps in its own tables.
+  return canSee(decideAccess({ self: relation === 'self', blocked: relation === 'blocked', isProfilePrivate: target.isProfilePrivate, friend: relation === 'friend' }));
 }
 
 export function friendshipStatusOf(relation: Relation): FriendshipStatus {

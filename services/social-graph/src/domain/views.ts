@@ -1,9 +1,11 @@
 import type { BlockedUser as BlockedUserView, Friend, FollowEntry, OtherUser, UserCard } from '@hoptrack/proto';
+import { canSee, decideAccess } from '@hoptrack/runtime';
 import type { BlockedUser, Friendship, User } from '../db';
 import { canViewDetails, friendshipStatusOf, type RelationView } from './relations';
 
 /** A user inside a list. The bio of a private profile stays with its friends. */
-export function toUserCard(user: User, detailsVisible = !user.isProfilePrivate): UserCard {
+/** `detailsVisible` defaults to what a stranger may see (the audience module's rule). */
+export function toUserCard(user: User, detailsVisible = canSee(decideAccess({ self: false, blocked: false, friend: false, isProfilePrivate: user.isProfilePrivate }))): UserCard {
   return {
     id: user.id,
     username: user.username,

@@ -1,4 +1,4 @@
-import { escapeLike } from '@hoptrack/runtime';
+import { audienceSql, escapeLike, type BlocksSource } from '@hoptrack/runtime';
 import type { Db, User } from '../db';
 
 /**
@@ -13,10 +13,11 @@ export interface Page {
 
 const FOLLOW_STATUSES = ['pending', 'accepted'];
 
-/** SQL condition: no block either way between the viewer (always parameter $1) and `column`. */
-const notBlockedWithViewer = (column: string) =>
-  `NOT EXISTS (SELECT 1 FROM blocked_users b WHERE (b.blocker_id = $1::uuid AND b.blocked_id = ${column})
-                                             OR (b.blocked_id = $1::uuid AND b.blocker_id = ${column}))`;
+/** This service's own blocks, the source the other services' audience tables are kept from. */
+const BLOCKED_USERS: BlocksSource = { table: 'blocked_users', blocker: 'blocker_id', blocked: 'blocked_id' };
+
+/** SQL condition: no block either way between the viewer (always parameter $1) and `column` (the audience module's rule). */
+const notBlockedWithViewer = (column: string) => `NOT ${audienceSql.blockedBetween('$1::uuid', column, BLOCKED_USERS)}`;
 
 interface UserRow {
   id: string;

@@ -1,0 +1,284 @@
+import type { AuthResponse, ForgotPasswordResponse } from '@hoptrack/proto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '@hoptrack/testing';
+import { registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
+import { repoRoot } from '@hoptrack/testing/processes';
+import { startStack, type Stack } from '@hoptrack/testing/stack';
+import { fillTemplate, paramsOf, scanRoutes, type ScannedRoute } from './route-scan';
+
+/**
+ * Issue 19: a token from before a password reset gets 401 at every
+ * authenticated route of every service, through the gateway.
+ *
+ * Every /api route is read from the services' source (route-scan.ts), its
+ * path parameters filled with well-formed values (nothing needs to exist),
+ * and called through the real gateway:
+ *
+ * 1. without a token: 401 makes it an authenticated route; anything else must
+ *    be in PUBLIC, with the reason (a new public route must be thought about,
+ *    and a PUBLIC entry answering 401 is stale);
+ * 2. with A's token from before the reset: every authenticated route must
+ *    answer 401 (the services other than auth learn of the reset by events,
+ *    so each route gets the suite's condition bound to start refusing);
+ * 3. with A's token from after the reset (the control that shows the calls
+ *    reach past authentication, so a 401 in 2 means something): no 401.
+ *
+ * Fastify validates a request before its preHandler authenticates it, so a
+ * route whose query or body is invalid answers 400 whatever the token:
+ * INPUTS holds a valid request for those, so that authentication is what
+ * answers. The figure 'revocation: N authenticated routes, M refused the
+ * pre-reset token' is printed.
+ */
+
+// ---------------------------------------------------------------- the scan
+
+const scan = scanRoutes(repoRoot);
+/** The routes the gateway exposes (it routes /api only). */
+const apiRoutes = scan.routes.filter((r) => r.template.startsWith('/api/'));
+const keyOf = (r: ScannedRoute) => `${r.method} ${r.template}`;
+const registered = new Set(apiRoutes.map(keyOf));
+
+/**
+ * Routes that answer without a bearer token on purpose, with the reason.
+ * Exact `METHOD template` keys: a new route is authenticated (401 without a
+ * token) or listed here.
+ */
+const PUBLIC: Record<string, string> = {
+  'POST /api/auth/register': 'signing up: the caller has no account, hence no token, yet',
+  'POST /api/auth/login': 'signing in: how a token is obtained in the first place',
+  'POST /api/auth/forgot-password': 'asking for a reset link: the caller has lost the password; same answer for any e-mail (auth-abuse.test.ts)',
+  'GET /api/auth/verify-reset-token/:token': 'the reset page checks its link: the single-use reset token in the path is the credential',
+  'POST /api/auth/reset-password': 'setting the new password, signed out: the single-use reset token in the body is the credential',
+  'GET /api/media/files/*':
+    'stored files for <img> tags: profile pictures are public, album images need a signed URL (exp/v/sig query string, checked against the read models), a capability rather than the bearer token',
+  'PUT /api/media/uploads/:token':
+    'the signed upload URL (HMAC, one user, 10 minutes) is the credential for the profile-picture bytes; issuing it (POST /api/profile-picture/upload) takes the bearer token',
+};
+
+/** Valid query strings and bodies, for routes that validate them before authenticating (else 400 for any token). */
+const INPUTS: Record<string, { query?: Record<string, string>; json?: unknown }> = {
+  'GET /api/bars/search': { query: { q: 'ale' } },
+  'GET /api/bars/nearby': { query: { lat: '52.37', lng: '4.89', radius: '1000' } },
+  'GET /api/beers/search': { query: { q: 'ale' } },
+  'GET /api/google-places/nearby': { query: { lat: '52.37', lng: '4.89', radius: '1000' } },
+  'GET /api/google-places/textsearch': { query: { query: 'ale' } },
+  'GET /api/google-places/details': { query: { place_id: `revocation-${randomUUID()}` } },
+  'GET /api/google-places/photo': { query: { photoreference: `revocation-${randomUUID()}` } },
+  'GET /api/users/search': { query: { q: 'revocation' } },
+  'PATCH /api/me': { json: { bio: 'revocation test' } },
+  'PUT /api/me/profile-picture': { json: { profilePictureUrl: `/api/media/files/avatars/${randomUUID()}/${randomUUID()}.webp` } },
+  'PUT /api/privacy': { json: { showOnlineStatus: true } },
+  'POST /api/albums': { json: { name: 'Revocation test' } },
+  'POST /api/conversations': { json: { participantId: randomUUID() } },
+  'POST /api/conversations/:id/messages': { json: { content: 'revocation test' } },
+  'POST /api/messages': { json: { toUserId: randomUUID(), content: 'revocation test' } },
+  'POST /api/bars/:id/reviews': { json: { rating: 3, reviewText: 'revocation test' } },
+  'POST /api/bars/:id/reviews/:reviewId/helpful': { json: { isHelpful: true } },
+  'POST /api/sessions/:id/comments': { json: { content: 'revocation test' } },
+  'POST /api/sessions/:id/react': { json: { emoji: '🍺' } },
+  'DELETE /api/sessions/:id/react': { json: { emoji: '🍺' } },
+  'POST /api/friendships': { json: { friendId: randomUUID() } },
+  'PATCH /api/friendships/:id': { json: { action: 'accept' } },
+};
+
+/** Well-formed values for a path parameter: the object need not exist, the request only has to pass validation. */
+function valueFor(param: string): string {
+  if (param === '*') return `thumbs/${randomUUID()}/${randomUUID()}.webp`;
+  if (param === 'token') return randomBytes(32).toString('hex');
+  if (param === 'username') return `nobody_${randomBytes(6).toString('hex')}`;
+  return randomUUID();
+}
+
+/** One URL per route, the same for every call of the test. */
+const urlOf = new Map(
+  apiRoutes.map((r) => {
+    const path = fillTemplate(r.template, Object.fromEntries(paramsOf(r.template).map((p) => [p, valueFor(p)])));
+    const query = INPUTS[keyOf(r)]?.query;
+    return [keyOf(r), query ? `${path}?${new URLSearchParams(query).toString()}` : path] as const;
+  }),
+);
+
+// ---------------------------------------------------------------- calls
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/**
+ * One call through the gateway, with `token` or none. An event stream (the
+ * live route never ends for a valid token) is closed once its headers are in:
+ * only the status matters. A failed fetch is an answer with status 0.
+ */
+async function call(baseUrl: string, route: ScannedRoute, token: string | undefined): Promise<Answer> {
+  const key = keyOf(route);
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  let body: string | undefined;
+  const input = INPUTS[key];
+  if (input?.json !== undefined) body = JSON.stringify(input.json);
+  else if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH') body = '{}';
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const stop = new AbortController();
+  try {
+    const res = await fetch(`${baseUrl}${urlOf.get(key)}`, {
+      method: route.method,
+      headers,
+      body,
+      signal: AbortSignal.any([stop.signal, AbortSignal.timeout(CONDITION_BOUND_MS)]),
+    });
+    if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      stop.abort();
+      return { status: res.status, text: '(event stream, closed after its headers)' };
+    }
+    return { status: res.status, text: (await res.text()).slice(0, 200) };
+  } catch (err) {
+    return { status: 0, text: `fetch failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** The claims part of a JWT, unverified (to show the reset bumped the token version). */
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sub: string; tv: number };
+
+// ---------------------------------------------------------------- the test
+
+describe('revocation: a token from before a password reset is refused at every authenticated route, through the gateway', () => {
+  let stack: Stack;
+  let a: RegisteredUser;
+  /** A's token from before the reset, and from the login after it. */
+  let old: string;
+  let fresh: string;
+  /** Routes that answered 401 without a token. */
+  const authenticated: ScannedRoute[] = [];
+
+  beforeAll(async () => {
+    // A few hundred calls from one address: above the gateway's 600 a minute on a slow machine.
+    stack = await startStack({ serveWeb: false, env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('reads the routes from the source', () => {
+    expect(scan.problems, scan.problems.join('\n')).toEqual([]);
+    // A broken expression finds nothing or misses the well-known ones.
+    expect(apiRoutes.length).toBeGreaterThan(40);
+    for (const known of ['GET /api/me', 'GET /api/sessions', 'POST /api/albums', 'GET /api/bars', 'GET /api/friends', 'GET /api/conversations', 'GET /api/messages/events']) {
+      expect(registered, known).toContain(known);
+    }
+    // Stale tables: entries for routes that no longer exist are a sign of a renamed route.
+    expect(Object.keys(PUBLIC).filter((k) => !registered.has(k)), 'PUBLIC entries with no such route').toEqual([]);
+    expect(Object.keys(INPUTS).filter((k) => !registered.has(k)), 'INPUTS entries with no such route').toEqual([]);
+  });
+
+  // In a test, not in beforeAll: a failing step shows as this test's failure.
+  it("resets A's password the way the product does: forgot-password, the token it hands out in development, reset-password, login", async () => {
+    const base = stack.baseUrl;
+    a = await registerUser(base, 'revoked');
+    old = a.token;
+
+    const forgot = await fetch(`${base}/api/auth/forgot-password`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: a.email }),
+    });
+    expect(forgot.status, await forgot.clone().text()).toBe(200);
+    const { token: resetToken } = (await forgot.json()) as ForgotPasswordResponse;
+    if (!resetToken) throw new Error('the development stack hands out no reset token (forgot-password answer without `token`)');
+
+    const newPassword = 'a-brand-new-secret-19';
+    const reset = await fetch(`${base}/api/auth/reset-password`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token: resetToken, newPassword }),
+    });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: a.email, password: newPassword }),
+    });
+    expect(login.status, await login.clone().text()).toBe(200);
+    fresh = ((await login.json()) as AuthResponse).token;
+
+    // The reset bumped A's token version: the two tokens are A's, of different versions.
+    expect(claimsOf(old).sub).toBe(a.id);
+    expect(claimsOf(fresh).sub).toBe(a.id);
+    expect(claimsOf(fresh).tv).toBeGreaterThan(claimsOf(old).tv);
+  });
+
+  it('sorts every /api route: 401 without a token, or public with a reason (PUBLIC)', async () => {
+    const unlisted: string[] = [];
+    const stale: string[] = [];
+    const lines: string[] = [];
+    for (const route of apiRoutes) {
+      const key = keyOf(route);
+      const answer = await call(stack.baseUrl, route, undefined);
+      lines.push(`  ${key.padEnd(50)} ${answer.status}${PUBLIC[key] ? '  (public)' : ''}`);
+      if (answer.status === 401) {
+        authenticated.push(route);
+        if (PUBLIC[key]) stale.push(`${key} -> 401 without a token, but listed in PUBLIC ("${PUBLIC[key]}")`);
+      } else if (!PUBLIC[key]) {
+        const hint = answer.status === 400 ? ' (if the route is authenticated, its validation answered first: give INPUTS a valid request)' : '';
+        unlisted.push(`${key} -> ${answer.status} without a token${hint}: ${answer.text}`);
+      }
+    }
+    console.info(
+      [
+        `revocation: ${apiRoutes.length} /api routes, ${authenticated.length} answer 401 without a token; public on purpose:`,
+        ...Object.entries(PUBLIC).map(([key, reason]) => `  ${key}: ${reason}`),
+        'without a token:',
+        ...lines,
+      ].join('\n'),
+    );
+    // Both lists, whichever fails.
+    expect.soft(unlisted, `routes answering without a token that PUBLIC does not list (authenticate them, or list them with the reason):\n${unlisted.join('\n')}`).toEqual([]);
+    expect.soft(stale, `PUBLIC entries that now demand a token (remove them):\n${stale.join('\n')}`).toEqual([]);
+    expect(authenticated.length).toBeGreaterThan(30);
+  });
+
+  it('refuses the pre-reset token with 401 at every authenticated route', async () => {
+    expect(authenticated.length, 'no authenticated route was found').toBeGreaterThan(0);
+    // auth refuses at once; the other services learn of the reset by events, so each route gets the condition bound.
+    const accepting = new Map(authenticated.map((route) => [keyOf(route), route]));
+    const last = new Map<string, Answer>();
+    try {
+      await eventually(async () => {
+        for (const [key, route] of accepting) {
+          const answer = await call(stack.baseUrl, route, old);
+          last.set(key, answer);
+          if (answer.status === 401) accepting.delete(key);
+        }
+        return accepting.size === 0;
+      }, 'every authenticated route refusing the pre-reset token');
+    } catch (err) {
+      // The bound passed: the routes still accepting are the failures, listed below.
+      if (!(err instanceof Error && /not met within/.test(err.message))) throw err;
+    }
+    const failures = [...accepting.keys()].map((key) => `${key} -> ${last.get(key)?.status}`);
+    console.info(
+      [
+        `revocation: ${authenticated.length} authenticated routes, ${authenticated.length - accepting.size} refused the pre-reset token`,
+        ...[...accepting.keys()].map((key) => `  ACCEPTED ${key} -> ${last.get(key)?.status}: ${last.get(key)?.text}`),
+      ].join('\n'),
+    );
+    expect(
+      failures,
+      `routes that did not answer 401 to A's token from before the password reset (within ${CONDITION_BOUND_MS} ms):\n${failures.join('\n')}`,
+    ).toEqual([]);
+  });
+
+  it('accepts the post-reset token at the same routes (the control: the calls reach past authentication)', async () => {
+    expect(authenticated.length, 'no authenticated route was found').toBeGreaterThan(0);
+    const refused: string[] = [];
+    for (const route of authenticated) {
+      const answer = await call(stack.baseUrl, route, fresh);
+      // Any answer but 401 shows the token got past authentication; no answer at all (status 0) shows nothing.
+      if (answer.status === 401 || answer.status === 0) refused.push(`${keyOf(route)} -> ${answer.status}: ${answer.text}`);
+    }
+    expect(refused, `routes that answered 401 (or not at all) to A's fresh token from after the reset:\n${refused.join('\n')}`).toEqual([]);
+  });
+});

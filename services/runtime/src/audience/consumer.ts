@@ -1,0 +1,108 @@
+import { streamNameFor, type StreamName } from '@hoptrack/proto';
+import type { Logger } from 'pino';
+import type { Bus } from '../bus/connection';
+import { sqlInbox, type RunningConsumer } from '../bus/consumer';
+import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
+import type { SqlClient, TransactionalSqlClient } from '../db/sql';
+import { applyPerson, type PersonExtras } from './people';
+import type { AudiencePart } from './tables';
+
+const exec = (tx: SqlClient, sql: string, ...values: unknown[]) => tx.$executeRawUnsafe(sql, ...values).then(() => undefined);
+
+const unfollowBoth = (tx: SqlClient, a: string, b: string) =>
+  exec(tx, 'DELETE FROM "follows" WHERE ("follower_id" = $1::uuid AND "followee_id" = $2::uuid) OR ("follower_id" = $2::uuid AND "followee_id" = $1::uuid)', a, b);
+
+/**
+ * How social-graph's events change the graph tables. Every handler is an
+ * upsert or a delete, so a redelivered or replayed event changes nothing.
+ */
+export const graphHandlers = {
+  'social.friendship.requested.v1': (data, tx) =>
+    exec(tx, 'INSERT INTO "follows" ("follower_id", "followee_id") VALUES ($1::uuid, $2::uuid) ON CONFLICT DO NOTHING', data.requesterId, data.recipientId),
+  'social.friendship.accepted.v1': (data, tx) =>
+    exec(
+      tx,
+      `INSERT INTO "follows" ("follower_id", "followee_id", "is_friend") VALUES ($1::uuid, $2::uuid, true), ($2::uuid, $1::uuid, true)
+       ON CONFLICT ("follower_id", "followee_id") DO UPDATE SET "is_friend" = true`,
+      data.requesterId,
+      data.recipientId,
+    ),
+  'social.friendship.rejected.v1': (data, tx) =>
+    exec(tx, 'DELETE FROM "follows" WHERE "follower_id" = $1::uuid AND "followee_id" = $2::uuid AND NOT "is_friend"', data.requesterId, data.recipientId),
+  'social.friendship.removed.v1': (data, tx) => unfollowBoth(tx, data.userId, data.friendId),
+  // A block ends any friendship or request between the two.
+  'social.user.blocked.v1': async (data, tx) => {
+    await unfollowBoth(tx, data.blockerId, data.blockedId);
+    await exec(tx, 'INSERT INTO "blocks" ("blocker_id", "blocked_id") VALUES ($1::uuid, $2::uuid) ON CONFLICT DO NOTHING', data.blockerId, data.blockedId);
+  },
+  'social.user.unblocked.v1': (data, tx) =>
+    exec(tx, 'DELETE FROM "blocks" WHERE "blocker_id" = $1::uuid AND "blocked_id" = $2::uuid', data.blockerId, data.blockedId),
+  'social.friend.muted.v1': (data, tx) =>
+    exec(tx, 'INSERT INTO "mutes" ("user_id", "muted_id") VALUES ($1::uuid, $2::uuid) ON CONFLICT DO NOTHING', data.userId, data.friendId),
+  'social.friend.unmuted.v1': (data, tx) => exec(tx, 'DELETE FROM "mutes" WHERE "user_id" = $1::uuid AND "muted_id" = $2::uuid', data.userId, data.friendId),
+} satisfies ReadModelHandlers<SqlClient>;
+
+/** The durable names of a service's audience consumers, from its prefix (one per deployment). */
+export function audienceDurables(prefix: string): Record<AudiencePart, { stream: StreamName; durable: string }> {
+  return { people: { stream: 'USERS', durable: `${prefix}-people` }, graph: { stream: 'SOCIAL', durable: `${prefix}-graph` } };
+}
+
+/**
+ * The consumers of the read models before the audience module (one per service
+ * and stream). Their durables are deleted at start: nothing reads them any more,
+ * and a durable with pending events would hold every privacy change's barrier.
+ */
+const legacyDurables = (prefix: string): Array<{ stream: StreamName; durable: string }> => [
+  { stream: 'USERS', durable: `${prefix}-users` },
+  { stream: 'SOCIAL', durable: `${prefix}-social` },
+];
+
+export interface AudienceOptions<Tx extends SqlClient> {
+  bus: Bus;
+  /** The service's database: the inbox and the tables commit together. */
+  db: TransactionalSqlClient & { $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R> };
+  /** Prefix of the durable names; one per deployment. */
+  durable: string;
+  logger: Logger;
+  /** The parts this service keeps (its migrations created their tables). */
+  parts: readonly AudiencePart[];
+  /** The service's own columns of the people table, written in the same statement. */
+  personExtras?: PersonExtras;
+  /** Older durables of this service to delete (besides `<durable>-users` and `<durable>-social`). */
+  retired?: Array<{ stream: StreamName; durable: string }>;
+}
+
+/**
+ * The one consumer of the audience tables: auth's user.* events into the
+ * people table, social-graph's social.* events into the graph tables. A new
+ * durable starts at the beginning of its stream (7 days of events), which is
+ * how a service's tables were filled when the module replaced its own copies.
+ */
+export async function startAudience<Tx extends SqlClient>(options: AudienceOptions<Tx>): Promise<RunningConsumer[]> {
+  const logger = options.logger.child({ component: 'audience' });
+  for (const { stream, durable } of [...legacyDurables(options.durable), ...(options.retired ?? [])]) {
+    await options.bus.jsm.consumers.delete(streamNameFor(options.bus.namespace, stream), durable).then(
+      () => logger.info({ stream, durable }, 'retired read-model consumer deleted'),
+      () => undefined, // not there: the usual case
+    );
+  }
+  const durables = audienceDurables(options.durable);
+  const inbox = sqlInbox<Tx>(options.db);
+  const running: RunningConsumer[] = [];
+  if (options.parts.includes('people')) {
+    const extras = options.personExtras;
+    running.push(
+      ...(await startReadModels<Tx>({
+        bus: options.bus,
+        durable: durables.people.durable,
+        logger,
+        inbox,
+        streams: { USERS: { 'user.registered.v1': (data, tx) => applyPerson(tx, data, extras), 'user.updated.v1': (data, tx) => applyPerson(tx, data, extras) } },
+      })),
+    );
+  }
+  if (options.parts.includes('graph')) {
+    running.push(...(await startReadModels<Tx>({ bus: options.bus, durable: durables.graph.durable, logger, inbox, streams: { SOCIAL: graphHandlers } })));
+  }
+  return running;
+}

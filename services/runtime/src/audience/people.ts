@@ -1,0 +1,61 @@
+import type { UserSnapshot } from '@hoptrack/proto';
+import type { SqlClient } from '../db/sql';
+import { upsertNewerSnapshot, type SnapshotRow } from '../db/snapshot';
+
+/** Someone as the audience module knows them: auth's public snapshot, minus the e-mail address. */
+export interface Person {
+  id: string;
+  username: string;
+  displayName: string;
+  bio: string | null;
+  avatar: string | null;
+  profilePicture: string | null;
+  isProfilePrivate: boolean;
+  allowDirectMessages: boolean;
+  showOnlineStatus: boolean;
+  tokenVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A service's own columns beside the people table's (social-graph keeps the e-mail address for friends). */
+export type PersonExtras = (user: UserSnapshot) => Record<string, unknown>;
+
+/** The row a snapshot becomes: every column of the people table. */
+export function personRow(user: UserSnapshot): SnapshotRow {
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.displayName,
+    bio: user.bio,
+    avatar: user.avatar,
+    profile_picture: user.profilePicture,
+    is_profile_private: user.isProfilePrivate,
+    allow_direct_messages: user.allowDirectMessages,
+    show_online_status: user.showOnlineStatus,
+    token_version: user.tokenVersion,
+    created_at: new Date(user.createdAt),
+    updated_at: new Date(user.updatedAt),
+  };
+}
+
+/** Stores a snapshot unless a newer one is there (events come at least once, and may come late). */
+export function applyPerson(tx: SqlClient, user: UserSnapshot, extras?: PersonExtras): Promise<void> {
+  return upsertNewerSnapshot(tx, 'users', { ...personRow(user), ...extras?.(user) });
+}
+
+const PERSON_SELECT = `SELECT "id", "username", "display_name" AS "displayName", "bio", "avatar", "profile_picture" AS "profilePicture",
+  "is_profile_private" AS "isProfilePrivate", "allow_direct_messages" AS "allowDirectMessages", "show_online_status" AS "showOnlineStatus",
+  "token_version" AS "tokenVersion", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM "users"`;
+
+/** The people of `ids` the module knows, by id (someone not heard of yet is absent). */
+export async function peopleByIds(db: SqlClient, ids: readonly string[]): Promise<Map<string, Person>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<Person[]>(`${PERSON_SELECT} WHERE "id" = ANY($1::uuid[])`, unique);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function personById(db: SqlClient, id: string): Promise<Person | null> {
+  return (await peopleByIds(db, [id])).get(id) ?? null;
+}

@@ -1,0 +1,23 @@
+import type { TokenClaims } from '../auth/tokens';
+import type { SqlClient } from '../db/sql';
+
+/** Decides whether a well-signed token is still current (not issued before a password reset). */
+export type RevocationCheck = (claims: TokenClaims) => Promise<boolean>;
+
+/**
+ * The token-version check every service but auth runs, from the people table:
+ * a token carrying an older version than the person's was issued before a
+ * password reset and is refused.
+ *
+ * Someone the table has not heard of yet passes: their token cannot be a
+ * revoked one, because the reset that would revoke it comes after their
+ * registration on the same stream, and the reset answers only once every
+ * consumer applied it (auth's read-model barrier).
+ */
+export function tokenVersionCheck(db: SqlClient): RevocationCheck {
+  return async (claims) => {
+    const rows = await db.$queryRawUnsafe<Array<{ token_version: number }>>('SELECT "token_version" FROM "users" WHERE "id" = $1::uuid', claims.userId);
+    const stored = rows[0]?.token_version;
+    return stored === undefined || claims.tokenVersion >= stored;
+  };
+}
