@@ -27,7 +27,6 @@ export async function startAuth(): Promise<RunningProcess> {
       DATABASE_URL: testDatabaseUrl('auth'),
       NATS_URL: 'nats://127.0.0.1:4222',
       REDIS_URL: 'redis://127.0.0.1:6379',
-      JWT_SECRET: 'test-secret-test-secret-test-secret-123',
       // A namespace of this file's own: gateway files may run beside each other.
       BUS_NAMESPACE: `gwtest${runId}`,
       PUBLIC_WEB_URL: 'http://127.0.0.1:5173',

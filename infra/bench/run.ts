@@ -1,4 +1,4 @@
-import { connectBus, createLogger, createTokenService, deleteStreams, DEV_JWT_SECRET } from '@hoptrack/runtime';
+import { connectBus, createLogger, createTokenService, DEV_SIGNING_KEY, deleteStreams } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
@@ -99,7 +99,7 @@ try {
   log('seeding');
   const seedInfo = await seed(smoke ? SMOKE_SCALE : FULL_SCALE, databases);
   log(`seeded ${seedInfo.scale.users} people, ${seedInfo.friendships} friendships, ${seedInfo.scale.sessions} sessions in ${seedInfo.seconds.toFixed(1)} s`);
-  const tokens = createTokenService({ secret: process.env.JWT_SECRET ?? DEV_JWT_SECRET });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY] });
   const running = stack;
   const ctx: BenchContext = {
     smoke,

@@ -124,7 +124,7 @@ describe('docker-compose.yml', () => {
     execFileSync('docker', ['compose', '--env-file', '.env.example', 'config', '--quiet'], {
       cwd: repoRoot,
       stdio: 'pipe',
-      env: { ...process.env, JWT_SECRET: 'x'.repeat(32), POSTGRES_PASSWORD: 'p', MINIO_ROOT_PASSWORD: 'p'.repeat(8), GRAFANA_ADMIN_PASSWORD: 'p', QUEUE_BOARD_PASSWORD: 'p'.repeat(12) },
+      env: { ...process.env, JWT_SIGNING_KEYS: '[]', FILE_URL_SECRET: 'x'.repeat(32), POSTGRES_PASSWORD: 'p', MINIO_ROOT_PASSWORD: 'p'.repeat(8), GRAFANA_ADMIN_PASSWORD: 'p', QUEUE_BOARD_PASSWORD: 'p'.repeat(12) },
     });
   });
   if (!composeAvailable()) console.warn('docker compose is not installed here: `docker compose config` is skipped; the file is linted above instead');

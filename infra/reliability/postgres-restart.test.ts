@@ -1,4 +1,4 @@
-import { connectBus, createLogger, deleteStreams, DEV_JWT_SECRET, type Bus } from '@hoptrack/runtime';
+import { connectBus, createLogger, deleteStreams, type Bus } from '@hoptrack/runtime';
 import { eventually, readEvents, testNamespace } from '@hoptrack/testing';
 import { tally } from '@hoptrack/testing/faults';
 import pg from 'pg';
@@ -33,7 +33,6 @@ beforeAll(async () => {
     env: {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
-      JWT_SECRET: DEV_JWT_SECRET,
       DATABASE_URL: `${postgres.url}/hoptrack_auth`,
       NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedSession } from '@hoptrack/proto';
-import { connectBus, createLogger, createTokenService, DEV_JWT_SECRET, ensureStreams, type Bus } from '@hoptrack/runtime';
+import { connectBus, createLogger, createTokenService, DEV_SIGNING_KEY, ensureStreams, type Bus } from '@hoptrack/runtime';
 import { bullConnection, queuePrefix } from '@hoptrack/runtime/queues';
 import { eventually, publishEvent, testDatabaseUrl, testNamespace, testUserSnapshot } from '@hoptrack/testing';
 import { faultGate, sumTallies, tally, timelineSessionIds, type FaultGate, type Tally } from '@hoptrack/testing/faults';
@@ -28,7 +28,7 @@ let bus: Bus;
 let sessions: RunningProcess;
 let worker: RunningProcess;
 let gate: FaultGate;
-const tokens = createTokenService({ secret: DEV_JWT_SECRET, expiresIn: '1h' });
+const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
 
 beforeAll(async () => {
   redis = await privateRedis();
@@ -39,7 +39,6 @@ beforeAll(async () => {
   const env = {
     NODE_ENV: 'development',
     LOG_LEVEL: 'error',
-    JWT_SECRET: DEV_JWT_SECRET,
     DATABASE_URL: testDatabaseUrl('sessions_redis_restart'),
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: redis.url,

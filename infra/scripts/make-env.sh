@@ -5,9 +5,14 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ -f .env ]]; then exit 0; fi
 secret() { node -e "process.stdout.write(require('node:crypto').randomBytes(24).toString('hex'))"; }
+# An Ed25519 signing key as a one-element JWK array, quoted for compose's .env.
+signing_keys() {
+  node -e "const c=require('node:crypto');const k=c.generateKeyPairSync('ed25519').privateKey.export({format:'jwk'});k.kid=new Date().toISOString().slice(0,10)+'-'+c.randomBytes(4).toString('hex');process.stdout.write(\"'\"+JSON.stringify([k])+\"'\")"
+}
 while IFS= read -r line; do
   case "$line" in
-    JWT_SECRET=|POSTGRES_PASSWORD=|MINIO_ROOT_PASSWORD=|GRAFANA_ADMIN_PASSWORD=|QUEUE_BOARD_PASSWORD=) echo "${line}$(secret)" ;;
+    JWT_SIGNING_KEYS=) echo "${line}$(signing_keys)" ;;
+    FILE_URL_SECRET=|POSTGRES_PASSWORD=|MINIO_ROOT_PASSWORD=|GRAFANA_ADMIN_PASSWORD=|QUEUE_BOARD_PASSWORD=) echo "${line}$(secret)" ;;
     *) echo "$line" ;;
   esac
 done < .env.example > .env

@@ -1,4 +1,3 @@
-import { DEV_JWT_SECRET } from '@hoptrack/runtime';
 import { testDatabaseUrl, testNamespace } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '@hoptrack/testing/gateway';
@@ -26,7 +25,6 @@ beforeAll(async () => {
     env: {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
-      JWT_SECRET: DEV_JWT_SECRET,
       DATABASE_URL: testDatabaseUrl('auth_abuse'),
       NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

@@ -1,4 +1,4 @@
-import { connectBus, createLogger, deleteStreams, DEV_JWT_SECRET } from '@hoptrack/runtime';
+import { connectBus, createLogger, deleteStreams } from '@hoptrack/runtime';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,7 +74,6 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    JWT_SECRET: process.env.JWT_SECRET ?? DEV_JWT_SECRET,
     BUS_NAMESPACE: namespace,
     PUBLIC_WEB_URL: options.publicWebUrl ?? baseUrl,
     // The read-your-writes barrier of privacy changes gives up after its bound (2 s in production,
@@ -125,6 +124,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             ...shared,
             S3_ENDPOINT: s3Endpoint,
             MEDIA_INTERNAL_URL: `http://127.0.0.1:${ports.media}`,
+            // Verify tokens as production does: with auth's published keys, fetched over HTTP.
+            AUTH_JWKS_URL: service.name === 'auth' ? undefined : `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
             DATABASE_URL: service.database ? `${pgBase()}/${service.database}${databaseSuffix}` : undefined,
           },
           echo: options.echo,

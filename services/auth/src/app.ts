@@ -43,7 +43,7 @@ export interface AuthApp {
 export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const { config, logger, prisma, bus, redis } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const tokens = createTokenService({ secret: config.JWT_SECRET, expiresIn: config.JWT_EXPIRES_IN, clock });
+  const tokens = await createTokenService({ keys: config.JWT_SIGNING_KEYS, expiresIn: config.JWT_EXPIRES_IN, clock });
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const barrier = new ReadModelBarrier({ db: prisma, bus, relay, logger: logger.child({ component: 'barrier' }), timeoutMs: config.READ_MODEL_BARRIER_MS });
   const accounts = new Accounts({
@@ -87,5 +87,10 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     windowMs: config.RATE_LIMIT_WINDOW_MS,
   });
   meRoutes(app, accounts, bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)));
+  // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
+  app.get('/.well-known/jwks.json', async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return tokens.jwks();
+  });
   return { app, accounts, relay, tokens };
 }

@@ -1,9 +1,26 @@
-import { serviceConfigSchema } from '@hoptrack/runtime';
+import { DEV_SIGNING_KEY, serviceConfigSchema, signingKeySchema } from '@hoptrack/runtime';
 import { z } from 'zod';
 
 export const authConfigSchema = serviceConfigSchema(
   { port: 4001, database: 'hoptrack_auth' },
   {
+    /**
+     * The private keys tokens are signed with, as a JSON array of Ed25519 JWKs
+     * with a `kid`: the first signs, all are published in the JWKS (two during
+     * a rollover, docs/operations.md). Outside production, the development key.
+     */
+    JWT_SIGNING_KEYS: z
+      .string()
+      .default(JSON.stringify([DEV_SIGNING_KEY]))
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be a JSON array of Ed25519 private JWKs' });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.array(signingKeySchema).min(1)),
     JWT_EXPIRES_IN: z.string().regex(/^\d+\s*[smhd]?$/, { error: "like '7d', '12h' or seconds" }).default('7d'),
     /** Where the web app lives; reset links point there. */
     PUBLIC_WEB_URL: z.url().default('http://localhost:5173'),

@@ -81,10 +81,25 @@ describe('operability', () => {
         name: 'auth-misconfigured',
         entry: 'services/auth/src/server.ts',
         port: await freePort(),
-        env: testEnv(testNamespace('cfg'), { NODE_ENV: 'production', JWT_SECRET: '', DATABASE_URL: 'mysql://nope', REDIS_URL: 'redis://127.0.0.1:6379' }),
+        env: testEnv(testNamespace('cfg'), { NODE_ENV: 'production', DATABASE_URL: 'mysql://nope', REDIS_URL: 'redis://127.0.0.1:6379' }),
         readyTimeoutMs: 10_000,
       }),
-    ).rejects.toThrow(/exited with 78[\s\S]*DATABASE_URL is invalid: must be a postgresql:\/\/ URL[\s\S]*JWT_SECRET/);
+    ).rejects.toThrow(/exited with 78[\s\S]*DATABASE_URL is invalid: must be a postgresql:\/\/ URL/);
+  });
+
+  it('refuses to start in production (also when NODE_ENV is unset) with the published development signing key', async () => {
+    for (const NODE_ENV of ['production', undefined]) {
+      await expect(
+        startProcess({
+          name: 'auth-dev-key',
+          entry: 'services/auth/src/server.ts',
+          port: await freePort(),
+          env: testEnv(testNamespace('cfg'), { NODE_ENV }),
+          readyTimeoutMs: 10_000,
+        }),
+        `NODE_ENV=${NODE_ENV}`,
+      ).rejects.toThrow(/exited with 78[\s\S]*JWT_SIGNING_KEYS is not set: is required in production/);
+    }
   });
 
   it('drains and exits 0 on SIGTERM', async () => {

@@ -9,14 +9,13 @@ import { openConnections, type AuthConnections } from '../src/connections';
 export const databaseUrl = testDatabaseUrl('auth');
 
 /** Environment of an auth process under test (also used to spawn real processes). */
-export function testEnv(namespace: string, extra: Record<string, string> = {}): Record<string, string> {
+export function testEnv(namespace: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     DATABASE_URL: databaseUrl,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    JWT_SECRET: 'test-secret-test-secret-test-secret-123',
     BUS_NAMESPACE: namespace,
     PUBLIC_WEB_URL: 'http://web.test',
     OUTBOX_POLL_MS: '100',

@@ -1,7 +1,7 @@
 import {
   audienceAuth,
   createServer,
-  createTokenService,
+  tokenVerifierFor,
   Outbox,
   OutboxRelay,
   type Logger,
@@ -37,11 +37,11 @@ export interface MediaApp {
 export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   const { config, logger, store, prisma, bus } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const uploads = new UploadTokens(config.JWT_SECRET, config.UPLOAD_URL_TTL_SECONDS, clock);
-  const urls = new FileUrls(config.JWT_SECRET, config.FILE_URL_TTL_SECONDS, clock);
+  const uploads = new UploadTokens(config.FILE_URL_SECRET, config.UPLOAD_URL_TTL_SECONDS, clock);
+  const urls = new FileUrls(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock);
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const albums = new Albums({ prisma, store, urls, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), logger });
-  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET, clock }), prisma);
+  const authenticate = audienceAuth(tokenVerifierFor(config, clock), prisma);
   const app = createServer({
     logger,
     metrics: deps.metrics,

@@ -1,4 +1,4 @@
-import { serviceConfigSchema } from '@hoptrack/runtime';
+import { fileUrlSecretSchema, serviceConfigSchema } from '@hoptrack/runtime';
 import { z } from 'zod';
 
 export const mediaConfigSchema = serviceConfigSchema(
@@ -16,6 +16,8 @@ export const mediaConfigSchema = serviceConfigSchema(
      * Lifetime of the signed image URLs a viewer receives for album photos: a day,
      * so a tab left open keeps its images; a revoked friendship stops new URLs at once.
      */
+    /** The key of signed file URLs (and media's upload tokens): shared by sessions and media, never the tokens' key. */
+    FILE_URL_SECRET: fileUrlSecretSchema,
     FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
     /** Durable names of the read-model consumers; one per deployment. */

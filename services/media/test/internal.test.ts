@@ -40,7 +40,7 @@ describe('internal upload API (for other services)', () => {
     // The bare path is not enough; a signature for the owner (as the sessions service makes) is.
     expect((await media.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
     const key = path.slice(FILES_PREFIX.length);
-    const signature = new FileSignature(media.config.JWT_SECRET, 3600);
+    const signature = new FileSignature(media.config.FILE_URL_SECRET, 3600);
     expect((await media.app.inject({ method: 'GET', url: signature.url(key, owner) })).statusCode).toBe(200);
     // A forged signature, or one made for a key of another owner, is refused.
     expect((await media.app.inject({ method: 'GET', url: `${path}?exp=9999999999&v=${owner}&sig=forged` })).statusCode).toBe(404);

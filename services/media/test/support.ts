@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EventEnvelope, EventType } from '@hoptrack/proto';
-import { createMetrics, createTokenService, deleteStreams, Outbox, type RunningConsumer } from '@hoptrack/runtime';
+import { createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, Outbox, type RunningConsumer } from '@hoptrack/runtime';
 import { memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import { freePort } from '@hoptrack/testing/processes';
 import { startLocalS3, type LocalS3 } from '@hoptrack/testing/s3';
@@ -12,7 +12,6 @@ import { openConnections, type MediaConnections } from '../src/connections';
 import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
 import { processPhoto, type ProcessOutcome } from '../src/workers/thumbnails/process-photo';
 
-export const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
 export const databaseUrl = testDatabaseUrl('media');
 
 export interface TestMedia extends MediaApp, MediaConnections {
@@ -33,7 +32,6 @@ export async function startTestMedia(): Promise<TestMedia> {
   const namespace = testNamespace('media');
   const env = {
     NODE_ENV: 'test',
-    JWT_SECRET,
     DATABASE_URL: databaseUrl,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
@@ -52,7 +50,7 @@ export async function startTestMedia(): Promise<TestMedia> {
   const built = await buildMediaApp({ config, logger, metrics: createMetrics('media'), clock: clock.now, ...connections });
   await built.app.ready();
   const consumers: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
   const outbox = new Outbox(namespace);
   return {
     ...built,

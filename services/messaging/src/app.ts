@@ -1,4 +1,4 @@
-import { audienceAuth, createServer, createTokenService, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, tokenVerifierFor, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { MessagingConfig } from './config';
 import type { MessagingConnections } from './connections';
 import { Conversations } from './domain/conversations';
@@ -39,7 +39,7 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
-  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET }), prisma);
+  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
   conversationsRoutes(app, { conversations, prisma, authenticate });
   threadsRoutes(app, { conversations, authenticate });
   liveRoutes(app, { hub, authenticate });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { streamNameFor, type EventData, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
 import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildMessagingApp, type MessagingApp } from '../src/app';
@@ -10,7 +10,6 @@ import { openConnections, type MessagingConnections } from '../src/connections';
 import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
 import { startLiveFeed, type RunningLiveFeed } from '../src/live/feed';
 
-export const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
 export const databaseUrl = testDatabaseUrl('messaging');
 
 export interface Client {
@@ -70,7 +69,6 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
   const namespace = testNamespace('messaging');
   const env = {
     NODE_ENV: 'test',
-    JWT_SECRET,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BUS_NAMESPACE: namespace,
@@ -108,7 +106,7 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
   };
   const primary = await startInstance(connections);
   const readModels: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
 
   const as = async (id: string, tokenVersion = 0): Promise<Client> => {
     const token = await tokens.sign({ userId: id, tokenVersion });

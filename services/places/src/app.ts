@@ -1,4 +1,4 @@
-import { audienceAuth, createServer, createTokenService, type Bus, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, tokenVerifierFor, type Bus, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { PlacesConfig } from './config';
 import type { PrismaClient } from './db';
 import { Catalogue } from './domain/catalogue';
@@ -28,7 +28,7 @@ export function buildPlacesApp(deps: PlacesDeps): { app: ServiceApp; catalogue: 
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => deps.bus.check() },
   });
-  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET }), prisma);
+  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
   catalogueRoutes(app, catalogue, authenticate);
   reviewsRoutes(app, reviews, authenticate);
   placesProxyRoutes(app, config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue), authenticate);

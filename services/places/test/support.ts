@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EventData, EventType } from '@hoptrack/proto';
-import { createMetrics, createTokenService, deleteStreams, type Bus, type RunningConsumer } from '@hoptrack/runtime';
+import { createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, type Bus, type RunningConsumer } from '@hoptrack/runtime';
 import { memoryLogger, publishEvent, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildPlacesApp } from '../src/app';
@@ -34,12 +34,10 @@ export interface TestPlaces extends Client {
  * consumers running. Reviews, votes and read models start empty.
  */
 export async function startTestPlaces(): Promise<TestPlaces> {
-  const secret = 'test-secret-test-secret-test-secret-123';
   const namespace = testNamespace('places');
   const config = placesConfigSchema.parse({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
-    JWT_SECRET: secret,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     BUS_NAMESPACE: namespace,
     READ_MODEL_CONSUMER: `rm-${namespace}`,
@@ -51,7 +49,7 @@ export async function startTestPlaces(): Promise<TestPlaces> {
   const { app } = buildPlacesApp({ config, logger, metrics: createMetrics('places'), ...connections });
   await app.ready();
   const consumers: RunningConsumer[] = await startReadModelConsumers({ ...connections, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = createTokenService({ secret });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY] });
   const clientFor = (authorization: string): Client => ({
     get: (url) => app.inject({ method: 'GET', url, headers: { authorization } }),
     post: (url, body) => app.inject({ method: 'POST', url, headers: { authorization }, ...(body ? { payload: body } : {}) }),

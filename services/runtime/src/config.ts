@@ -1,8 +1,14 @@
 import { z } from 'zod';
+import { createTokenVerifier, DEV_JWKS, DEV_SIGNING_KEY, type TokenVerifier } from './auth/tokens';
 
 /** Settings every service shares; a service extends this with its own. */
 export const baseConfigSchema = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  /**
+   * Unset means production: only an explicit development or test mode returns
+   * reset tokens in answers or accepts the published development keys
+   * (`make dev` and the tests set it).
+   */
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
@@ -10,7 +16,12 @@ export const baseConfigSchema = z.object({
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   /** Prefix of every subject and stream, so deployments (and test runs) sharing a NATS server stay apart. */
   BUS_NAMESPACE: z.string().regex(/^[a-z][a-z0-9_-]*$/i, { error: 'letters, digits, - and _ only' }).default('hoptrack'),
-  JWT_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }),
+  /**
+   * Auth's published keys (/.well-known/jwks.json on its internal address),
+   * which every other service verifies tokens with. Unset outside production:
+   * the development key's public half.
+   */
+  AUTH_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
   /** Trust X-Forwarded-For from the gateway, so rate limits and logs see the client address. */
   TRUST_PROXY: z.stringbool().default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -54,26 +65,42 @@ export function loadConfig<S extends z.ZodType>(
   throw new ConfigError(service, problems);
 }
 
-export const DEV_JWT_SECRET = 'hoptrack-development-secret-change-me-please';
+/**
+ * The key of signed file URLs and upload tokens outside production. Published,
+ * like the development signing key, so production refuses it.
+ */
+export const DEV_FILE_URL_SECRET = 'hoptrack-development-file-url-secret-change-me';
+
+/** FILE_URL_SECRET, for the services that sign or check file URLs (sessions, media): its own key, not the tokens'. */
+export const fileUrlSecretSchema = z.string().min(32, { error: 'must be at least 32 characters' }).default(DEV_FILE_URL_SECRET);
 
 /**
  * A service's config schema: the base settings with its port and database
- * defaults, plus its own. Outside production the development JWT secret is
- * the default; in production it is refused, so a forgotten secret stops the
- * process rather than signing tokens anyone could forge.
+ * defaults, plus its own. In production, what a development default would
+ * leave open stops the process instead: no JWKS URL (a service would trust
+ * the published development key), the published file-URL secret, or the
+ * development signing key.
  */
 export function serviceConfigSchema<E extends z.ZodRawShape>(defaults: { port: number; database: string }, extra: E) {
   return baseConfigSchema
     .extend({
       PORT: z.coerce.number().int().min(1).max(65535).default(defaults.port),
       DATABASE_URL: baseConfigSchema.shape.DATABASE_URL.default(`postgresql://postgres@127.0.0.1:5432/${defaults.database}`),
-      JWT_SECRET: baseConfigSchema.shape.JWT_SECRET.default(DEV_JWT_SECRET),
     })
     .extend(extra)
     .superRefine((config, ctx) => {
-      const { JWT_SECRET: secret, NODE_ENV: env } = config as { JWT_SECRET: string; NODE_ENV: string };
-      if (env === 'production' && secret === DEV_JWT_SECRET) {
-        ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'is required in production' });
+      const given = config as { NODE_ENV: string; AUTH_JWKS_URL?: string; FILE_URL_SECRET?: string; JWT_SIGNING_KEYS?: Array<{ kid: string }> };
+      if (given.NODE_ENV !== 'production') return;
+      // Auth signs (it has JWT_SIGNING_KEYS); everyone else verifies with its published keys.
+      if (!given.JWT_SIGNING_KEYS && !given.AUTH_JWKS_URL) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'is required in production' });
+      if (given.FILE_URL_SECRET === DEV_FILE_URL_SECRET) ctx.addIssue({ code: 'custom', path: ['FILE_URL_SECRET'], message: 'is required in production' });
+      if (given.JWT_SIGNING_KEYS?.some((key) => key.kid === DEV_SIGNING_KEY.kid)) {
+        ctx.addIssue({ code: 'custom', path: ['JWT_SIGNING_KEYS'], message: 'is required in production (the development key is published)' });
       }
     });
+}
+
+/** The verifier of a service's config: auth's JWKS URL, or outside production the development key. */
+export function tokenVerifierFor(config: Pick<BaseConfig, 'AUTH_JWKS_URL'>, clock?: () => Date): TokenVerifier {
+  return createTokenVerifier({ jwks: config.AUTH_JWKS_URL ? new URL(config.AUTH_JWKS_URL) : DEV_JWKS, clock });
 }

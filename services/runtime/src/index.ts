@@ -1,4 +1,4 @@
-export { baseConfigSchema, serviceConfigSchema, loadConfig, ConfigError, DEV_JWT_SECRET, type BaseConfig } from './config';
+export { baseConfigSchema, serviceConfigSchema, loadConfig, ConfigError, DEV_FILE_URL_SECRET, fileUrlSecretSchema, tokenVerifierFor, type BaseConfig } from './config';
 export { createLogger, type Logger } from './logger';
 export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions } from './http/server';
 export { createMetrics, type ServiceMetrics } from './http/metrics';
@@ -7,7 +7,21 @@ export { encodeTimeCursor, decodeTimeCursor, type TimeCursor } from './http/curs
 export { isDependencyUnavailable } from './http/unavailable';
 export { ValidationError, describeIssue, type ZodTypeProvider } from './http/validation';
 export { REQUEST_ID_HEADER } from './http/request-id';
-export { createTokenService, parseDuration, InvalidTokenError, type TokenClaims, type TokenService } from './auth/tokens';
+export {
+  createTokenService,
+  createTokenVerifier,
+  generateSigningKey,
+  publicJwk,
+  parseDuration,
+  signingKeySchema,
+  DEV_JWKS,
+  DEV_SIGNING_KEY,
+  InvalidTokenError,
+  type SigningKey,
+  type TokenClaims,
+  type TokenService,
+  type TokenVerifier,
+} from './auth/tokens';
 export { bearerAuth, audienceAuth, authOf, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';

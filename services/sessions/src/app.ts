@@ -1,4 +1,4 @@
-import { audienceAuth, createServer, createTokenService, FileSignature, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, tokenVerifierFor, FileSignature, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { SessionsConfig } from './config';
 import type { SessionsConnections } from './connections';
 import { Interactions } from './domain/interactions';
@@ -29,7 +29,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
-  const photos = new PhotoUrls(new FileSignature(config.JWT_SECRET, config.FILE_URL_TTL_SECONDS, clock));
+  const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));
   const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines, logger, photos });
   const feed = new Feed(prisma, timelines, config.TIMELINE_CAP, photos);
   const app = createServer({
@@ -38,7 +38,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), redis: () => redis.ping() },
   });
-  const authenticate = audienceAuth(createTokenService({ secret: config.JWT_SECRET }), prisma);
+  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
   sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
   interactionsRoutes(app, new Interactions(prisma), authenticate);
   return { app, relay, feed, timelines };

@@ -1,4 +1,4 @@
-import { serviceConfigSchema } from '@hoptrack/runtime';
+import { fileUrlSecretSchema, serviceConfigSchema } from '@hoptrack/runtime';
 import { z } from 'zod';
 
 export const sessionsConfigSchema = serviceConfigSchema(
@@ -21,6 +21,8 @@ export const sessionsConfigSchema = serviceConfigSchema(
     /** Entries kept per timeline (the brief: about 800); older pages come from Postgres. */
     TIMELINE_CAP: z.coerce.number().int().min(10).max(10_000).default(800),
     /** Lifetime of the signed session-photo URLs handed to viewers (as media's album images). */
+    /** The key of signed file URLs (and media's upload tokens): shared by sessions and media, never the tokens' key. */
+    FILE_URL_SECRET: fileUrlSecretSchema,
     FILE_URL_TTL_SECONDS: z.coerce.number().int().min(60).max(7 * 24 * 3600).default(24 * 3600),
   },
 );

@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { streamNameFor, type EventData, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
 import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
@@ -14,7 +14,6 @@ import { openConnections, type SessionsConnections } from '../src/connections';
 import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
 import { startFanout, type RunningFanout } from '../src/workers/fanout/fanout-worker';
 
-export const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
 export const databaseUrl = testDatabaseUrl('sessions');
 
 export interface FormFields {
@@ -90,7 +89,6 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
   const namespace = testNamespace('sessions');
   const common = {
     NODE_ENV: 'test',
-    JWT_SECRET,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BUS_NAMESPACE: namespace,
@@ -122,7 +120,7 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
   built.relay.start();
   const readModels: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
   const fanout = await startFanout({ config, connections, logger });
-  const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
 
   const as = async (id: string): Promise<Client> => {
     const authorization = `Bearer ${await tokens.sign({ userId: id, tokenVersion: 0 })}`;

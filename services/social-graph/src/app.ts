@@ -1,7 +1,7 @@
 import {
   audienceAuth,
   createServer,
-  createTokenService,
+  tokenVerifierFor,
   Outbox,
   OutboxRelay,
   ReadModelBarrier,
@@ -44,8 +44,7 @@ export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
     clock,
     settle: config.READ_MODEL_BARRIER_MS > 0 ? (eventIds) => barrier.await(eventIds, 'SOCIAL') : undefined,
   });
-  const tokens = createTokenService({ secret: config.JWT_SECRET, clock });
-  const authenticate = audienceAuth(tokens, prisma);
+  const authenticate = audienceAuth(tokenVerifierFor(config, clock), prisma);
 
   const app = createServer({
     logger,

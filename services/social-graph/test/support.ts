@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
 import { memoryLogger, publishEvent, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildSocialApp, type SocialApp } from '../src/app';
@@ -9,7 +9,6 @@ import { openConnections, type SocialConnections } from '../src/connections';
 import { startUsersConsumer } from '../src/consumers/users.consumer';
 
 export const databaseUrl = testDatabaseUrl('social_graph');
-const JWT_SECRET = 'test-secret-test-secret-test-secret-123';
 
 export interface TestUser {
   id: string;
@@ -40,7 +39,7 @@ export interface TestSocial extends SocialApp, SocialConnections {
   befriend(a: TestUser, b: TestUser): Promise<void>;
   /** Publishes what is pending, then every SOCIAL event so far (of the given types, or all). */
   events<T extends EventType>(...types: T[]): Promise<Array<EventEnvelope<T>>>;
-  /** A token signed with the service's secret, for any user id and token version. */
+  /** A token signed with the development key (the service's default JWKS in tests), for any user id and token version. */
   signToken(userId: string, tokenVersion: number): Promise<string>;
   /** Publishes an envelope as auth would (raw; no waiting): `msgId` defaults to the envelope id, as the outbox relay does. */
   publishRaw(envelope: EventEnvelope<'user.registered.v1' | 'user.updated.v1'>, msgId?: string): Promise<void>;
@@ -57,7 +56,6 @@ export async function startTestSocial(): Promise<TestSocial> {
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    JWT_SECRET,
     BUS_NAMESPACE: namespace,
     OUTBOX_POLL_MS: '100',
     READ_MODEL_CONSUMER: `rm-${namespace}`,
@@ -68,7 +66,7 @@ export async function startTestSocial(): Promise<TestSocial> {
   const built = await buildSocialApp({ config, logger, metrics: createMetrics('social-graph'), clock: testClock().now, ...connections });
   await built.app.ready();
   const consumer = await startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = createTokenService({ secret: JWT_SECRET, expiresIn: '1h' });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
 
   const publishUser = async (type: 'user.registered.v1' | 'user.updated.v1', snapshot: UserSnapshot) => {
     await publishEvent(connections.bus, type, snapshot);

@@ -1,4 +1,4 @@
-import { createTokenService } from '@hoptrack/runtime';
+import { createTokenService, DEV_SIGNING_KEY, generateSigningKey } from '@hoptrack/runtime';
 import type { OtherUser } from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ok } from './helpers';
@@ -53,8 +53,8 @@ describe('authentication', () => {
 
   it.each([
     { name: 'a garbage token', header: async () => 'Bearer not.a.jwt' },
-    { name: 'a token signed with another secret', header: async () => `Bearer ${await createTokenService({ secret: 'another-secret-another-secret-1234' }).sign({ userId: me.id, tokenVersion: 0 })}` },
-    { name: 'an expired token', header: async () => `Bearer ${await createTokenService({ secret: social.config.JWT_SECRET, expiresIn: '1s', clock: () => new Date(Date.now() - 60_000) }).sign({ userId: me.id, tokenVersion: 0 })}` },
+    { name: 'a token signed with a key not in the JWKS', header: async () => `Bearer ${await (await createTokenService({ keys: [await generateSigningKey('another-key')] })).sign({ userId: me.id, tokenVersion: 0 })}` },
+    { name: 'an expired token', header: async () => `Bearer ${await (await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1s', clock: () => new Date(Date.now() - 60_000)  })).sign({ userId: me.id, tokenVersion: 0 })}` },
     { name: 'a non-bearer scheme', header: async () => `Basic ${Buffer.from('a:b').toString('base64')}` },
   ])('refuses $name with 401', async ({ header }) => {
     expectError(await call('GET', '/api/friends', undefined, await header()), 401);

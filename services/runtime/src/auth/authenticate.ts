@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors';
 import { tokenVersionCheck } from '../audience/revocation';
 import type { SqlClient } from '../db/sql';
-import { InvalidTokenError, type TokenClaims, type TokenService } from './tokens';
+import { InvalidTokenError, type TokenClaims, type TokenVerifier } from './tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +19,7 @@ export type Authenticate = (request: FastifyRequest) => Promise<void>;
  * forget was forgotten by three of them once. Services other than auth pass
  * the audience module's `tokenVersionCheck` (or call `audienceAuth`).
  */
-export function bearerAuth(tokens: TokenService, isCurrent: (claims: TokenClaims) => Promise<boolean>): Authenticate {
+export function bearerAuth(tokens: TokenVerifier, isCurrent: (claims: TokenClaims) => Promise<boolean>): Authenticate {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
@@ -43,6 +43,6 @@ export function authOf(request: FastifyRequest): TokenClaims {
 }
 
 /** bearerAuth with the token-version check of the audience module's people table: what every service but auth uses. */
-export function audienceAuth(tokens: TokenService, db: SqlClient): Authenticate {
+export function audienceAuth(tokens: TokenVerifier, db: SqlClient): Authenticate {
   return bearerAuth(tokens, tokenVersionCheck(db));
 }

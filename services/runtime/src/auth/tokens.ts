@@ -1,4 +1,5 @@
-import { errors, jwtVerify, SignJWT } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JSONWebKeySet, type JWK, type JWTVerifyGetKey } from 'jose';
+import { z } from 'zod';
 
 export interface TokenClaims {
   userId: string;
@@ -6,10 +7,17 @@ export interface TokenClaims {
   tokenVersion: number;
 }
 
-export interface TokenService {
-  sign(claims: TokenClaims): Promise<string>;
+/** Checks bearer tokens with public keys only: what every service but auth holds. */
+export interface TokenVerifier {
   /** Resolves the claims of a valid token; rejects an invalid, expired or foreign one. */
   verify(token: string): Promise<TokenClaims>;
+}
+
+/** Auth's side: signs with the first private key, and publishes the public halves of all of them. */
+export interface TokenService extends TokenVerifier {
+  sign(claims: TokenClaims): Promise<string>;
+  /** The JWKS auth serves at /.well-known/jwks.json: public keys only. */
+  jwks(): JSONWebKeySet;
 }
 
 export class InvalidTokenError extends Error {
@@ -20,6 +28,8 @@ export class InvalidTokenError extends Error {
 }
 
 const ISSUER = 'hoptrack';
+/** The one algorithm tokens are signed and accepted with (Ed25519). An allowlist, so alg none or an HMAC swap is refused. */
+const ALGORITHM = 'EdDSA';
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 /** '7d', '12h', '30m', '45s' or plain seconds. Computed here, not by jose, so an injected clock governs expiry. */
@@ -29,42 +39,104 @@ export function parseDuration(value: string): number {
   return Number(match[1]) * (UNIT_SECONDS[match[2] || 's'] ?? 1);
 }
 
+/** An Ed25519 private key as a JWK, with the key id tokens name it by. */
+export const signingKeySchema = z.object({
+  kty: z.literal('OKP'),
+  crv: z.literal('Ed25519'),
+  x: z.string().min(1),
+  d: z.string().min(1),
+  kid: z.string().min(1),
+});
+export type SigningKey = z.infer<typeof signingKeySchema>;
+
 /**
- * HS256 bearer tokens shared by every service: each verifies tokens itself
- * (authorization is the service's job), with no call to the auth service.
+ * The development signing key. It is published (it is in this file), so a
+ * token it signs proves nothing: auth refuses it in production, and the other
+ * services accept it only outside production, where no JWKS URL is set.
  */
-export function createTokenService(options: {
-  secret: string;
-  /** Lifetime of signed tokens; services that only verify can leave it. */
-  expiresIn?: string;
-  clock?: () => Date;
-}): TokenService {
-  const key = new TextEncoder().encode(options.secret);
-  const now = options.clock ?? (() => new Date());
-  const lifetimeSeconds = parseDuration(options.expiresIn ?? '7d');
+export const DEV_SIGNING_KEY: SigningKey = {
+  kty: 'OKP',
+  crv: 'Ed25519',
+  x: 'LKoIFtapIbMT9dnY6jd7T_MUVXSqGjzVPtC-EvYEXdc',
+  d: 'Gpy828ZZdljpkZlzIbgC_qHzreOVv3wsGtNJJZMW_oY',
+  kid: 'hoptrack-development',
+};
+
+/** The public half of a signing key, as a JWKS entry. */
+export function publicJwk(key: SigningKey): JWK {
+  return { kty: key.kty, crv: key.crv, x: key.x, kid: key.kid, alg: ALGORITHM, use: 'sig' };
+}
+
+export const DEV_JWKS: JSONWebKeySet = { keys: [publicJwk(DEV_SIGNING_KEY)] };
+
+function claimsOf(payload: { sub?: unknown; tv?: unknown }): TokenClaims {
+  if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') throw new InvalidTokenError('token is missing its claims');
+  return { userId: payload.sub, tokenVersion: payload.tv };
+}
+
+function verifierOf(keys: JWTVerifyGetKey, now: () => Date): TokenVerifier {
   return {
-    async sign({ userId, tokenVersion }) {
-      const issuedAt = Math.floor(now().getTime() / 1000);
-      return new SignJWT({ tv: tokenVersion })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(userId)
-        .setIssuer(ISSUER)
-        .setIssuedAt(issuedAt)
-        .setExpirationTime(issuedAt + lifetimeSeconds)
-        .sign(key);
-    },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, algorithms: ['HS256'], currentDate: now() });
-        if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') {
-          throw new InvalidTokenError('token is missing its claims');
-        }
-        return { userId: payload.sub, tokenVersion: payload.tv };
+        const { payload } = await jwtVerify(token, keys, { issuer: ISSUER, algorithms: [ALGORITHM], requiredClaims: ['exp', 'sub'], currentDate: now() });
+        return claimsOf(payload);
       } catch (err) {
         if (err instanceof InvalidTokenError) throw err;
         if (err instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');
+        // The JWKS could not be fetched (auth down, a timeout): a 503 for the caller to retry, not a 401.
+        if (err instanceof errors.JWKSTimeout || !(err instanceof errors.JOSEError)) throw err;
         throw new InvalidTokenError('token invalid');
       }
     },
   };
+}
+
+/**
+ * A verifier of the services' tokens from a JWKS: a URL (auth's
+ * /.well-known/jwks.json, fetched and cached; a token naming a key id not in
+ * the cache makes it fetch again, at most once per `cooldownMs`) or a fixed
+ * key set. Public keys only: a service that holds one cannot mint tokens.
+ */
+export function createTokenVerifier(options: { jwks: URL | JSONWebKeySet; clock?: () => Date; cacheMaxAgeMs?: number; cooldownMs?: number }): TokenVerifier {
+  const keys =
+    options.jwks instanceof URL
+      ? createRemoteJWKSet(options.jwks, { cacheMaxAge: options.cacheMaxAgeMs ?? 10 * 60_000, cooldownDuration: options.cooldownMs ?? 30_000, timeoutDuration: 5_000 })
+      : createLocalJWKSet(options.jwks);
+  return verifierOf(keys, options.clock ?? (() => new Date()));
+}
+
+/**
+ * Auth's token service: signs with the first of `keys` (the current one),
+ * verifies against all of them, and publishes their public halves. During a
+ * rollover the set holds the new key and the old one (docs/operations.md).
+ */
+export async function createTokenService(options: { keys: readonly SigningKey[]; expiresIn?: string; clock?: () => Date }): Promise<TokenService> {
+  const [current] = options.keys;
+  if (!current) throw new Error('createTokenService needs at least one signing key');
+  const kids = options.keys.map((k) => k.kid);
+  if (new Set(kids).size !== kids.length) throw new Error(`signing keys share a key id: ${kids.join(', ')}`);
+  const privateKey = await importJWK({ ...current, alg: ALGORITHM }, ALGORITHM);
+  const jwks: JSONWebKeySet = { keys: options.keys.map(publicJwk) };
+  const now = options.clock ?? (() => new Date());
+  const lifetimeSeconds = parseDuration(options.expiresIn ?? '7d');
+  return {
+    ...verifierOf(createLocalJWKSet(jwks), now),
+    async sign({ userId, tokenVersion }) {
+      const issuedAt = Math.floor(now().getTime() / 1000);
+      return new SignJWT({ tv: tokenVersion })
+        .setProtectedHeader({ alg: ALGORITHM, kid: current.kid, typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + lifetimeSeconds)
+        .sign(privateKey);
+    },
+    jwks: () => jwks,
+  };
+}
+
+/** A new Ed25519 signing key (the `make-env` script and the rollover tests use it). */
+export async function generateSigningKey(kid: string): Promise<SigningKey> {
+  const { privateKey } = await generateKeyPair(ALGORITHM, { crv: 'Ed25519', extractable: true });
+  return signingKeySchema.parse({ ...(await exportJWK(privateKey)), kid });
 }

@@ -11,9 +11,11 @@ const UNAVAILABLE_CODES = new Set([
   '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006',
   // Prisma: can't reach the server, timed out, server closed the connection, pool timeout.
   'P1001', 'P1002', 'P1017', 'P2024',
+  // jose: auth's JWKS did not answer in time.
+  'ERR_JWKS_TIMEOUT',
 ]);
 const UNAVAILABLE_MESSAGE =
-  /ECONNREFUSED|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|Connection is closed|has encountered a connection error and is not queryable|connection timeout|max retries per request|Stream isn't writeable/i;
+  /ECONNREFUSED|fetch failed|ECONNRESET|Connection terminated|Can't reach database server|terminating connection|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|Connection is closed|has encountered a connection error and is not queryable|connection timeout|max retries per request|Stream isn't writeable/i;
 
 export function isDependencyUnavailable(error: unknown): boolean {
   const seen = new Set<unknown>();
