@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_SECURITY_HEADERS } from '@hoptrack/runtime/security-headers';
 import { startGateway } from '@hoptrack/testing/gateway';
 import { freePort, type RunningProcess } from '@hoptrack/testing/processes';
 import { expectGatewayError, fakeWebDist, fetchJson, rateLimitPrefix } from './support';
@@ -38,6 +39,13 @@ describe('gateway edge', () => {
       ['DELETE', '/api/authx', 'No API route for DELETE /api/authx'],
     ])('%s %s → JSON 404', async (method, path, message) => {
       expectGatewayError(await fetchJson(`${gateway.url}${path}`, { method }), 404, message);
+    });
+
+    it("carries the API's security headers, like every service's answers (issue 19); HSTS only over TLS", async () => {
+      const res = await fetch(`${gateway.url}/api/no-such-service`);
+      expect(res.status).toBe(404);
+      for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(res.headers.get(name), name).toBe(value);
+      expect(res.headers.get('strict-transport-security')).toBeNull();
     });
   });
 

@@ -1,5 +1,6 @@
 import type { AuthResponse, ForgotPasswordResponse } from '@hoptrack/proto';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { API_SECURITY_HEADERS } from '@hoptrack/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@hoptrack/testing';
 import { registerUser, type RegisteredUser } from '@hoptrack/testing/api';
@@ -18,7 +19,8 @@ import { fillTemplate, paramsOf, scanRoutes, type ScannedRoute } from './route-s
  *
  * 1. without a token: 401 makes it an authenticated route; anything else must
  *    be in PUBLIC, with the reason (a new public route must be thought about,
- *    and a PUBLIC entry answering 401 is stale);
+ *    and a PUBLIC entry answering 401 is stale); every answer must carry the
+ *    API's security headers;
  * 2. with A's token from before the reset: every authenticated route must
  *    answer 401 (the services other than auth learn of the reset by events,
  *    so each route gets the suite's condition bound to start refusing);
@@ -105,7 +107,14 @@ const urlOf = new Map(
 interface Answer {
   status: number;
   text: string;
+  /** Security headers the answer lacks or gets wrong (issue 19, item 5). */
+  missingHeaders?: string[];
 }
+
+const headersMissing = (headers: Headers) =>
+  Object.entries(API_SECURITY_HEADERS)
+    .filter(([name, value]) => headers.get(name) !== value)
+    .map(([name]) => name);
 
 /**
  * One call through the gateway, with `token` or none. An event stream (the
@@ -130,9 +139,9 @@ async function call(baseUrl: string, route: ScannedRoute, token: string | undefi
     });
     if ((res.headers.get('content-type') ?? '').includes('text/event-stream')) {
       stop.abort();
-      return { status: res.status, text: '(event stream, closed after its headers)' };
+      return { status: res.status, text: '(event stream, closed after its headers)', missingHeaders: headersMissing(res.headers) };
     }
-    return { status: res.status, text: (await res.text()).slice(0, 200) };
+    return { status: res.status, text: (await res.text()).slice(0, 200), missingHeaders: headersMissing(res.headers) };
   } catch (err) {
     return { status: 0, text: `fetch failed: ${err instanceof Error ? err.message : String(err)}` };
   }
@@ -214,9 +223,11 @@ describe('revocation: a token from before a password reset is refused at every a
     const unlisted: string[] = [];
     const stale: string[] = [];
     const lines: string[] = [];
+    const bare: string[] = [];
     for (const route of apiRoutes) {
       const key = keyOf(route);
       const answer = await call(stack.baseUrl, route, undefined);
+      if (answer.missingHeaders?.length) bare.push(`${key} -> ${answer.status} without ${answer.missingHeaders.join(', ')}`);
       lines.push(`  ${key.padEnd(50)} ${answer.status}${PUBLIC[key] ? '  (public)' : ''}`);
       if (answer.status === 401) {
         authenticated.push(route);
@@ -237,6 +248,8 @@ describe('revocation: a token from before a password reset is refused at every a
     // Both lists, whichever fails.
     expect.soft(unlisted, `routes answering without a token that PUBLIC does not list (authenticate them, or list them with the reason):\n${unlisted.join('\n')}`).toEqual([]);
     expect.soft(stale, `PUBLIC entries that now demand a token (remove them):\n${stale.join('\n')}`).toEqual([]);
+    // Every answer, public or refused, carries the API's security headers through the gateway.
+    expect.soft(bare, `answers without the security headers:\n${bare.join('\n')}`).toEqual([]);
     expect(authenticated.length).toBeGreaterThan(30);
   });
 

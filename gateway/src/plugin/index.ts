@@ -6,7 +6,8 @@ import { serviceProxyPolicy } from './proxy';
 import { rateLimitPolicy } from './rate-limit';
 import { requestIdPolicy } from './request-id';
 import type { GatewayApp, Middleware, PluginContext } from './types';
-import { webAppRoute } from './web';
+import { isApiPath, webAppRoute } from './web';
+import { API_SECURITY_HEADERS, HSTS } from '@hoptrack/runtime/security-headers';
 
 /**
  * Hoptrack's express-gateway plugin (registered in system.config.yml).
@@ -58,6 +59,17 @@ function normaliseForwarding(trustProxy: Settings['trustProxy']): Middleware {
   };
 }
 
+/**
+ * The services' security headers on every /api answer, including the ones the
+ * gateway makes itself (404, 413, 429, 502); HSTS on every answer served over
+ * TLS (as the trusted proxy in front says).
+ */
+const apiSecurityHeaders: Middleware = (req, res, next) => {
+  if (isApiPath(req.path)) for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) res.setHeader(name, value);
+  if (req.secure) res.setHeader('strict-transport-security', HSTS);
+  next();
+};
+
 export function init(context: PluginContext): void {
   const settings = readSettings(context.settings);
 
@@ -70,6 +82,7 @@ export function init(context: PluginContext): void {
   context.registerGatewayRoute((app: GatewayApp) => {
     app.set('trust proxy', settings.trustProxy);
     app.use(normaliseForwarding(settings.trustProxy));
+    app.use(apiSecurityHeaders);
     observeRequests(app);
     healthRoutes(app);
     metricsRoute(app);

@@ -13,6 +13,8 @@ export interface GatewayRequest extends IncomingMessage {
   path: string;
   /** The client address, honouring the "trust proxy" setting. */
   ip?: string;
+  /** Whether the request came over TLS (itself, or as the trusted proxy in front says). */
+  secure?: boolean;
   /** Set by express-gateway when the request entered a pipeline. */
   egContext?: { apiEndpoint?: { apiEndpointName?: string } };
 }

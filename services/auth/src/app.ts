@@ -1,8 +1,8 @@
-import rateLimit from '@fastify/rate-limit';
 import {
   bearerAuth,
   createServer,
   createTokenService,
+  FixedWindowLimiter,
   Outbox,
   OutboxRelay,
   ReadModelBarrier,
@@ -70,21 +70,13 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
       nats: () => bus.check(),
     },
   });
-  // Limits live in Redis so every replica counts together. A Redis outage
-  // lets requests through rather than locking everyone out; /readyz reports it.
-  // Counted at preHandler, once the body is parsed: the login key includes the e-mail.
-  await app.register(rateLimit, {
-    global: false,
-    hook: 'preHandler',
-    redis,
-    nameSpace: `${config.BUS_NAMESPACE}:auth-rate:`,
-    skipOnError: true,
-  });
-
+  // Limits live in Redis so every replica counts together; when Redis cannot count, the limited
+  // routes answer 503 (fail closed) rather than let guessing through unlimited.
   authRoutes(app, accounts, {
     loginMax: config.LOGIN_RATE_LIMIT_MAX,
+    accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
     forgotMax: config.FORGOT_RATE_LIMIT_MAX,
-    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
   });
   meRoutes(app, accounts, bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)));
   // The public keys every other service verifies tokens with (internal: the gateway routes /api only).

@@ -28,6 +28,8 @@ export const authConfigSchema = serviceConfigSchema(
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Hoptrack <no-reply@hoptrack.local>'),
     LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
+    /** Failed logins per account per window from all addresses together; past it, that account's logins answer 429. */
+    LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(50),
     FORGOT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
     /** `off` leaves events in the outbox for another relay (or a later start) to publish. */

@@ -5,8 +5,10 @@ export { createMetrics, type ServiceMetrics } from './http/metrics';
 export * from './http/errors';
 export { encodeTimeCursor, decodeTimeCursor, type TimeCursor } from './http/cursor';
 export { isDependencyUnavailable } from './http/unavailable';
+export { FixedWindowLimiter, type LimiterRedis } from './http/limiter';
 export { ValidationError, describeIssue, type ZodTypeProvider } from './http/validation';
 export { REQUEST_ID_HEADER } from './http/request-id';
+export { API_SECURITY_HEADERS, HSTS } from './http/security-headers';
 export {
   createTokenService,
   createTokenVerifier,

@@ -9,29 +9,31 @@ import {
   resetTokenParams,
   verifyResetTokenResponse,
 } from '@hoptrack/proto';
-import { HttpError, type ServiceApp } from '@hoptrack/runtime';
+import { HttpError, tooManyRequests, type FixedWindowLimiter, type ServiceApp } from '@hoptrack/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { Accounts } from '../domain/accounts';
 import { toCurrentUser } from '../domain/user-views';
 
 export interface AuthRouteLimits {
+  /** Attempts per address and account (all attempts). */
   loginMax: number;
+  /** Failed attempts per account, from every address together (credential stuffing from many addresses). */
+  accountFailuresMax: number;
+  /** Requests per address. */
   forgotMax: number;
-  windowMs: number;
+  limiter: FixedWindowLimiter;
 }
 
 const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
+const TOO_MANY_LOGINS = 'Too many login attempts, please try again later.';
 
 /** /api/auth/*: registration, login and the password-reset flow. */
 export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRouteLimits): void {
-  const limit = (max: number, message: string, key: (request: FastifyRequest) => string) => ({
-    rateLimit: {
-      max,
-      timeWindow: limits.windowMs,
-      keyGenerator: key,
-      errorResponseBuilder: () => new HttpError(429, message),
-    },
-  });
+  const { limiter } = limits;
+  const emailOf = (request: FastifyRequest) => {
+    const body = request.body as { email?: unknown } | undefined;
+    return typeof body?.email === 'string' ? body.email.toLowerCase() : '';
+  };
 
   app.post(
     '/api/auth/register',
@@ -46,15 +48,23 @@ export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRout
     '/api/auth/login',
     {
       schema: { body: loginRequest, response: { 200: authResponse } },
-      // Per address and account: slows guessing one password without locking out a shared network.
-      config: limit(limits.loginMax, 'Too many login attempts, please try again later.', (request) => {
-        const body = request.body as { email?: unknown } | undefined;
-        return `login:${request.ip}:${typeof body?.email === 'string' ? body.email.toLowerCase() : ''}`;
-      }),
+      // After validation, so the key has the e-mail. Two limits, both counted in Redis across replicas:
+      // per address and account (slows guessing one password without locking out a shared network), and
+      // failures per account from every address (credential stuffing spread over many addresses).
+      preHandler: async (request) => {
+        const email = emailOf(request);
+        if ((await limiter.hit(`login:${request.ip}:${email}`)) > limits.loginMax) throw tooManyRequests(TOO_MANY_LOGINS);
+        if ((await limiter.count(`login-failed:${email}`)) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_LOGINS);
+      },
     },
     async (request) => {
-      const { token, user } = await accounts.login(request.body);
-      return { token, message: 'Login successful', user: toCurrentUser(user) };
+      try {
+        const { token, user } = await accounts.login(request.body);
+        return { token, message: 'Login successful', user: toCurrentUser(user) };
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 401) await limiter.hit(`login-failed:${emailOf(request)}`);
+        throw err;
+      }
     },
   );
 
@@ -62,7 +72,9 @@ export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRout
     '/api/auth/forgot-password',
     {
       schema: { body: forgotPasswordRequest, response: { 200: forgotPasswordResponse } },
-      config: limit(limits.forgotMax, 'Too many password reset requests, please try again later.', (request) => `forgot:${request.ip}`),
+      preHandler: async (request) => {
+        if ((await limiter.hit(`forgot:${request.ip}`)) > limits.forgotMax) throw tooManyRequests('Too many password reset requests, please try again later.');
+      },
     },
     async (request) => {
       const extra = await accounts.forgotPassword(request.body.email);

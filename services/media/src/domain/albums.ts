@@ -127,7 +127,8 @@ export class Albums {
     await this.removeObjects([photo]);
   }
 
-  private async owned(ownerId: string, albumId: string): Promise<PhotoAlbum> {
+  /** The album, if `ownerId` owns it; else 404, exactly like a missing one. The upload route calls it before reading the body. */
+  async owned(ownerId: string, albumId: string): Promise<PhotoAlbum> {
     const album = await this.deps.prisma.photoAlbum.findUnique({ where: { id: albumId } });
     // Someone else's album answers exactly like a missing one.
     if (!album || album.userId !== ownerId) throw notFound(ALBUM_NOT_FOUND);

@@ -48,6 +48,8 @@ export function albumsRoutes(app: ServiceApp, albums: Albums, authenticate: Auth
     await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: PHOTO_PICKER_MAX + 1, fields: 5, parts: PHOTO_PICKER_MAX + 6 } });
     scope.post('/api/albums/:id/photos', { ...guarded, schema: { params: idParams, response: { 201: addPhotosResponse } } }, async (request, reply) => {
       if (!request.isMultipart()) throw badRequest('Send the photos as multipart/form-data in fields named "photos"', 'photos');
+      // Ownership first: up to 10 × 10 MB is read into memory below, never for someone else's (or no) album.
+      await albums.owned(authOf(request).userId, request.params.id);
       const files: IncomingPhoto[] = [];
       let description: string | undefined;
       for await (const part of request.parts()) {

@@ -5,6 +5,7 @@ import { HttpError, statusText } from './errors';
 import { isDependencyUnavailable } from './unavailable';
 import type { ServiceMetrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
+import { addSecurityHeaders } from './security-headers';
 import { ValidationError, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './validation';
 
 /** A dependency /readyz checks: resolves when it answers, throws when it does not. */
@@ -50,6 +51,7 @@ export function createServer(options: ServerOptions): ServiceApp {
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    addSecurityHeaders(request, reply);
   });
 
   app.addHook('onResponse', async (request, reply) => {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { memoryLogger } from '@hoptrack/testing';
+import { notFound } from '../src/http/errors';
+import { createMetrics } from '../src/http/metrics';
+import { createServer } from '../src/http/server';
+import { API_SECURITY_HEADERS, HSTS } from '../src/http/security-headers';
+
+/**
+ * Issue 19, item 5: every answer of every service carries the security
+ * headers (createServer is the one place services get their server from):
+ * successes, errors, 404s of unknown paths; HSTS only over TLS.
+ */
+describe('security headers on API answers', () => {
+  const build = () => {
+    const app = createServer({ logger: memoryLogger('svc').logger, metrics: createMetrics('svc'), trustProxy: true });
+    app.get('/api/thing', async () => ({ ok: true }));
+    app.get('/api/missing', async () => {
+      throw notFound('No such thing');
+    });
+    return app;
+  };
+
+  it.each([
+    ['a success', '/api/thing', 200],
+    ['an error the handler throws', '/api/missing', 404],
+    ['an unknown path', '/api/nowhere', 404],
+    ['a health check', '/healthz', 200],
+  ])('%s', async (_what, url, status) => {
+    const app = build();
+    const res = await app.inject({ method: 'GET', url });
+    await app.close();
+    expect(res.statusCode).toBe(status);
+    for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(res.headers[name], name).toBe(value);
+    expect(res.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('adds HSTS when the request came over TLS (as the trusted proxy says)', async () => {
+    const app = build();
+    const res = await app.inject({ method: 'GET', url: '/api/thing', headers: { 'x-forwarded-proto': 'https' } });
+    await app.close();
+    expect(res.headers['strict-transport-security']).toBe(HSTS);
+  });
+});
