@@ -7,3 +7,4 @@ export { testClock, type TestClock } from './clock';
 export { testUserSnapshot } from './users';
 export { ok, expectError, noContent } from './responses';
 export { audienceRows } from './audience';
+export { mannWhitneyZ, median, NO_DIFFERENCE_Z } from './stats';

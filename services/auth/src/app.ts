@@ -17,6 +17,7 @@ import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
 import { createMailer, type Mailer } from './domain/mailer';
+import { MailRelay } from './mail/mail-relay';
 import { authRoutes } from './routes/auth.routes';
 import { meRoutes } from './routes/me.routes';
 
@@ -37,6 +38,8 @@ export interface AuthApp {
   accounts: Accounts;
   relay: OutboxRelay;
   tokens: TokenService;
+  /** Sends queued mail; started with the server (server.ts), drained by tests. */
+  mail: MailRelay;
 }
 
 /** Wires the auth service from its connections; `server.ts` opens them, tests pass their own. */
@@ -46,6 +49,12 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const tokens = await createTokenService({ keys: config.JWT_SIGNING_KEYS, expiresIn: config.JWT_EXPIRES_IN, clock });
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const barrier = new ReadModelBarrier({ db: prisma, bus, relay, logger: logger.child({ component: 'barrier' }), timeoutMs: config.READ_MODEL_BARRIER_MS });
+  const mail = new MailRelay({
+    prisma,
+    mailer: deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === 'production' }),
+    logger: logger.child({ component: 'mail-relay' }),
+    pollMs: config.MAIL_POLL_MS,
+  });
   const accounts = new Accounts({
     // With the relay off here (another replica publishes), this process cannot hurry its events out.
     settle: config.READ_MODEL_BARRIER_MS > 0 && config.OUTBOX_RELAY === 'on' ? (eventIds) => barrier.await(eventIds, 'USERS') : undefined,
@@ -53,7 +62,7 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     outbox: new Outbox(config.BUS_NAMESPACE, clock),
     onEventsCommitted: () => relay.poke(),
     tokens,
-    mailer: deps.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, logger, production: config.NODE_ENV === 'production' }),
+    onMailQueued: () => mail.poke(),
     clock,
     publicWebUrl: config.PUBLIC_WEB_URL,
     exposeResetToken: config.NODE_ENV !== 'production',
@@ -84,5 +93,5 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     reply.header('cache-control', 'public, max-age=300');
     return tokens.jwks();
   });
-  return { app, accounts, relay, tokens };
+  return { app, accounts, relay, tokens, mail };
 }

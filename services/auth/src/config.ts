@@ -27,6 +27,8 @@ export const authConfigSchema = serviceConfigSchema(
     /** smtp://user:pass@host:port — when unset, reset links are logged instead of mailed. */
     SMTP_URL: z.url().optional(),
     MAIL_FROM: z.string().default('Hoptrack <no-reply@hoptrack.local>'),
+    /** How often the mail relay looks for mail left behind (a send is also started right after each request that queues one). */
+    MAIL_POLL_MS: z.coerce.number().int().positive().default(1000),
     LOGIN_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(20),
     /** Failed logins per account per window from all addresses together; past it, that account's logins answer 429. */
     LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(50),

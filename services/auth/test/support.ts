@@ -3,6 +3,7 @@ import { createMetrics, deleteStreams } from '@hoptrack/runtime';
 import { memoryLogger, readEvents as readStream, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { RegisterRequest } from '@hoptrack/proto';
 import { buildAuthApp, type AuthApp } from '../src/app';
+import type { Mailer } from '../src/domain/mailer';
 import { authConfigSchema, type AuthConfig } from '../src/config';
 import { openConnections, type AuthConnections } from '../src/connections';
 
@@ -41,14 +42,15 @@ export function uniqueUser(overrides: Partial<RegisterRequest> = {}): RegisterRe
 }
 
 /** The auth app wired to the real Postgres, Redis and NATS, in a fresh bus namespace, tables emptied. */
-export async function startTestAuth(extra: Record<string, string> = {}): Promise<TestAuth> {
+export async function startTestAuth(extra: Record<string, string> = {}, options: { mailer?: Mailer } = {}): Promise<TestAuth> {
   const namespace = testNamespace('auth');
   const config = authConfigSchema.parse(testEnv(namespace, extra));
   const { logger, lines } = memoryLogger('auth');
   const connections = await openConnections(config, logger);
-  await truncate(databaseUrl, ['users', 'outbox']);
+  await truncate(databaseUrl, ['users', 'outbox', 'mail_jobs', 'password_resets']);
   const clock = testClock();
-  const built = await buildAuthApp({ config, logger, metrics: createMetrics('auth'), clock: clock.now, ...connections });
+  const built = await buildAuthApp({ config, logger, metrics: createMetrics('auth'), clock: clock.now, mailer: options.mailer, ...connections });
+  const mailing = built.mail.start();
   await built.app.ready();
   return {
     ...built,
@@ -68,6 +70,7 @@ export async function startTestAuth(extra: Record<string, string> = {}): Promise
       return readStream(connections.bus, 'USERS', 'user.registered.v1', 'user.updated.v1');
     },
     async close() {
+      await mailing.stop();
       await built.relay.stop();
       await built.app.close();
       await deleteStreams(connections.bus);

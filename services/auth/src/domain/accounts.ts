@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type {
   EventType,
   LoginRequest,
@@ -9,7 +10,6 @@ import { conflict, HttpError, notFound, unauthorized, type Logger, type Outbox, 
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { isUniqueViolation, usersRepository as users, type UserChanges } from '../repositories/users.repository';
-import type { Mailer } from './mailer';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { hashResetToken, newResetToken } from './reset-tokens';
 import { toSnapshot } from './user-views';
@@ -20,7 +20,8 @@ export interface AccountsDeps {
   /** Asks the relay to publish now what the last commit wrote to the outbox. */
   onEventsCommitted: () => void;
   tokens: TokenService;
-  mailer: Mailer;
+  /** Asks the mail relay to send now what the last commit queued (the mail leaves off the request path). */
+  onMailQueued: () => void;
   clock: () => Date;
   publicWebUrl: string;
   /** Development and tests: the reset token and link come back in the response. */
@@ -67,17 +68,32 @@ export class Accounts {
     return { user, token: await this.issueToken(user) };
   }
 
-  /** Answers the same whether or not the e-mail exists, so it cannot be used to find accounts. */
+  /**
+   * Answers the same, in the same time, whether or not the e-mail exists, so
+   * it cannot be used to find accounts: both cases write one mail job in one
+   * transaction (the unknown address's is 'skipped', never sent), and neither
+   * waits for SMTP: the mail relay sends the mail after the answer.
+   */
   async forgotPassword(email: string): Promise<{ token?: string; resetUrl?: string }> {
     const user = await users.findByEmail(this.deps.prisma, email);
+    const reset = newResetToken(this.deps.clock());
+    const resetUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(reset.token)}`;
+    await this.deps.prisma.$transaction(async (tx) => {
+      // The same three statements either way. A new link supersedes the account's older ones.
+      await tx.passwordReset.deleteMany({ where: { userId: user?.id ?? randomUUID() } });
+      await tx.passwordReset.create({ data: { tokenHash: reset.hash, userId: user?.id ?? null, expiresAt: reset.expiresAt } });
+      await tx.mailJob.create({
+        data: user
+          ? { id: randomUUID(), kind: 'password-reset', recipient: user.email, resetUrl }
+          : { id: randomUUID(), kind: 'unknown-address', status: 'skipped' },
+      });
+    });
+    // Both: the relay's pass for an unknown address finds nothing to send, at the same cost to the next requests.
+    this.deps.onMailQueued();
     if (!user) {
       this.deps.logger.info('password reset requested for an unknown e-mail');
       return {};
     }
-    const reset = newResetToken(this.deps.clock());
-    await users.update(this.deps.prisma, user.id, { passwordResetToken: reset.hash, passwordResetExpires: reset.expiresAt });
-    const resetUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(reset.token)}`;
-    await this.deps.mailer.sendPasswordReset(user.email, resetUrl);
     return this.deps.exposeResetToken ? { token: reset.token, resetUrl } : {};
   }
 
@@ -91,15 +107,11 @@ export class Accounts {
     const user = await this.findByValidResetToken(token);
     const password = await hashPassword(newPassword);
     await this.inTransactionWithEvent('user.updated.v1', requestId, async (tx) => {
-      const locked = await users.lockById(tx, user.id);
-      // A concurrent reset with the same token got here first.
-      if (!locked || locked.passwordResetToken !== hashResetToken(token)) throw new HttpError(400, INVALID_RESET);
-      return users.update(tx, user.id, {
-        password,
-        passwordResetToken: null,
-        passwordResetExpires: null,
-        tokenVersion: { increment: 1 },
-      });
+      // Single use: of two concurrent resets with the same token, one deletes the row, the other finds none.
+      const used = await tx.passwordReset.deleteMany({ where: { tokenHash: hashResetToken(token), userId: user.id } });
+      if (used.count !== 1) throw new HttpError(400, INVALID_RESET);
+      await users.lockById(tx, user.id);
+      return users.update(tx, user.id, { password, tokenVersion: { increment: 1 } });
       // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
     }, { settle: true });
   }
@@ -139,10 +151,9 @@ export class Accounts {
   }
 
   private async findByValidResetToken(token: string): Promise<User> {
-    const user = await users.findByResetTokenHash(this.deps.prisma, hashResetToken(token));
-    if (!user?.passwordResetExpires || user.passwordResetExpires <= this.deps.clock()) {
-      throw new HttpError(400, INVALID_RESET);
-    }
+    const reset = await this.deps.prisma.passwordReset.findUnique({ where: { tokenHash: hashResetToken(token) } });
+    const user = reset?.userId && reset.expiresAt > this.deps.clock() ? await users.findById(this.deps.prisma, reset.userId) : null;
+    if (!user) throw new HttpError(400, INVALID_RESET);
     return user;
   }
 

@@ -14,8 +14,6 @@ export type UserChanges = Partial<
     | 'allowDirectMessages'
     | 'showOnlineStatus'
     | 'password'
-    | 'passwordResetToken'
-    | 'passwordResetExpires'
   >
 > & { tokenVersion?: { increment: number } };
 
@@ -34,9 +32,6 @@ export const usersRepository = {
   async lockById(db: Prisma.TransactionClient, id: string): Promise<User | null> {
     await db.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${id}::uuid FOR UPDATE`;
     return db.user.findUnique({ where: { id } });
-  },
-  findByResetTokenHash(db: Db, hash: string): Promise<User | null> {
-    return db.user.findUnique({ where: { passwordResetToken: hash } });
   },
   create(db: Db, data: NewUser): Promise<User> {
     return db.user.create({ data });

@@ -1,0 +1,126 @@
+import type { Logger } from '@hoptrack/runtime';
+import type { PrismaClient } from '../db';
+import type { Mailer } from '../domain/mailer';
+
+interface ClaimedJob {
+  id: string;
+  kind: string;
+  recipient: string | null;
+  reset_url: string | null;
+  attempts: number;
+}
+
+export interface MailRelayOptions {
+  prisma: PrismaClient;
+  mailer: Mailer;
+  logger: Logger;
+  pollMs: number;
+  /** Tries per mail before it is given up (the link expires in an hour anyway). */
+  maxAttempts?: number;
+  /** A claimed job not settled within this (a crash mid-send) is tried again. */
+  leaseMs?: number;
+}
+
+const BATCH = 10;
+const backoffMs = (attempt: number) => Math.min(10 * 60_000, 5_000 * 2 ** (attempt - 1));
+
+/**
+ * Sends the mail jobs requests wrote, off the request path: forgot-password
+ * answers as soon as its transaction commits, whether SMTP is fast, slow or
+ * down. Replicas share the table: a job is claimed with SKIP LOCKED under a
+ * lease, so each is sent by one of them, and again only if that one died
+ * mid-send (at least once: a crash between the SMTP answer and the mark can
+ * send one mail twice).
+ */
+export class MailRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private readonly maxAttempts: number;
+  private readonly leaseMs: number;
+
+  constructor(private readonly options: MailRelayOptions) {
+    this.maxAttempts = options.maxAttempts ?? 8;
+    this.leaseMs = options.leaseMs ?? 60_000;
+  }
+
+  start(): { stop(): Promise<void> } {
+    const tick = () => {
+      if (this.stopped) return;
+      this.poke();
+      this.timer = setTimeout(tick, this.options.pollMs);
+    };
+    tick();
+    return { stop: () => this.stop() };
+  }
+
+  /** Runs a pass now (after a commit that wrote a job); a pass already running runs once more. */
+  poke(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.sendDue()
+      .catch((err: unknown) => this.options.logger.warn({ err }, 'mail relay pass failed; next poll retries'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  /** Waits for a pass under way, then sends every job that is due: for tests and shutdown. */
+  async drain(): Promise<void> {
+    await this.running;
+    await this.sendDue();
+  }
+
+  private async sendDue(): Promise<void> {
+    // Housekeeping first: links past their hour (and a day's grace) and settled jobs older than a week.
+    await this.options.prisma.$executeRawUnsafe(`DELETE FROM "password_resets" WHERE "expires_at" < now() - interval '1 day'`);
+    await this.options.prisma.$executeRawUnsafe(`DELETE FROM "mail_jobs" WHERE "status" <> 'pending' AND "created_at" < now() - interval '7 days'`);
+    for (;;) {
+      const jobs = await this.options.prisma.$queryRawUnsafe<ClaimedJob[]>(
+        `UPDATE "mail_jobs" SET "attempts" = "attempts" + 1, "next_attempt_at" = now() + ($1 || ' milliseconds')::interval
+          WHERE "id" IN (SELECT "id" FROM "mail_jobs" WHERE "status" = 'pending' AND "next_attempt_at" <= now()
+                          ORDER BY "created_at" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
+          RETURNING "id", "kind", "recipient", "reset_url", "attempts"`,
+        String(this.leaseMs),
+      );
+      if (jobs.length === 0) return;
+      await Promise.all(jobs.map((job) => this.send(job)));
+    }
+  }
+
+  private async send(job: ClaimedJob): Promise<void> {
+    const log = this.options.logger.child({ mailJob: job.id, kind: job.kind, attempt: job.attempts });
+    try {
+      if (job.kind !== 'password-reset' || !job.recipient || !job.reset_url) throw new Error(`not a mail this relay sends: ${job.kind}`);
+      await this.options.mailer.sendPasswordReset(job.recipient, job.reset_url);
+      await this.options.prisma.$executeRawUnsafe(`UPDATE "mail_jobs" SET "status" = 'sent', "sent_at" = now(), "reset_url" = NULL WHERE "id" = $1::uuid`, job.id);
+      log.info('mail sent');
+    } catch (err) {
+      const giveUp = job.attempts >= this.maxAttempts;
+      await this.options.prisma.$executeRawUnsafe(
+        giveUp
+          ? `UPDATE "mail_jobs" SET "status" = 'failed', "reset_url" = NULL, "last_error" = $2 WHERE "id" = $1::uuid`
+          : `UPDATE "mail_jobs" SET "next_attempt_at" = now() + ($3 || ' milliseconds')::interval, "last_error" = $2 WHERE "id" = $1::uuid`,
+        job.id,
+        String(err instanceof Error ? err.message : err).slice(0, 500),
+        ...(giveUp ? [] : [String(backoffMs(job.attempts))]),
+      );
+      if (giveUp) log.error({ err }, 'mail given up after its last attempt');
+      else log.warn({ err }, 'mail not sent; will try again');
+    }
+  }
+
+  private async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
