@@ -125,6 +125,8 @@ export const streams = {
   MEDIA: { subjects: ['media.>'] },
   SESSIONS: { subjects: ['session.>'] },
   MESSAGES: { subjects: ['message.>'] },
+  /** Events no consumer could handle (poison): kept for an operator to inspect and replay (docs/operations.md). */
+  DEADLETTER: { subjects: ['deadletter.>'] },
 } as const;
 export type StreamName = keyof typeof streams;
 

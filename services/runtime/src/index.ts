@@ -29,6 +29,7 @@ export { connectBus, ensureStreams, deleteStreams, type Bus } from './bus/connec
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
+export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADERS, type DeadLetter } from './bus/dead-letters';
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';
 export { startReadModels, type ReadModelHandler, type ReadModelHandlers } from './bus/read-models';
 export * from './audience/index';

@@ -5,6 +5,7 @@ import type { UserSnapshot } from '@hoptrack/proto';
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
 import { sqlInbox, startConsumer } from '../src/bus/consumer';
 import { instrumentBus } from '../src/bus/metrics';
+import { discardDeadLetter, listDeadLetters, replayDeadLetter } from '../src/bus/dead-letters';
 import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
@@ -119,6 +120,7 @@ describe('consumer', () => {
     const healthy = await outbox.enqueue(db, 'user.updated.v1', snapshot());
     await new OutboxRelay({ db, bus, logger }).drain();
     let poisonDeliveries = 0;
+    let fixed = false;
     const applied: string[] = [];
     const registry = new Registry();
     instrumentBus(bus, registry);
@@ -132,7 +134,7 @@ describe('consumer', () => {
       ackWaitMs: 2000,
       handlers: {
         'user.updated.v1': async (event) => {
-          if (event.id === poison.id) {
+          if (event.id === poison.id && !fixed) {
             poisonDeliveries += 1;
             throw new Error('this event can never be applied');
           }
@@ -142,7 +144,7 @@ describe('consumer', () => {
     });
     try {
       await eventually(() => applied.includes(healthy.id));
-      await eventually(() => lines.some((l) => l.msg === 'event parked: its handler failed on every delivery' && l.eventId === poison.id));
+      await eventually(() => lines.some((l) => l.msg === 'event parked in the dead-letter stream: its handler failed on every delivery' && l.eventId === poison.id));
       // Parked for good: once nothing is pending or unacknowledged, no fourth delivery can come.
       await consumerSettled(bus, 'USERS', durable);
       expect(poisonDeliveries).toBe(3);
@@ -150,6 +152,20 @@ describe('consumer', () => {
       const parked = (await registry.getSingleMetric('bus_events_consumed_total')?.get())?.values.filter((v) => v.labels.consumer === durable) ?? [];
       expect(parked.find((v) => v.labels.outcome === 'parked')?.value).toBe(1);
       expect(parked.find((v) => v.labels.outcome === 'failed')?.value).toBe(2);
+
+      // Issue 19, item 7: not dropped. The dead-letter stream holds it, with where it came from and why.
+      const letters = (await listDeadLetters(bus)).filter((l) => l.consumer === durable);
+      expect(letters).toHaveLength(1);
+      expect(letters[0]).toMatchObject({ subject: `${bus.namespace}.user.updated.v1`, deliveries: 3, error: 'this event can never be applied' });
+      expect(JSON.parse(letters[0]?.payload ?? '{}')).toMatchObject({ id: poison.id, type: 'user.updated.v1' });
+      // The cause fixed, the operator replays it: the consumer applies it once, and the letter is gone.
+      fixed = true;
+      await replayDeadLetter(bus, letters[0]?.seq ?? -1);
+      await eventually(() => applied.includes(poison.id), 'the replayed event applied');
+      await consumerSettled(bus, 'USERS', durable);
+      expect(applied.filter((id) => id === poison.id)).toHaveLength(1);
+      expect(applied.filter((id) => id === healthy.id)).toHaveLength(1);
+      expect((await listDeadLetters(bus)).filter((l) => l.consumer === durable)).toEqual([]);
     } finally {
       await consumer.stop();
       delete bus.metrics;
@@ -193,17 +209,17 @@ describe('consumer', () => {
     }
   });
 
-  it('terminates an unreadable message instead of retrying it forever', async () => {
-    await bus.publish(`${bus.namespace}.user.updated.v1`, '{"not":"an event"}', randomUUID());
-    const consumer = await startConsumer({
-      bus,
-      stream: 'USERS',
-      durable: `poison-${randomUUID().slice(0, 8)}`,
-      logger,
-      handlers: { 'user.updated.v1': async () => undefined },
-    });
+  it('parks an unreadable message in the dead-letter stream instead of retrying it forever', async () => {
+    const junk = `{"not":"an event","marker":"${randomUUID()}"}`;
+    await bus.publish(`${bus.namespace}.user.updated.v1`, junk, randomUUID());
+    const durable = `poison-${randomUUID().slice(0, 8)}`;
+    const consumer = await startConsumer({ bus, stream: 'USERS', durable, logger, handlers: { 'user.updated.v1': async () => undefined } });
     try {
-      await eventually(() => lines.some((l) => l.msg === 'unreadable event terminated'));
+      await eventually(() => lines.some((l) => l.msg === 'unreadable event parked in the dead-letter stream: its handler failed on every delivery'));
+      await eventually(async () => (await listDeadLetters(bus)).some((l) => l.consumer === durable && l.payload === junk), 'the junk among the dead letters');
+      const letter = (await listDeadLetters(bus)).find((l) => l.consumer === durable && l.payload === junk);
+      await discardDeadLetter(bus, letter?.seq ?? -1);
+      expect((await listDeadLetters(bus)).some((l) => l.consumer === durable)).toBe(false);
     } finally {
       await consumer.stop();
     }
@@ -251,7 +267,7 @@ describe('bus metrics', () => {
     };
     try {
       await eventually(async () => (await value('bus_events_consumed_total', { consumer: durable, outcome: 'duplicate' })) >= 1 && attempts >= 2);
-      expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'parked' })).toBe(0);
+      expect(await value('bus_events_consumed_total', { consumer: durable, type: 'user.updated.v1', outcome: 'parked' })).toBe(0);
       expect(await value('bus_events_published_total', { type: 'user.updated.v1' })).toBeGreaterThanOrEqual(1);
       expect(await value('bus_events_consumed_total', { consumer: durable, outcome: 'failed' })).toBe(1);
       expect(await value('bus_events_consumed_total', { consumer: durable, type: 'user.updated.v1', outcome: 'ok' })).toBeGreaterThanOrEqual(1);

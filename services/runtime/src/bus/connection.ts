@@ -33,6 +33,8 @@ export interface Bus {
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Consumers that were down longer than this must rebuild from their owner; a week is the operators' window. */
 const STREAM_MAX_AGE_MS = 7 * DAY_MS;
+/** Dead letters wait for an operator longer than events wait for consumers. */
+const DEADLETTER_MAX_AGE_MS = 30 * DAY_MS;
 /** JetStream forgets msg ids after this; the outbox relay re-publishes well inside it. */
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
@@ -81,7 +83,7 @@ export async function ensureStreams(bus: Bus, names: StreamName[] = Object.keys(
       subjects: streams[stream].subjects.map((s) => `${bus.namespace}.${s}`),
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
-      max_age: nanos(STREAM_MAX_AGE_MS),
+      max_age: nanos(stream === 'DEADLETTER' ? DEADLETTER_MAX_AGE_MS : STREAM_MAX_AGE_MS),
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     };
     try {

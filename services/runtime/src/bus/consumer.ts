@@ -15,7 +15,8 @@ import {
 } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { SqlClient } from '../db/sql';
-import type { Bus } from './connection';
+import { ensureStreams, type Bus } from './connection';
+import { parkDeadLetter } from './dead-letters';
 import type { ConsumeOutcome } from './metrics';
 
 /** One handler per event type, typed from the contract in proto/. */
@@ -94,6 +95,8 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
   const stream = streamNameFor(bus.namespace, options.stream);
   const types = Object.keys(options.handlers) as EventType[];
   if (types.length === 0) throw new Error(`consumer ${options.durable} has no handlers`);
+  // Where this consumer parks what it cannot handle.
+  await ensureStreams(bus, ['DEADLETTER']);
   await bus.jsm.consumers.add(stream, {
     durable_name: options.durable,
     ack_policy: AckPolicy.Explicit,
@@ -123,6 +126,23 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
   };
 }
 
+/**
+ * Stores the message in the DEADLETTER stream, and only then terminates it.
+ * If the dead letter cannot be stored, the message is left unacknowledged
+ * (JetStream delivers it no more after max_deliver, but it stays in its
+ * stream and raises a MAX_DELIVERIES advisory): never dropped unseen.
+ */
+async function park<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>, err: unknown, log: Logger, what: string): Promise<void> {
+  try {
+    await parkDeadLetter(options.bus, msg, options.durable, err);
+    log.error({ err, deliveries: msg.info.deliveryCount }, `${what} parked in the dead-letter stream: its handler failed on every delivery`);
+    msg.term();
+  } catch (parkErr) {
+    log.error({ err, parkErr, deliveries: msg.info.deliveryCount }, `${what} could not be parked; left unacknowledged in its stream`);
+    msg.nak(backoffMs(msg.info.redeliveryCount));
+  }
+}
+
 async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<void> {
   const metrics = options.bus.metrics;
   const count = (type: string, outcome: ConsumeOutcome) => metrics?.consumed.inc({ consumer: options.durable, type, outcome });
@@ -130,9 +150,9 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
   try {
     event = parseEvent(msg.json());
   } catch (err) {
-    options.logger.error({ err, subject: msg.subject, seq: msg.seq }, 'unreadable event terminated');
-    msg.term();
-    count('unreadable', 'terminated');
+    // No retry will make it readable: park it for an operator, then stop its deliveries.
+    await park(msg, options, err, options.logger.child({ subject: msg.subject, seq: msg.seq }), 'unreadable event');
+    count('unreadable', 'parked');
     return;
   }
   const log = options.logger.child({ eventId: event.id, eventType: event.type, reqId: event.requestId, consumer: options.durable });
@@ -162,9 +182,8 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
     count(event.type, ran ? 'ok' : 'duplicate');
   } catch (err) {
     if (msg.info.deliveryCount >= (options.maxDeliver ?? MAX_DELIVER)) {
-      // A poison event: no retry will help. Terminate it so JetStream stops, count it, and let the rest flow.
-      log.error({ err, deliveries: msg.info.deliveryCount }, 'event parked: its handler failed on every delivery');
-      msg.term();
+      // A poison event: no retry will help. Park it in the dead-letter stream, then let the rest flow.
+      await park(msg, options, err, log, 'event');
       count(event.type, 'parked');
     } else {
       log.error({ err, redeliveryCount }, 'event handler failed; will be redelivered');
