@@ -42,11 +42,12 @@ infra:
 tools:
 	@bash infra/scripts/ensure-tools.sh
 
+# NODE_ENV: unset means production (docs/configuration.md); the development stack and its seed opt in.
 seed: install infra
-	npm run seed --silent
+	NODE_ENV=development npm run seed --silent
 
 dev: install infra seed
-	npm run dev --silent
+	NODE_ENV=development npm run dev --silent
 
 typecheck: install
 	npm run typecheck --silent
