@@ -5,7 +5,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type Stack } from '@hoptrack/testing/stack';
 import { Api, jpeg, RUN, settle, until, type Account } from './visibility/api';
-import { AUTHOR_KINDS, EXPECTED, expectedOutcome, SURFACES, VIEWER_KINDS, type AuthorKind, type ViewerKind } from './visibility/expected';
+import {
+  EXPECTED,
+  EXPECTED_UNKNOWN,
+  expectedOutcome,
+  SURFACES,
+  UNKNOWN_VIEWER_KINDS,
+  VIEWER_KINDS,
+  type AuthorKind,
+  type ViewerKind,
+} from './visibility/expected';
+import { holdPeopleConsumer, serviceKnows, type Hold } from './visibility/hold';
 import { cellKey, compare, describeMismatches, grid } from './visibility/matrix';
 import { leaksIn, PROBES, urlsHandedTo, type AuthorWorld, type Pair, type World } from './visibility/probes';
 
@@ -15,13 +25,21 @@ import { leaksIn, PROBES, urlsHandedTo, type AuthorWorld, type Pair, type World 
  * relation the product knows (self, friend, pending either way, stranger,
  * blocked either way, muted), and every surface that shows an author's things
  * (feed, session, profile, sessions list, photos and their files, search,
- * followers, counts) is read by every viewer through the gateway of a real
- * stack. Each cell is compared with the table in visibility/expected.ts
- * (spec section 6 and docs/decisions.md), and every answer is scanned for
- * markers the viewer may not see. Report: `mismatched cells X of N`.
+ * followers, counts, mutual friends) is read by every viewer through the
+ * gateway of a real stack. Issue 19 adds a third author, registered while the
+ * services' people consumers are held (visibility/hold.ts), read by themselves
+ * and a stranger before any service has heard of them. Each cell is compared
+ * with the tables in visibility/expected.ts (spec section 6, docs/decisions.md,
+ * the audience policy), and every answer is scanned for markers the viewer
+ * may not see. Report: `mismatched cells X of N`.
  */
 const REPORT_FILE = path.join(tmpdir(), 'hoptrack-visibility-matrix.json');
 const OTHERS = VIEWER_KINDS.filter((v): v is Exclude<ViewerKind, 'self'> => v !== 'self');
+/** The authors every relationship is built around; the unknown one has none. */
+const KNOWN_AUTHORS = ['public', 'private'] as const;
+type KnownAuthor = (typeof KNOWN_AUTHORS)[number];
+/** The services whose people consumers the unknown author's cells are read behind (the ones the probes read). */
+const HELD_SERVICES = ['social-graph', 'sessions', 'media'] as const;
 
 interface Cast {
   author: Account;
@@ -33,7 +51,9 @@ describe('visibility matrix (issue 9, item 12)', () => {
   let api: Api;
   let world: World;
   const authors = {} as Record<AuthorKind, AuthorWorld>;
-  const casts = {} as Record<AuthorKind, Cast>;
+  const casts = {} as Record<KnownAuthor, Cast>;
+  /** The unknown author's cells, read in beforeAll while the hold stands. */
+  let unknownActual = new Map<string, string>();
 
   beforeAll(async () => {
     // Hundreds of calls from one address: lift the gateway's per-address limit for this run.
@@ -42,11 +62,14 @@ describe('visibility matrix (issue 9, item 12)', () => {
 
     // ---- people ----
     const short = { public: 'pub', private: 'prv' } as const;
-    const [hub, probe, barrier, ...castList] = await Promise.all([
+    const [hub, probe, barrier, plug, newStranger, ...castList] = await Promise.all([
       api.register(`vmhub_${RUN}`, 'Matrix Hub'),
       api.register(`vmprobe_${RUN}`, 'Matrix Probe'),
       api.register(`vmbarrier_${RUN}`, 'Matrix Barrier'),
-      ...AUTHOR_KINDS.map(async (kind): Promise<Cast> => {
+      // The unknown author's: the person whose row holds the people consumers, and the stranger who reads them.
+      api.register(`vmplug_${RUN}`, 'Matrix Plug'),
+      api.register(`v${RUN}_new_stranger`, 'Viewer stranger'),
+      ...KNOWN_AUTHORS.map(async (kind): Promise<Cast> => {
         const [author, ...viewers] = await Promise.all([
           api.register(`${short[kind]}author_${RUN}`, `${kind === 'public' ? 'Public' : 'Private'} Author`),
           ...OTHERS.map((v) => api.register(`v${RUN}_${short[kind]}_${v}`, `Viewer ${v}`)),
@@ -54,17 +77,17 @@ describe('visibility matrix (issue 9, item 12)', () => {
         return { author: author as Account, viewers: Object.fromEntries(OTHERS.map((v, i) => [v, viewers[i] as Account])) as Cast['viewers'] };
       }),
     ]);
-    if (!hub || !probe || !barrier) throw new Error('registration failed');
-    AUTHOR_KINDS.forEach((kind, i) => (casts[kind] = castList[i] as Cast));
+    if (!hub || !probe || !barrier || !plug || !newStranger) throw new Error('registration failed');
+    KNOWN_AUTHORS.forEach((kind, i) => (casts[kind] = castList[i] as Cast));
     world = { api, hub };
-    const bio = { public: `bio-marker-${RUN}-pub`, private: `bio-marker-${RUN}-prv` };
+    const bio: Record<AuthorKind, string> = { public: `bio-marker-${RUN}-pub`, private: `bio-marker-${RUN}-prv`, unknown: `bio-marker-${RUN}-new` };
 
-    for (const kind of AUTHOR_KINDS) await api.must(casts[kind].author.token, 'PATCH', '/api/me', { bio: bio[kind] });
+    for (const kind of KNOWN_AUTHORS) await api.must(casts[kind].author.token, 'PATCH', '/api/me', { bio: bio[kind] });
     await api.must(casts.private.author.token, 'PUT', '/api/privacy', { isProfilePrivate: true });
     await api.must(barrier.token, 'PUT', '/api/privacy', { isProfilePrivate: true });
 
     // Every service has heard of everyone, and of the private switches (read models, by events).
-    const everyone = [hub, barrier, ...AUTHOR_KINDS.flatMap((k) => [casts[k].author, ...Object.values(casts[k].viewers)])];
+    const everyone = [hub, barrier, plug, newStranger, ...KNOWN_AUTHORS.flatMap((k) => [casts[k].author, ...Object.values(casts[k].viewers)])];
     await settle('social-graph knows every user', async () => {
       const answers = await Promise.all(everyone.map((u) => api.call(probe.token, 'GET', `/api/users/${u.id}`)));
       return answers.every((a) => a.status === 200);
@@ -92,7 +115,7 @@ describe('visibility matrix (issue 9, item 12)', () => {
       await api.must(accepter.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
     };
     const ask = (asker: Account, recipient: Account) => api.must(asker.token, 'POST', '/api/friendships', { friendId: recipient.id }, 201);
-    for (const kind of AUTHOR_KINDS) {
+    for (const kind of KNOWN_AUTHORS) {
       const { author, viewers } = casts[kind];
       await befriend(viewers.friend, author);
       await befriend(viewers.muted, author);
@@ -101,16 +124,20 @@ describe('visibility matrix (issue 9, item 12)', () => {
       await ask(viewers.sent, author);
       await ask(viewers.blocker, author);
       await ask(author, viewers.received);
+      // Every viewer who may read the author's profile shares a friend with them, the hub: mutual friends have something
+      // to show (or withhold). Not the two the blocks will part from the author: the hub's lists would hide them from the
+      // author, and the author's hub.counts cell is about the author, not about them.
+      for (const viewer of [viewers.friend, viewers.muted, viewers.sent, viewers.received, viewers.stranger]) await befriend(viewer, hub);
     }
 
     // ---- the early sessions, seen by the friends-to-be-blocked before phase 2 ----
-    const early = {} as Record<AuthorKind, FeedSession>;
-    for (const kind of AUTHOR_KINDS) {
+    const early = {} as Record<KnownAuthor, FeedSession>;
+    for (const kind of KNOWN_AUTHORS) {
       early[kind] = await logSession(api, casts[kind].author, { title: `early-marker-${RUN}-${kind}`, beerCount: '2', duration: '30' });
     }
     const feedHas = async (viewer: Account, sessionId: string) =>
       ((await api.call(viewer.token, 'GET', '/api/sessions?filter=all&limit=50')).body as FeedSession[] | null)?.some((s) => s.id === sessionId) ?? false;
-    for (const kind of AUTHOR_KINDS) {
+    for (const kind of KNOWN_AUTHORS) {
       const { viewers } = casts[kind];
       // Followers at the time: friends (both authors) and, of the public author, the pending requesters.
       const followers = [viewers.friend, viewers.muted, viewers.blockedByAuthor, ...(kind === 'public' ? [viewers.sent, viewers.blocker] : [])];
@@ -119,26 +146,10 @@ describe('visibility matrix (issue 9, item 12)', () => {
 
     // ---- the albums, while the to-be-blocked viewers still may see them: they are handed signed URLs ----
     const albums = {} as Record<AuthorKind, { album: Album; photo: Photo }>;
-    for (const kind of AUTHOR_KINDS) {
-      const { author } = casts[kind];
-      const album = (await api.must(author.token, 'POST', '/api/albums', { name: `album-marker-${RUN}-${kind}` }, 201)) as Album;
-      const upload = await api.multipart(author.token, `/api/albums/${album.id}/photos`, {}, [
-        { field: 'photos', name: `${kind}.jpg`, type: 'image/jpeg', data: await jpeg(kind === 'public' ? '#208020' : '#802020') },
-      ]);
-      if (upload.status !== 201) throw new Error(`photo upload: ${upload.status} ${upload.text}`);
-      const [uploaded] = upload.body as Photo[];
-      if (!uploaded) throw new Error('no photo in the upload answer');
-      let ready: Photo | undefined;
-      await settle(`the ${kind} author's photo processed`, async () => {
-        ready = ((await api.call(author.token, 'GET', `/api/albums/${album.id}/photos`)).body as Photo[] | null)?.find((p) => p.id === uploaded.id && p.status === 'ready');
-        return ready !== undefined;
-      }, 30_000);
-      if (!ready?.thumbnailUrl) throw new Error('the ready photo has no thumbnail URL');
-      albums[kind] = { album, photo: ready };
-    }
+    for (const kind of KNOWN_AUTHORS) albums[kind] = await albumWithPhoto(api, casts[kind].author, kind, kind === 'public' ? '#208020' : '#802020');
     // Every viewer keeps the URLs it is handed now (both sizes and the cover): after phase 2 the blocked ones must stop serving.
     // First the witnesses that media has the friendships: the soon-blocked viewers who may see the album are handed all three.
-    const soonBlocked: Array<[AuthorKind, Account]> = [
+    const soonBlocked: Array<[KnownAuthor, Account]> = [
       ['public', casts.public.viewers.blockedByAuthor],
       ['public', casts.public.viewers.blocker],
       ['private', casts.private.viewers.blockedByAuthor],
@@ -146,8 +157,8 @@ describe('visibility matrix (issue 9, item 12)', () => {
     for (const [kind, viewer] of soonBlocked) {
       await settle(`a soon-blocked viewer handed the ${kind} album URLs`, async () => (await urlsHandedTo(api, viewer, casts[kind].author.id, albums[kind].album.id)).urls.length === 3);
     }
-    const handedEarlier = {} as Record<AuthorKind, Partial<Record<ViewerKind, string[]>>>;
-    for (const kind of AUTHOR_KINDS) {
+    const handedEarlier = {} as Record<KnownAuthor, Partial<Record<ViewerKind, string[]>>>;
+    for (const kind of KNOWN_AUTHORS) {
       handedEarlier[kind] = {};
       for (const viewerKind of VIEWER_KINDS) {
         const viewer = viewerKind === 'self' ? casts[kind].author : casts[kind].viewers[viewerKind];
@@ -156,7 +167,7 @@ describe('visibility matrix (issue 9, item 12)', () => {
     }
 
     // ---- phase 2: blocks and mutes ----
-    for (const kind of AUTHOR_KINDS) {
+    for (const kind of KNOWN_AUTHORS) {
       const { author, viewers } = casts[kind];
       await api.must(author.token, 'POST', `/api/friends/${viewers.blockedByAuthor.id}/block`, {}, 204);
       await api.must(viewers.blocker.token, 'POST', `/api/friends/${author.id}/block`, {}, 204);
@@ -173,7 +184,7 @@ describe('visibility matrix (issue 9, item 12)', () => {
     });
 
     // ---- the late sessions, with a session photo ----
-    for (const kind of AUTHOR_KINDS) {
+    for (const kind of KNOWN_AUTHORS) {
       const { author, viewers } = casts[kind];
       const sessionPhoto = await jpeg(kind === 'public' ? '#c08030' : '#3080c0');
       const late = await logSession(api, author, { title: `late-marker-${RUN}-${kind}`, beerCount: '3', duration: '90' }, sessionPhoto);
@@ -197,11 +208,12 @@ describe('visibility matrix (issue 9, item 12)', () => {
         },
         followerIds: [viewers.friend.id, viewers.muted.id, viewers.sent.id, hub.id],
         followingIds: [viewers.friend.id, viewers.muted.id, viewers.received.id, hub.id],
+        sharedFriends: sharedFriendsOf(author, viewers, hub),
       };
     }
 
     // ---- settle the asynchronous parts before reading any negative cell ----
-    for (const kind of AUTHOR_KINDS) {
+    for (const kind of KNOWN_AUTHORS) {
       const { author } = casts[kind];
       // Stats come from session facts social-graph reads from SESSIONS.
       await settle(`the ${kind} author's stats count both sessions`, async () => ((await api.call(author.token, 'GET', '/api/me/stats')).body as { totalSessions?: number } | null)?.totalSessions === 2);
@@ -212,7 +224,69 @@ describe('visibility matrix (issue 9, item 12)', () => {
         await until(async () => (await feedHas(viewer, authors[kind].early.id)) && (await feedHas(viewer, authors[kind].late.id)), 20_000);
       }
     }
-  }, 150_000);
+
+    // ---- the unknown author: registered, logging and uploading while no service may apply it (visibility/hold.ts) ----
+    const databases = HELD_SERVICES.map((service) => {
+      const url = stack.services[service].options.env.DATABASE_URL;
+      if (!url) throw new Error(`${service} has no DATABASE_URL`);
+      return { service, url };
+    });
+    for (const { service, url } of databases) await settle(`${service} knows the plug`, () => serviceKnows(url, plug.id));
+    const holds: Hold[] = [];
+    try {
+      for (const { service, url } of databases) holds.push(await holdPeopleConsumer(service, url, plug.id));
+      await api.must(plug.token, 'PATCH', '/api/me', { bio: `plug-${RUN}` });
+      // Each consumer has reached the plug's event and waits on the lock: whatever auth announces next waits behind it.
+      for (const hold of holds) await settle(`${hold.service}'s people consumer stopped at the plug's event`, () => hold.engaged(), 30_000);
+
+      const newcomer = await api.register(`newauthor_${RUN}`, 'New Author');
+      await api.must(newcomer.token, 'PATCH', '/api/me', { bio: bio.unknown });
+      const newEarly = await logSession(api, newcomer, { title: `early-marker-${RUN}-unknown`, beerCount: '1', duration: '20' });
+      const newLate = await logSession(api, newcomer, { title: `late-marker-${RUN}-unknown`, beerCount: '2', duration: '40' }, await jpeg('#30c080'));
+      if (!newLate.photo) throw new Error("the newcomer's late session has no photo");
+      albums.unknown = await albumWithPhoto(api, newcomer, 'unknown', '#208080');
+      const { album, photo } = albums.unknown;
+      authors.unknown = {
+        kind: 'unknown',
+        account: newcomer,
+        bio: bio.unknown,
+        early: { id: newEarly.id, title: newEarly.title },
+        late: { id: newLate.id, title: newLate.title, photoKey: new URL(newLate.photo, stack.baseUrl).pathname.replace('/api/media/files/', '') },
+        album: { id: album.id, name: album.name },
+        photo: {
+          id: photo.id,
+          displayKey: `display/${newcomer.id}/${photo.id}.webp`,
+          thumbKey: `thumbs/${newcomer.id}/${photo.id}.webp`,
+          originalKey: `originals/${newcomer.id}/${photo.id}`,
+          selfThumbUrl: photo.thumbnailUrl ?? '',
+          handedEarlier: {},
+        },
+        followerIds: [],
+        followingIds: [],
+        sharedFriends: {},
+      };
+      const viewersOfNewcomer: Record<(typeof UNKNOWN_VIEWER_KINDS)[number], Account> = { self: newcomer, stranger: newStranger };
+      unknownActual = await readCells(
+        world,
+        UNKNOWN_VIEWER_KINDS.map((viewerKind) => ({ author: authors.unknown, viewerKind, viewer: viewersOfNewcomer[viewerKind] })),
+      );
+      // The cells were read in the unknown state only if no held service had applied the registration by now.
+      const knownBy = (await Promise.all(holds.map(async (hold) => ((await hold.knows(newcomer.id)) ? hold.service : null)))).filter((s) => s !== null);
+      if (knownBy.length) throw new Error(`the hold did not hold: ${knownBy.join(', ')} applied the newcomer's registration before their cells were read`);
+    } finally {
+      await Promise.all(holds.map((hold) => hold.release()));
+    }
+    // Released, the events flow again: every service applies the registration (nothing was lost or parked).
+    const newcomerId = authors.unknown.account.id;
+    await settle('every service applied the newcomer once the hold was released', async () => {
+      const [profile, sessionList, albumList] = await Promise.all([
+        api.call(newStranger.token, 'GET', `/api/users/${newcomerId}`),
+        api.call(newStranger.token, 'GET', `/api/users/${newcomerId}/sessions`),
+        api.call(newStranger.token, 'GET', `/api/albums?userId=${newcomerId}`),
+      ]);
+      return profile.status === 200 && sessionList.status === 200 && albumList.status === 200;
+    }, 60_000);
+  }, 300_000);
 
   afterAll(async () => {
     await stack?.stop();
@@ -220,36 +294,79 @@ describe('visibility matrix (issue 9, item 12)', () => {
 
   it('has a cell for every author kind, viewer kind and surface', () => {
     expect(Object.keys(EXPECTED).sort()).toEqual([...SURFACES].sort());
-    for (const surface of SURFACES) expect(Object.keys(EXPECTED[surface]).sort()).toEqual([...VIEWER_KINDS].sort());
+    expect(Object.keys(EXPECTED_UNKNOWN).sort()).toEqual([...SURFACES].sort());
+    for (const surface of SURFACES) {
+      expect(Object.keys(EXPECTED[surface]).sort()).toEqual([...VIEWER_KINDS].sort());
+      expect(Object.keys(EXPECTED_UNKNOWN[surface]).sort()).toEqual([...UNKNOWN_VIEWER_KINDS].sort());
+    }
   });
 
   it('every cell matches the expected visibility (mismatched cells 0 of N)', async () => {
-    const pairs: Pair[] = AUTHOR_KINDS.flatMap((kind) =>
+    const pairs: Pair[] = KNOWN_AUTHORS.flatMap((kind) =>
       VIEWER_KINDS.map((viewerKind) => ({
         author: authors[kind],
         viewerKind,
         viewer: viewerKind === 'self' ? casts[kind].author : casts[kind].viewers[viewerKind],
       })),
     );
-    const actual = new Map<string, string>();
-    // Pairs side by side, each pair's surfaces one after another: ~16 requests in flight.
-    await Promise.all(
-      pairs.map(async (pair) => {
-        for (const surface of SURFACES) {
-          const reading = await PROBES[surface](world, pair);
-          const leaks = leaksIn(reading, pair);
-          actual.set(cellKey(pair.author.kind, pair.viewerKind, surface), leaks.length ? `${reading.outcome} +leak(${leaks.join(', ')})` : reading.outcome);
-        }
-      }),
-    );
+    // The unknown author's cells were read in beforeAll, while the services had not heard of them.
+    const actual = new Map([...(await readCells(world, pairs)), ...unknownActual]);
 
     const { cells, mismatches } = compare(actual);
     const summary = `mismatched cells ${mismatches.length} of ${cells.length}`;
     writeFileSync(REPORT_FILE, JSON.stringify({ run: RUN, summary, mismatched: mismatches.length, cells: cells.length, mismatches, matrix: cells }, null, 2));
     console.info(`visibility matrix: ${summary} (${REPORT_FILE})\n${grid(cells)}`);
     expect(mismatches.length, `${summary}:\n${describeMismatches(mismatches)}`).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });
+
+/** Reads every surface for each pair, pairs side by side and each pair's surfaces one after another (~16 requests in flight). */
+async function readCells(world: World, pairs: Pair[]): Promise<Map<string, string>> {
+  const actual = new Map<string, string>();
+  await Promise.all(
+    pairs.map(async (pair) => {
+      for (const surface of SURFACES) {
+        const reading = await PROBES[surface](world, pair);
+        const leaks = leaksIn(reading, pair);
+        actual.set(cellKey(pair.author.kind, pair.viewerKind, surface), leaks.length ? `${reading.outcome} +leak(${leaks.join(', ')})` : reading.outcome);
+      }
+    }),
+  );
+  return actual;
+}
+
+/**
+ * How many friends each viewer shares with the author (what mutualFriends must
+ * say where it may be shown): the author's friends are the friend, the muted
+ * friend and the hub (the block ended the other friendship); every viewer but
+ * the two in a block is a friend of the hub, the friend and the muted one of
+ * the author as well.
+ */
+function sharedFriendsOf(author: Account, viewers: Cast['viewers'], hub: Account): Partial<Record<ViewerKind, number>> {
+  const authorsFriends = [viewers.friend.id, viewers.muted.id, hub.id];
+  const friendsOf = (viewerKind: ViewerKind): string[] => {
+    if (viewerKind === 'self') return authorsFriends;
+    if (viewerKind === 'friend' || viewerKind === 'muted') return [author.id, hub.id];
+    return viewerKind === 'blockedByAuthor' || viewerKind === 'blocker' ? [] : [hub.id];
+  };
+  return Object.fromEntries(VIEWER_KINDS.map((v) => [v, friendsOf(v).filter((id) => authorsFriends.includes(id)).length]));
+}
+
+/** An album of the author's with one photo, waited on until processed (as its author reads it). */
+async function albumWithPhoto(api: Api, author: Account, kind: AuthorKind, colour: string): Promise<{ album: Album; photo: Photo }> {
+  const album = (await api.must(author.token, 'POST', '/api/albums', { name: `album-marker-${RUN}-${kind}` }, 201)) as Album;
+  const upload = await api.multipart(author.token, `/api/albums/${album.id}/photos`, {}, [{ field: 'photos', name: `${kind}.jpg`, type: 'image/jpeg', data: await jpeg(colour) }]);
+  if (upload.status !== 201) throw new Error(`photo upload: ${upload.status} ${upload.text}`);
+  const [uploaded] = upload.body as Photo[];
+  if (!uploaded) throw new Error('no photo in the upload answer');
+  let ready: Photo | undefined;
+  await settle(`the ${kind} author's photo processed`, async () => {
+    ready = ((await api.call(author.token, 'GET', `/api/albums/${album.id}/photos`)).body as Photo[] | null)?.find((p) => p.id === uploaded.id && p.status === 'ready');
+    return ready !== undefined;
+  }, 30_000);
+  if (!ready?.thumbnailUrl) throw new Error('the ready photo has no thumbnail URL');
+  return { album, photo: ready };
+}
 
 /** POST /api/sessions as multipart (the only form it takes), with an optional session photo. */
 async function logSession(api: Api, author: Account, fields: Record<string, string>, photo?: Buffer): Promise<FeedSession> {

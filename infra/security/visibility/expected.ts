@@ -1,8 +1,11 @@
 /**
  * Issue 9, item 12: what each viewer must see of a public and of a private
- * author, surface by surface. Written out cell by cell from the spec
- * (../shared/spec/product-spec.md section 6) and docs/decisions.md — never
- * derived from what the services answer.
+ * author, surface by surface; issue 19 added the follower counts, mutual
+ * friends and an author the services have not heard of yet. Written out cell
+ * by cell from the spec (../shared/spec/product-spec.md section 6),
+ * docs/decisions.md and the audience policy
+ * (services/runtime/src/audience/policy.ts) — never derived from what the
+ * services answer.
  *
  * Spec 6: "Private profile: only friends see sessions, photos and profile
  * info. [...] Blocked users cannot see the profile, message or interact."
@@ -10,7 +13,14 @@
  * server; an error message containing 'only view followers', 'only view
  * following' or 'profile is private' [...]".
  */
-export const AUTHOR_KINDS = ['public', 'private'] as const;
+/**
+ * - public, private: the profile switch, every relationship below in place;
+ * - unknown: registered a moment ago, their user.registered event not yet
+ *   applied by the services (policy.ts: access 'unknown', hidden from everyone
+ *   but themselves). The matrix holds the services' people consumers while it
+ *   reads these cells (see hold.ts), so they are read in that state, not raced.
+ */
+export const AUTHOR_KINDS = ['public', 'private', 'unknown'] as const;
 export type AuthorKind = (typeof AUTHOR_KINDS)[number];
 
 /**
@@ -27,12 +37,19 @@ export type AuthorKind = (typeof AUTHOR_KINDS)[number];
 export const VIEWER_KINDS = ['self', 'friend', 'sent', 'received', 'stranger', 'blockedByAuthor', 'blocker', 'muted'] as const;
 export type ViewerKind = (typeof VIEWER_KINDS)[number];
 
+/** Nobody can befriend, ask, block or mute someone the social graph has not heard of: an unknown author has themselves and strangers. */
+export const UNKNOWN_VIEWER_KINDS = ['self', 'stranger'] as const;
+export type UnknownViewerKind = (typeof UNKNOWN_VIEWER_KINDS)[number];
+
+/** The viewer kinds each author is read by. */
+export const VIEWERS_OF: Record<AuthorKind, readonly ViewerKind[]> = { public: VIEWER_KINDS, private: VIEWER_KINDS, unknown: UNKNOWN_VIEWER_KINDS };
+
 /**
  * Outcomes, as the matrix records them:
  * - visible: the author's content is there (the marker sessions, the album, the details);
  * - hidden: the call succeeds and the author's content is not in it;
  * - restricted: the author is there by name, their details withheld (canViewDetails false, no bio);
- * - withheld: the field is there and empty (email null, totalSessions 0);
+ * - withheld: the field is there and empty (email null, totalSessions 0, mutualFriends 0 where the two do share friends);
  * - refused:403 / refused:404: refused with that status (and, for 403, the message the web turns into 'Access Restricted').
  */
 export type Outcome = 'visible' | 'hidden' | 'restricted' | 'withheld' | 'refused:403' | 'refused:404';
@@ -55,6 +72,13 @@ export const SURFACES = [
   'album.photos',
   'photo.file',
   'photo.unsigned',
+  // Issue 19: the counts and mutual friends.
+  'stats.counts',
+  'followers.counts',
+  'following.counts',
+  'hub.counts',
+  'profile.mutualFriends',
+  'search.mutualFriends',
 ] as const;
 export type Surface = (typeof SURFACES)[number];
 
@@ -291,8 +315,149 @@ export const EXPECTED: Record<Surface, Row> = {
     blocker: [F404, F404],
     muted: [F404, F404],
   },
+  /**
+   * The author's follower and following counts (followersCount and
+   * followingCount) in GET /api/users/{id}/stats, the profile's Followers and
+   * Following tiles: decisions.md 'Private profiles' — stats only to friends
+   * (403 'profile is private', which must not carry the counts); blocks 404.
+   * visible = both counts match the author's lists.
+   */
+  'stats.counts': {
+    self: [V, V],
+    friend: [V, V],
+    sent: [V, F403],
+    received: [V, F403],
+    stranger: [V, F403],
+    blockedByAuthor: [F404, F404],
+    blocker: [F404, F404],
+    muted: [V, V],
+  },
+  /**
+   * The same counts in the header of the author's followers list (the
+   * /users/{id}/followers screen's tabs 'Followers (n)', 'Following (n)'): a
+   * private author's counts follow the rule of their lists — 403 'only view
+   * followers' to non-friends, with no count in the refusal; blocks 404.
+   */
+  'followers.counts': {
+    self: [V, V],
+    friend: [V, V],
+    sent: [V, F403],
+    received: [V, F403],
+    stranger: [V, F403],
+    blockedByAuthor: [F404, F404],
+    blocker: [F404, F404],
+    muted: [V, V],
+  },
+  /** The header of the author's following list: 403 'only view following' to non-friends of a private author; blocks 404. */
+  'following.counts': {
+    self: [V, V],
+    friend: [V, V],
+    sent: [V, F403],
+    received: [V, F403],
+    stranger: [V, F403],
+    blockedByAuthor: [F404, F404],
+    blocker: [F404, F404],
+    muted: [V, V],
+  },
+  /**
+   * The author counted in a third party's list headers (the hub's followers
+   * and following lists, whose header counts the hub's followers and
+   * following): visible = the author is in the list and counted; hidden = the
+   * author is neither listed nor counted. decisions.md 'Blocks are mutual
+   * invisibility' — absent from every followers/following list the other
+   * reads, and the policy: 'nothing of one shows to the other, anywhere'. A
+   * header counting someone the list hides from this viewer tells them a
+   * hidden person is there, that is, that a block stands between them.
+   */
+  'hub.counts': {
+    self: [V, V],
+    friend: [V, V],
+    sent: [V, V],
+    received: [V, V],
+    stranger: [V, V],
+    blockedByAuthor: [H, H],
+    blocker: [H, H],
+    muted: [V, V],
+  },
+  /**
+   * mutualFriends on the author's profile (by id and by username, which must
+   * agree), for viewers who do share a friend with the author (every viewer
+   * not in a block is a friend of the hub, as both authors are). It is a window on the
+   * author's friend list: decisions.md 'Private profiles' — the
+   * followers/following lists (and stats) only to friends, and the policy
+   * puts 'a private friend of a friend' at access 'private', seeing none of
+   * the author's things. So withheld (0) to non-friends of a private author,
+   * like totalSessions; the true number to everyone who may see the lists.
+   */
+  'profile.mutualFriends': {
+    self: [V, V],
+    friend: [V, V],
+    sent: [V, W],
+    received: [V, W],
+    stranger: [V, W],
+    blockedByAuthor: [F404, F404],
+    blocker: [F404, F404],
+    muted: [V, V],
+  },
+  /** mutualFriends on the author's search result: the same rule; yourself never appears, a block removes each from the other's search. */
+  'search.mutualFriends': {
+    self: [H, H],
+    friend: [V, V],
+    sent: [V, W],
+    received: [V, W],
+    stranger: [V, W],
+    blockedByAuthor: [H, H],
+    blocker: [H, H],
+    muted: [V, V],
+  },
+};
+
+/**
+ * The unknown author: registered a moment ago, public (the default), with two
+ * sessions and an album photo, read while no service has applied their
+ * user.registered event. Policy: access 'unknown' — hidden from everyone but
+ * themselves, and nowhere an error but the refusal a stranger gets for someone
+ * who does not exist: 404 on profile, stats, lists, sessions list and albums
+ * (sessions and media say 'User not found' / 'Album not found'), absent from
+ * search and feeds.
+ *
+ * Themselves: sessions and media decide 'self' before anything else, so the
+ * author sees their own sessions and photos at once. The social graph keeps
+ * profiles from the registration event itself: until it arrives there is no
+ * profile, stats or list of theirs to show, to them either (404, as for anyone
+ * not there; /api/me, from auth, is theirs meanwhile) — nothing of theirs is
+ * shown wrongly, which is all the policy asks of the 'unknown' state.
+ */
+export const EXPECTED_UNKNOWN: Record<Surface, Record<UnknownViewerKind, Outcome>> = {
+  'feed.all': { self: V, stranger: H },
+  'feed.following': { self: H, stranger: H },
+  'session.detail': { self: V, stranger: F404 },
+  'sessions.list': { self: V, stranger: F404 },
+  'profile.byId': { self: F404, stranger: F404 },
+  'profile.byUsername': { self: F404, stranger: F404 },
+  'profile.email': { self: F404, stranger: F404 },
+  'profile.totalSessions': { self: F404, stranger: F404 },
+  stats: { self: F404, stranger: F404 },
+  search: { self: H, stranger: H },
+  followers: { self: F404, stranger: F404 },
+  following: { self: F404, stranger: F404 },
+  'hub.followers': { self: H, stranger: H },
+  'albums.list': { self: V, stranger: F404 },
+  'album.photos': { self: V, stranger: F404 },
+  'photo.file': { self: V, stranger: H },
+  'photo.unsigned': { self: F404, stranger: F404 },
+  'stats.counts': { self: F404, stranger: F404 },
+  'followers.counts': { self: F404, stranger: F404 },
+  'following.counts': { self: F404, stranger: F404 },
+  'hub.counts': { self: H, stranger: H },
+  'profile.mutualFriends': { self: F404, stranger: F404 },
+  'search.mutualFriends': { self: H, stranger: H },
 };
 
 export function expectedOutcome(surface: Surface, author: AuthorKind, viewer: ViewerKind): Outcome {
+  if (author === 'unknown') {
+    if (!(UNKNOWN_VIEWER_KINDS as readonly ViewerKind[]).includes(viewer)) throw new Error(`no ${viewer} viewer of an unknown author`);
+    return EXPECTED_UNKNOWN[surface][viewer as UnknownViewerKind];
+  }
   return EXPECTED[surface][viewer][author === 'public' ? 0 : 1];
 }

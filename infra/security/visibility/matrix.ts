@@ -1,4 +1,4 @@
-import { AUTHOR_KINDS, expectedOutcome, SURFACES, VIEWER_KINDS, type AuthorKind, type Surface, type ViewerKind } from './expected';
+import { AUTHOR_KINDS, expectedOutcome, SURFACES, VIEWERS_OF, type AuthorKind, type Surface, type ViewerKind } from './expected';
 
 /** One cell of the matrix, expected against actual. */
 export interface Cell {
@@ -14,7 +14,7 @@ export const cellKey = (author: AuthorKind, viewer: ViewerKind, surface: Surface
 export function compare(actual: Map<string, string>): { cells: Cell[]; mismatches: Cell[] } {
   const cells: Cell[] = [];
   for (const author of AUTHOR_KINDS) {
-    for (const viewer of VIEWER_KINDS) {
+    for (const viewer of VIEWERS_OF[author]) {
       for (const surface of SURFACES) {
         cells.push({ author, viewer, surface, expected: expectedOutcome(surface, author, viewer), actual: actual.get(cellKey(author, viewer, surface)) ?? 'not measured' });
       }
@@ -32,20 +32,23 @@ const SHORT: Record<string, string> = {
   'refused:404': '404',
 };
 
-/** The matrix as text: a row per surface, a column per viewer, public | private; a mismatch is `!actual`. */
+/** The matrix as text: a row per surface, a column per viewer, an author kind per group; a mismatch is `!actual`. */
 export function grid(cells: Cell[]): string {
   const width = 5;
   const pad = (s: string) => s.padEnd(width).slice(0, width);
-  const abbreviations = VIEWER_KINDS.map((v) => pad(v.slice(0, width)));
-  const header = `${''.padEnd(22)}public: ${abbreviations.join(' ')} | private: ${abbreviations.join(' ')}`;
+  const group = (author: AuthorKind) => `${author}: `;
+  const header = `${''.padEnd(22)}${AUTHOR_KINDS.map((author) => `${group(author)}${VIEWERS_OF[author].map((v) => pad(v.slice(0, width))).join(' ')}`).join(' | ')}`;
   const rows = SURFACES.map((surface) => {
     const side = (author: AuthorKind) =>
-      VIEWER_KINDS.map((viewer) => {
-        const cell = cells.find((c) => c.author === author && c.viewer === viewer && c.surface === surface);
-        if (!cell) return pad('?');
-        return pad(cell.actual === cell.expected ? (SHORT[cell.actual] ?? cell.actual) : `!${SHORT[cell.actual] ?? 'X'}`);
-      }).join(' ');
-    return `${surface.padEnd(22)}        ${side('public')} |          ${side('private')}`;
+      ''.padEnd(group(author).length) +
+      VIEWERS_OF[author]
+        .map((viewer) => {
+          const cell = cells.find((c) => c.author === author && c.viewer === viewer && c.surface === surface);
+          if (!cell) return pad('?');
+          return pad(cell.actual === cell.expected ? (SHORT[cell.actual] ?? cell.actual) : `!${SHORT[cell.actual] ?? 'X'}`);
+        })
+        .join(' ');
+    return `${surface.padEnd(22)}${AUTHOR_KINDS.map(side).join(' | ')}`;
   });
   return [header, ...rows, 'V visible, H hidden, R restricted (named, details withheld), W withheld (field empty), 403/404 refused; !x = mismatch'].join('\n');
 }

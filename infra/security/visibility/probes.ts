@@ -24,6 +24,8 @@ export interface AuthorWorld {
   /** Who must be in the author's lists (decisions.md: followers = friends + pending requesters; following = friends + those asked). */
   followerIds: string[];
   followingIds: string[];
+  /** How many friends each viewer shares with the author (the true mutualFriends; for the author: all their friends). */
+  sharedFriends: Partial<Record<ViewerKind, number>>;
 }
 
 export interface Pair {
@@ -116,6 +118,57 @@ async function followList(world: World, pair: Pair, kind: 'followers' | 'followi
   const wanted = kind === 'followers' ? pair.author.followerIds : pair.author.followingIds;
   const ids = list.users.map((u) => u.id);
   return { outcome: sameMembers(ids, wanted) && list.total === wanted.length ? 'visible' : `visible(wrong members: ${ids.length} of ${wanted.length})`, texts: [answer.text] };
+}
+
+/** A refusal that carries follower or following counts anyway is no refusal of the counts. */
+function refusedWithoutCounts(answer: Answer, message?: RegExp): string | null {
+  const refused = refusal(answer, message);
+  if (!refused) return null;
+  const body = answer.body as Record<string, unknown> | null;
+  const carried = ['followersCount', 'followingCount'].filter((field) => body !== null && typeof body === 'object' && field in body);
+  return carried.length ? `${refused} +counts(${carried.join(', ')})` : refused;
+}
+
+/** The author's followersCount and followingCount in one answer: both equal to the author's lists, or what they were. */
+function countsOf(body: { followersCount?: unknown; followingCount?: unknown }, world: AuthorWorld): string {
+  if (body.followersCount === world.followerIds.length && body.followingCount === world.followingIds.length) return 'visible';
+  return `followersCount=${String(body.followersCount)}, followingCount=${String(body.followingCount)} (lists ${world.followerIds.length}/${world.followingIds.length})`;
+}
+
+/** The follower and following counts in the header of one of the author's lists. */
+async function listCounts(world: World, pair: Pair, kind: 'followers' | 'following'): Promise<Reading> {
+  const answer = await world.api.call(pair.viewer.token, 'GET', `/api/users/${pair.author.account.id}/${kind}?limit=50`);
+  const refused = refusedWithoutCounts(answer, kind === 'followers' ? /only view followers/ : /only view following/);
+  if (refused) return { outcome: refused, texts: [answer.text] };
+  return { outcome: countsOf(answer.body as FollowList, pair.author), texts: [answer.text] };
+}
+
+/**
+ * mutualFriends as this viewer reads it: the true number of friends the two
+ * share (visible), 0 although they share some (withheld), or what it was.
+ */
+function mutualIn(user: OtherUser, pair: Pair): string {
+  const shared = pair.author.sharedFriends[pair.viewerKind] ?? 0;
+  if (shared > 0 && user.mutualFriends === shared) return 'visible';
+  if (shared > 0 && user.mutualFriends === 0) return 'withheld';
+  return `mutualFriends=${user.mutualFriends} (they share ${shared})`;
+}
+
+/**
+ * The author in one of the hub's lists, and in its header: listed and counted
+ * (visible), neither (hidden), or the header counting people the list does
+ * not show this viewer (the page holds the whole list: limit 50).
+ */
+async function hubCount(world: World, pair: Pair, kind: 'followers' | 'following'): Promise<{ outcome: string; text: string }> {
+  const answer = await world.api.call(pair.viewer.token, 'GET', `/api/users/${world.hub.id}/${kind}?limit=50`);
+  const refused = refusal(answer);
+  if (refused) return { outcome: refused, text: answer.text };
+  const list = answer.body as FollowList;
+  const header = kind === 'followers' ? list.followersCount : list.followingCount;
+  const listed = list.users.some((u) => u.id === pair.author.account.id);
+  if (list.users.length !== list.total) return { outcome: `page of ${list.users.length} of ${list.total}`, text: answer.text };
+  if (header === list.total) return { outcome: listed ? 'visible' : 'hidden', text: answer.text };
+  return { outcome: `${listed ? 'listed' : 'not listed'}, but the header counts ${header} where the list shows ${list.total}`, text: answer.text };
 }
 
 /** The viewer's own reading of the author's album photos (null when refused). */
@@ -230,6 +283,41 @@ export const PROBES: Record<Surface, Probe> = {
       else texts.push(answer.text);
     }
     return { outcome: served.length === 0 ? 'refused:404' : `served(${served.join('; ')})`, texts };
+  },
+
+  'stats.counts': async (world, pair) => {
+    const answer = await world.api.call(pair.viewer.token, 'GET', `/api/users/${pair.author.account.id}/stats`);
+    const refused = refusedWithoutCounts(answer, /profile is private/);
+    if (refused) return { outcome: refused, texts: [answer.text] };
+    return { outcome: countsOf(answer.body as UserStats, pair.author), texts: [answer.text] };
+  },
+  'followers.counts': (world, pair) => listCounts(world, pair, 'followers'),
+  'following.counts': (world, pair) => listCounts(world, pair, 'following'),
+
+  'hub.counts': async (world, pair) => {
+    const [followers, following] = await Promise.all([hubCount(world, pair, 'followers'), hubCount(world, pair, 'following')]);
+    const outcome = followers.outcome === following.outcome ? followers.outcome : `followers: ${followers.outcome}; following: ${following.outcome}`;
+    return { outcome, texts: [followers.text, following.text] };
+  },
+
+  'profile.mutualFriends': async (world, pair) => {
+    const paths = [`/api/users/${pair.author.account.id}`, `/api/users/profile/${encodeURIComponent(pair.author.account.username)}`];
+    const answers = await Promise.all(paths.map((path) => world.api.call(pair.viewer.token, 'GET', path)));
+    const outcomes = answers.map((answer) => {
+      const refused = refusal(answer);
+      if (refused) return refused;
+      const user = answer.body as OtherUser;
+      return user.id === pair.author.account.id ? mutualIn(user, pair) : `wrong user ${user.id}`;
+    });
+    return { outcome: outcomes[0] === outcomes[1] ? (outcomes[0] as string) : `by id ${outcomes[0]}, by username ${outcomes[1]}`, texts: answers.map((a) => a.text) };
+  },
+
+  'search.mutualFriends': async (world, pair) => {
+    const answer = await world.api.call(pair.viewer.token, 'GET', `/api/users/search?q=${encodeURIComponent(pair.author.account.username)}`);
+    const refused = refusal(answer);
+    if (refused) return { outcome: refused, texts: [answer.text] };
+    const found = (answer.body as OtherUser[]).find((u) => u.id === pair.author.account.id);
+    return { outcome: found ? mutualIn(found, pair) : 'hidden', texts: [answer.text] };
   },
 };
 

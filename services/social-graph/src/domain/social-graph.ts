@@ -67,13 +67,13 @@ export class SocialGraph {
   async stats(viewerId: string, userId: string): Promise<UserStats> {
     const { user, view } = await this.visibleUser(viewerId, userId);
     if (!canViewDetails(view.relation, user)) throw forbidden(PRIVATE_PROFILE_MESSAGE);
-    return this.statsOf(userId);
+    return this.statsOf(viewerId, userId);
   }
 
   async myStats(viewerId: string): Promise<MyStats> {
     const [stats, counts, weeklyTotal] = await Promise.all([
-      this.statsOf(viewerId),
-      graph.followCounts(this.db, viewerId),
+      this.statsOf(viewerId, viewerId),
+      graph.followCounts(this.db, viewerId, viewerId),
       graph.beersSince(this.db, viewerId, new Date(this.deps.clock().getTime() - WEEK_MS)),
     ]);
     return { ...stats, weeklyTotal, friendsCount: counts.friends };
@@ -306,8 +306,8 @@ export class SocialGraph {
     return { user, view };
   }
 
-  private async statsOf(userId: string): Promise<UserStats> {
-    const [counts, totals] = await Promise.all([graph.followCounts(this.db, userId), graph.sessionTotals(this.db, [userId])]);
+  private async statsOf(viewerId: string, userId: string): Promise<UserStats> {
+    const [counts, totals] = await Promise.all([graph.followCounts(this.db, viewerId, userId), graph.sessionTotals(this.db, [userId])]);
     const total = totals.get(userId);
     return {
       totalSessions: total?.sessions ?? 0,
@@ -322,7 +322,7 @@ export class SocialGraph {
     if (!canViewDetails(view.relation, user)) {
       throw forbidden(kind === 'followers' ? PRIVATE_FOLLOWERS_MESSAGE : PRIVATE_FOLLOWING_MESSAGE);
     }
-    const [list, counts] = await Promise.all([graph[kind](this.db, viewerId, userId, page), graph.followCounts(this.db, userId)]);
+    const [list, counts] = await Promise.all([graph[kind](this.db, viewerId, userId, page), graph.followCounts(this.db, viewerId, userId)]);
     const relations = await relationsOf(this.db, viewerId, list.users.map((u) => u.id));
     return {
       users: list.users.flatMap((u) => {

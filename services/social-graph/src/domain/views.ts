@@ -31,7 +31,8 @@ export function toOtherUser(user: User, view: RelationView, extra: { mutualFrien
     friendshipStatus: friendshipStatusOf(view.relation),
     friendshipId: view.friendshipId,
     totalSessions: details ? extra.totalSessions : 0,
-    mutualFriends: extra.mutualFriends,
+    // Derived from the friend list, which a private profile shows to friends only.
+    mutualFriends: details ? extra.mutualFriends : 0,
     canViewDetails: details,
   };
 }

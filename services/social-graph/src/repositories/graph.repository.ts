@@ -84,12 +84,18 @@ export const graphRepository = {
     return listFollow(db, viewerId, userId, 'user_id', 'friend_id', page);
   },
 
-  async followCounts(db: Db, userId: string): Promise<{ followers: number; following: number; friends: number }> {
+  /**
+   * `userId`'s counts as `viewerId` may see them: people in a block with the
+   * viewer are left out, as from the lists under these headers (a count one
+   * higher than its list would tell the viewer someone is hidden from them).
+   */
+  async followCounts(db: Db, viewerId: string, userId: string): Promise<{ followers: number; following: number; friends: number }> {
     const [row] = await db.$queryRawUnsafe<Array<{ followers: bigint; following: bigint; friends: bigint }>>(
       `SELECT
-         (SELECT count(*) FROM friendships WHERE friend_id = $1::uuid AND status = ANY($2)) AS followers,
-         (SELECT count(*) FROM friendships WHERE user_id = $1::uuid AND status = ANY($2)) AS following,
-         (SELECT count(*) FROM friendships WHERE user_id = $1::uuid AND status = 'accepted') AS friends`,
+         (SELECT count(*) FROM friendships f WHERE f.friend_id = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('f.user_id')}) AS followers,
+         (SELECT count(*) FROM friendships f WHERE f.user_id = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('f.friend_id')}) AS following,
+         (SELECT count(*) FROM friendships f WHERE f.user_id = $2::uuid AND f.status = 'accepted' AND ${notBlockedWithViewer('f.friend_id')}) AS friends`,
+      viewerId,
       userId,
       FOLLOW_STATUSES,
     );
