@@ -16,7 +16,7 @@ export interface AuthConnections {
 /** Opens what the auth service depends on, migrating its database first. */
 export async function openConnections(config: AuthConfig, logger: Logger): Promise<AuthConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger });

@@ -5,6 +5,7 @@ export type { PrismaClient };
 export type { User } from './generated/prisma/client';
 
 /** The runtime client talks to Postgres through the pg driver adapter; no engine binary involved. */
-export function createPrisma(connectionString: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10 }) });
+/** `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
+export function createPrisma(connectionString: string, poolMax = 10): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
 }

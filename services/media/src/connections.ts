@@ -26,7 +26,7 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
 /** Database (migrated), bus (streams ensured) and the bucket (created): what the API and the worker both need. */
 export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger });
   await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);
   const store = createObjectStore(config);

@@ -12,7 +12,7 @@ export type MessagingConnections = DatabaseAndBus<PrismaClient>;
 /** The migrated database and the bus, with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  return withBus(createPrisma(config.DATABASE_URL), {
+  return withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,

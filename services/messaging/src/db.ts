@@ -5,6 +5,7 @@ export { Prisma, PrismaClient };
 export type { Conversation, Message } from './generated/prisma/client';
 export type Db = PrismaClient | Prisma.TransactionClient;
 
-export function createPrisma(connectionString: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10 }) });
+/** `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
+export function createPrisma(connectionString: string, poolMax = 10): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
 }

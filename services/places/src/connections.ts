@@ -14,7 +14,7 @@ export type PlacesConnections = DatabaseAndBus<PrismaClient>;
 /** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
 export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
   if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);
   return prisma;

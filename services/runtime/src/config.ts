@@ -12,6 +12,8 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
+  /** Connections each process may hold; the replicas of all services together must stay under Postgres' max_connections. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   /** Prefix of every subject and stream, so deployments (and test runs) sharing a NATS server stay apart. */

@@ -16,7 +16,7 @@ export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
 /** Database (migrated), bus (streams ensured) and Redis: what the API and the fan-out worker both need. */
 export async function openConnections(config: SessionsConfig, logger: Logger, name: string): Promise<SessionsConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  const stores = await withBus(createPrisma(config.DATABASE_URL), {
+  const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,

@@ -11,7 +11,7 @@ export type SocialConnections = DatabaseAndBus<PrismaClient>;
 
 export async function openConnections(config: SocialConfig, logger: Logger): Promise<SocialConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  return withBus(createPrisma(config.DATABASE_URL), {
+  return withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
     name: 'social-graph',
     namespace: config.BUS_NAMESPACE,

@@ -6,8 +6,9 @@ export type { BlockedUser, Friendship, User } from './generated/prisma/client';
 /** The client or an open transaction: repository calls join whichever they are given. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 
-export function createPrisma(connectionString: string): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: 10 }) });
+/** `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
+export function createPrisma(connectionString: string, poolMax = 10): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
 }
 
 export function isUniqueViolation(err: unknown): boolean {

@@ -8,7 +8,7 @@ import { seedCatalogue } from './seed';
 const config = loadConfig('places-seed', placesConfigSchema);
 const logger = createLogger('places-seed', config.LOG_LEVEL);
 await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-const prisma = createPrisma(config.DATABASE_URL);
+const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 try {
   await seedCatalogue(prisma, logger);
 } finally {
