@@ -28,6 +28,7 @@ export { bearerAuth, audienceAuth, authOf, type Authenticate } from './auth/auth
 export { connectBus, ensureStreams, deleteStreams, type Bus } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
+export { Poller } from './bus/poller';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
 export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADERS, type DeadLetter } from './bus/dead-letters';
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';

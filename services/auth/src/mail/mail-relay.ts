@@ -1,4 +1,4 @@
-import type { Logger } from '@hoptrack/runtime';
+import { Poller, type Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { Mailer } from '../domain/mailer';
 
@@ -33,49 +33,30 @@ const backoffMs = (attempt: number) => Math.min(10 * 60_000, 5_000 * 2 ** (attem
  * send one mail twice).
  */
 export class MailRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly poller: Poller;
   private readonly maxAttempts: number;
   private readonly leaseMs: number;
 
   constructor(private readonly options: MailRelayOptions) {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.leaseMs = options.leaseMs ?? 60_000;
+    this.poller = new Poller(() => this.sendDue(), { pollMs: options.pollMs, logger: options.logger, failure: 'mail relay pass failed; next poll retries' });
   }
 
+  /** Starts sending (server.ts runs it with the other background work); the handle stops it at shutdown. */
   start(): { stop(): Promise<void> } {
-    const tick = () => {
-      if (this.stopped) return;
-      this.poke();
-      this.timer = setTimeout(tick, this.options.pollMs);
-    };
-    tick();
-    return { stop: () => this.stop() };
+    this.poller.start();
+    return { stop: () => this.poller.stop() };
   }
 
-  /** Runs a pass now (after a commit that wrote a job); a pass already running runs once more. */
+  /** Runs a pass now (after a commit that queued mail); a pass already running runs once more. */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.sendDue()
-      .catch((err: unknown) => this.options.logger.warn({ err }, 'mail relay pass failed; next poll retries'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        }
-      });
+    this.poller.poke();
   }
 
-  /** Waits for a pass under way, then sends every job that is due: for tests and shutdown. */
+  /** Waits for a pass under way, then sends every job that is due: for tests. */
   async drain(): Promise<void> {
-    await this.running;
+    await this.poller.idle();
     await this.sendDue();
   }
 
@@ -116,11 +97,5 @@ export class MailRelay {
       if (giveUp) log.error({ err }, 'mail given up after its last attempt');
       else log.warn({ err }, 'mail not sent; will try again');
     }
-  }
-
-  private async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
   }
 }

@@ -88,7 +88,7 @@ const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
 /**
  * A durable JetStream consumer with explicit acks. Expected outcomes ack;
  * a fault naks with backoff and JetStream redelivers; a message that cannot
- * be parsed is terminated, since no retry will ever make it valid.
+ * be parsed is parked in the dead-letter stream, since no retry will ever make it valid.
  */
 export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>): Promise<RunningConsumer> {
   const { bus, logger } = options;

@@ -48,31 +48,35 @@ export async function parkDeadLetter(bus: Bus, msg: JsMsg, consumer: string, err
   await bus.js.publish(deadLetterSubject(bus, consumer), msg.data, { headers: h, msgID: `dead:${consumer}:${msg.info.stream}:${msg.seq}` });
 }
 
+/** One dead letter by its sequence; null when it was replayed or discarded (JetStream 10037). */
+async function readDeadLetter(bus: Bus, seq: number): Promise<DeadLetter | null> {
+  const stored = await bus.jsm.streams.getMessage(streamNameFor(bus.namespace, 'DEADLETTER'), { seq }).catch((err: unknown) => {
+    if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === 10037 || /no message found/i.test(String(err))) return null;
+    throw err;
+  });
+  if (!stored) return null;
+  const get = (name: string) => stored.header?.get(name) ?? '';
+  return {
+    seq,
+    consumer: get(DEAD_LETTER_HEADERS.consumer),
+    subject: get(DEAD_LETTER_HEADERS.subject),
+    stream: get(DEAD_LETTER_HEADERS.stream),
+    originalSeq: Number(get(DEAD_LETTER_HEADERS.seq)),
+    deliveries: Number(get(DEAD_LETTER_HEADERS.deliveries)),
+    error: get(DEAD_LETTER_HEADERS.error),
+    parkedAt: get(DEAD_LETTER_HEADERS.parkedAt),
+    payload: new TextDecoder().decode(stored.data),
+  };
+}
+
 /** The dead letters of this namespace, oldest first. */
 export async function listDeadLetters(bus: Bus, limit = 100): Promise<DeadLetter[]> {
   await ensureStreams(bus, ['DEADLETTER']);
-  const name = streamNameFor(bus.namespace, 'DEADLETTER');
-  const info = await bus.jsm.streams.info(name);
+  const info = await bus.jsm.streams.info(streamNameFor(bus.namespace, 'DEADLETTER'));
   const letters: DeadLetter[] = [];
   for (let seq = info.state.first_seq; seq <= info.state.last_seq && letters.length < limit; seq += 1) {
-    const stored = await bus.jsm.streams.getMessage(name, { seq }).catch((err: unknown) => {
-      // A sequence replayed or discarded is gone: JetStream answers 'no message found' (10037).
-      if ((err as { api_error?: { err_code?: number } }).api_error?.err_code === 10037 || /no message found/i.test(String(err))) return null;
-      throw err;
-    });
-    if (!stored) continue;
-    const get = (name: string) => stored.header?.get(name) ?? '';
-    letters.push({
-      seq,
-      consumer: get(DEAD_LETTER_HEADERS.consumer),
-      subject: get(DEAD_LETTER_HEADERS.subject),
-      stream: get(DEAD_LETTER_HEADERS.stream),
-      originalSeq: Number(get(DEAD_LETTER_HEADERS.seq)),
-      deliveries: Number(get(DEAD_LETTER_HEADERS.deliveries)),
-      error: get(DEAD_LETTER_HEADERS.error),
-      parkedAt: get(DEAD_LETTER_HEADERS.parkedAt),
-      payload: new TextDecoder().decode(stored.data),
-    });
+    const letter = await readDeadLetter(bus, seq);
+    if (letter) letters.push(letter);
   }
   return letters;
 }
@@ -86,7 +90,8 @@ export async function listDeadLetters(bus: Bus, limit = 100): Promise<DeadLetter
  * window.
  */
 export async function replayDeadLetter(bus: Bus, seq: number): Promise<DeadLetter> {
-  const letter = (await listDeadLetters(bus, Number.MAX_SAFE_INTEGER)).find((l) => l.seq === seq);
+  await ensureStreams(bus, ['DEADLETTER']);
+  const letter = await readDeadLetter(bus, seq);
   if (!letter) throw new Error(`no dead letter ${seq} in ${streamNameFor(bus.namespace, 'DEADLETTER')}`);
   await bus.js.publish(letter.subject, new TextEncoder().encode(letter.payload), { msgID: `replay:${bus.namespace}:${seq}` });
   await discardDeadLetter(bus, seq);

@@ -11,10 +11,10 @@ export interface BusMetrics {
 
 /**
  * How a delivered event ended: applied, skipped as already applied, no handler,
- * failed (redelivered later), parked (failed on its last allowed delivery: set
- * aside, the stream moves on), unreadable (terminated).
+ * failed (redelivered later), parked (failed on its last allowed delivery, or
+ * unreadable: stored in the dead-letter stream, the stream moves on).
  */
-export type ConsumeOutcome = 'ok' | 'duplicate' | 'ignored' | 'failed' | 'parked' | 'terminated';
+export type ConsumeOutcome = 'ok' | 'duplicate' | 'ignored' | 'failed' | 'parked';
 
 /**
  * Registers the bus metrics of a process on its registry: events published

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
 import type { Bus } from './connection';
+import { Poller } from './poller';
 
 /**
  * Transactional outbox. A change and the event announcing it are written in
@@ -62,45 +63,21 @@ export interface RelayOptions {
  * update re-publishes the same msg id, which JetStream drops as a duplicate.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = true;
-  private readonly pollMs: number;
+  private readonly poller: Poller;
   private readonly batchSize: number;
 
   constructor(private readonly options: RelayOptions) {
-    this.pollMs = options.pollMs ?? 1000;
     this.batchSize = options.batchSize ?? 100;
+    this.poller = new Poller(() => this.drain(), { pollMs: options.pollMs ?? 1000, logger: options.logger, failure: 'outbox relay failed; will retry' });
   }
 
   start(): void {
-    this.stopped = false;
-    this.poke();
+    this.poller.start();
   }
 
   /** Called after a commit that wrote events, so they go out now rather than at the next poll. */
   poke(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.running = this.drain()
-      .then(() => undefined)
-      .catch((err: unknown) => this.options.logger.error({ err }, 'outbox relay failed; will retry'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.poke();
-        } else {
-          this.timer = setTimeout(() => this.poke(), this.pollMs);
-          this.timer.unref();
-        }
-      });
+    this.poller.poke();
   }
 
   /** Publishes everything pending; returns how many events went out. */
@@ -161,8 +138,6 @@ export class OutboxRelay {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+    await this.poller.stop();
   }
 }
