@@ -6,10 +6,10 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke clean
+.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke clean
 
 help:
-	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app"
+	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app (REPLICAS=2: two copies of each)"
 	@echo "make test   - typecheck, integration tests (real Postgres, Redis, NATS) and browser tests"
 	@echo "make e2e    - only the browser tests"
 	@echo "make test-faults / test-security - the fault-injection / attack tests alone (figures: docs/reliability.md)"
@@ -30,6 +30,14 @@ PRISMA_STAMPS := $(foreach s,$(PRISMA_SERVICES),services/$(s)/src/generated/.sta
 
 generate: $(PRISMA_STAMPS)
 
+# Every process compiled to JavaScript (infra/build/build.ts, about a second):
+# production, compose, the benchmark and the tests run `node <dir>/dist/...`.
+build: install
+	npm run build --silent
+
+# The tests and the benchmark start the compiled processes, as production does (infra/testing/processes.ts).
+test-integration e2e test-faults soak test-security bench bench-smoke: export RUN_FROM := dist
+
 services/%/src/generated/.stamp: services/%/prisma/schema.prisma $(NODE_STAMP)
 	npm run generate --silent -w @hoptrack/$*
 	@touch $@
@@ -46,6 +54,7 @@ tools:
 seed: install infra
 	NODE_ENV=development npm run seed --silent
 
+# REPLICAS=2 starts two copies of every service and worker behind the gateway.
 dev: install infra seed
 	NODE_ENV=development npm run dev --silent
 
@@ -55,23 +64,23 @@ typecheck: install
 build-web: install
 	npm run build:web --silent
 
-test-integration: install infra tools
+test-integration: install build infra tools
 	npx vitest run --project integration
 
-e2e: install infra build-web tools
+e2e: install build infra build-web tools
 	npx vitest run --project e2e
 
 test: tools typecheck test-integration e2e bench-smoke
 
 # The fault and attack tests alone (make test runs them too); figures in docs/reliability.md.
-test-faults: install infra tools
+test-faults: install build infra tools
 	npx vitest run --project integration infra/reliability services/runtime/test/outbox-faults.test.ts services/auth/test/crash-loop.test.ts services/sessions/test/worker-crash.test.ts services/media/test/worker.test.ts
 
 # The documented soak: 10 minutes of mixed traffic with faults (make test runs 45 s of it).
-soak: install infra tools
+soak: install build infra tools
 	SOAK_SECONDS=$${SOAK_SECONDS:-600} npx vitest run --project integration infra/reliability/soak.test.ts
 
-test-security: install infra build-web tools
+test-security: install build infra build-web tools
 	npx vitest run --project integration infra/security services/runtime/test/tokens.test.ts
 	npx vitest run --project e2e web/e2e/injection.test.ts
 
@@ -89,12 +98,12 @@ logs:
 	docker compose logs -f
 
 # Every benchmark beside its reference (about 15 minutes); writes bench/results/<date>.json and the table in docs/benchmarks.md.
-bench: install infra build-web tools
+bench: install build infra build-web tools
 	npx tsx infra/bench/run.ts
 
 # The same harness on a tiny data set with 1-second steps: checks it still works (no thresholds); make test runs it.
-bench-smoke: install infra build-web tools
+bench-smoke: install build infra build-web tools
 	npx tsx infra/bench/run.ts --smoke
 
 clean:
-	rm -rf node_modules */node_modules services/*/node_modules web/dist services/*/src/generated
+	rm -rf node_modules */node_modules services/*/node_modules web/dist services/*/src/generated services/*/dist gateway/dist infra/ops/dist

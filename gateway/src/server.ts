@@ -17,6 +17,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 // config change is a restart.
 process.env.EG_DISABLE_CONFIG_WATCH ??= 'true';
 redisEnvFromUrl(process.env);
+// express-gateway requires its plugin by path (system.config.yml): the one built
+// beside this file, so compiled runs compiled and source runs source.
+process.env.GATEWAY_PLUGIN = path.join(__dirname, 'plugin', `index${path.extname(__filename)}`);
 expressGatewayLogsAsJson();
 
 function stopOnSignal(server: Server): void {

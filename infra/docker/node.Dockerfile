@@ -1,8 +1,9 @@
 # One image for every Node process of the monorepo (services, workers, the
-# gateway, the queue board); the compose file picks the entry point. The web
-# app is built into it and served by the gateway, so a browser needs one origin.
+# gateway, the queue board); the compose file and the Kubernetes manifests
+# pick the entry point (`node <dir>/dist/<entry>.js`). The web app is built
+# into it and served by the gateway, so a browser needs one origin.
 
-# ---- build: every dependency, the Prisma clients, the web bundle ----
+# ---- build: every dependency, the Prisma clients, the web bundle, the compiled processes ----
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 RUN npm install -g npm@11 --no-audit --no-fund
@@ -21,16 +22,26 @@ COPY gateway/package.json gateway/
 COPY web/package.json web/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run generate && npm run build:web \
-  # The browser tests, the web sources and the npm cache are not needed to run.
-  && rm -rf web/src web/e2e web/node_modules/.vite /root/.npm
+# The tree production runs, staged in /out: bundles, migrations, data, config, web/dist.
+RUN npm run generate && npm run build:web && npm run build && bash infra/build/stage.sh /out
 
-# ---- runtime: the built tree, owned by and run as the unprivileged `node` user ----
+# ---- production dependencies only: no TypeScript, tsx, Prisma CLI, Vite or test tools ----
+FROM node:22-bookworm-slim AS deps
+WORKDIR /app
+RUN npm install -g npm@11 --no-audit --no-fund
+COPY --from=build /out/ ./
+COPY infra/build/production-deps.sh /tmp/
+RUN bash /tmp/production-deps.sh
+
+# ---- runtime: compiled JavaScript and its dependencies, run as the unprivileged `node` user ----
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# Node's threads each get a glibc malloc arena otherwise; two keep an idle process
+# about 10 MB smaller (docs/benchmarks.md, 'Process footprint').
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
-COPY --from=build --chown=node:node /app /app
+COPY --from=deps --chown=node:node /app /app
 USER node
-# Processes run TypeScript through tsx's loader in the same node process, so
-# SIGTERM from `docker stop` reaches the service and it drains (no npx wrapper).
-CMD ["node", "--import", "tsx", "gateway/src/server.ts"]
+# `node` itself is PID 1's child of nothing else: SIGTERM from `docker stop` or
+# Kubernetes reaches the process, which drains and exits.
+CMD ["node", "gateway/dist/server.js"]

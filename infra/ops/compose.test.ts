@@ -4,13 +4,16 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '@hoptrack/testing/processes';
+import { compiledPath, PROCESSES } from '../build/catalogue';
 
 /**
  * The operators' compose stack, linted without a Docker engine (there is none
  * on CI): the file parses, every service has a health check and an image or a
  * build, entry points exist, workers can scale, every variable is documented
- * in .env.example, Prometheus scrapes services that exist. Where the compose
- * tool is installed, `docker compose config` must accept the file too.
+ * in .env.example, Prometheus scrapes services that exist, every process runs
+ * compiled and replicated. The compose tool itself (`docker compose`, else
+ * Debian's docker-compose, which make test installs) must accept the file,
+ * and HAProxy the edge's configuration.
  */
 interface ComposeService {
   image?: string;
@@ -21,6 +24,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   container_name?: string;
   environment?: Record<string, string>;
+  deploy?: { replicas?: number };
 }
 
 const read = (file: string) => readFileSync(path.join(repoRoot, file), 'utf8');
@@ -29,14 +33,16 @@ const compose = parse(composeText, { merge: true }) as { services: Record<string
 const services = Object.entries(compose.services);
 const WORKERS = ['thumbnail-worker', 'fanout-worker'];
 
-function composeAvailable(): boolean {
+/** `docker compose` (the plugin) where it is installed, else Debian's docker-compose 1.29; neither needs an engine for `config`. */
+function composeCommand(): string[] {
   try {
     execFileSync('docker', ['compose', 'version'], { stdio: 'ignore' });
-    return true;
+    return ['docker', 'compose'];
   } catch {
-    return false;
+    return ['docker-compose'];
   }
 }
+const nodeServices = services.filter(([, s]) => s.command?.[0] === 'node');
 
 describe('docker-compose.yml', () => {
   it('runs the infrastructure, every service and worker, the gateway, Prometheus, Grafana and the queue board', () => {
@@ -44,7 +50,7 @@ describe('docker-compose.yml', () => {
       [
         'postgres', 'redis', 'nats', 'minio',
         'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging',
-        'thumbnail-worker', 'fanout-worker', 'gateway', 'queue-board', 'prometheus', 'grafana',
+        'thumbnail-worker', 'fanout-worker', 'gateway', 'edge', 'queue-board', 'prometheus', 'grafana',
       ].sort(),
     );
   });
@@ -54,9 +60,17 @@ describe('docker-compose.yml', () => {
     expect(service.image ?? service.build).toBeTruthy();
   });
 
-  it.each(services.filter(([, s]) => s.command?.[0] === 'node'))('%s starts an entry point that exists', (_name, service) => {
+  it.each(nodeServices)('%s starts a compiled entry point that exists (make build), never TypeScript', (_name, service) => {
+    expect(service.command).toHaveLength(2);
     const entry = service.command?.at(-1) ?? '';
+    expect(entry).toMatch(/\/dist\/.+\.js$/);
     expect(existsSync(path.join(repoRoot, entry)), entry).toBe(true);
+  });
+
+  it('runs every process of the catalogue, each as two replicas or more', () => {
+    const commands = nodeServices.map(([, s]) => s.command?.at(-1));
+    for (const process of PROCESSES) expect(commands, process.name).toContain(compiledPath(process.dir, process.entry));
+    for (const [name, service] of nodeServices) expect(service.deploy?.replicas ?? 1, name).toBeGreaterThanOrEqual(2);
   });
 
   it('starts services only after what they need is healthy', () => {
@@ -72,20 +86,30 @@ describe('docker-compose.yml', () => {
     expect(compose.services.redis?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']));
   });
 
-  it('lets workers scale: no fixed name, no published port', () => {
-    for (const worker of WORKERS) {
-      expect(compose.services[worker]?.container_name, worker).toBeUndefined();
-      expect(compose.services[worker]?.ports, worker).toBeUndefined();
+  it('lets every process scale: no fixed name, no published port', () => {
+    for (const [name, service] of nodeServices) {
+      expect(service.container_name, name).toBeUndefined();
+      expect(service.ports, name).toBeUndefined();
     }
+    expect(nodeServices.map(([name]) => name)).toEqual(expect.arrayContaining(WORKERS));
   });
 
-  it('publishes only the gateway to the world; operator tools listen on localhost', () => {
+  it('publishes only the edge to the world; operator tools listen on localhost', () => {
     for (const [name, service] of services) {
       for (const port of service.ports ?? []) {
-        if (name === 'gateway') continue;
+        if (name === 'edge' && port.endsWith(':8080')) continue;
         expect(port, name).toMatch(/^127\.0\.0\.1:/);
       }
     }
+  });
+
+  it('has the edge balance over the gateway and queue board replicas, checking their readiness', () => {
+    const config = read('infra/haproxy/haproxy.cfg');
+    expect(config).toMatch(/server-template gateway \d+ gateway:8080/);
+    expect(config).toMatch(/server-template queue-board \d+ queue-board:4020/);
+    expect(config.match(/option httpchk GET \/readyz/g)).toHaveLength(2);
+    // HAProxy's own check of the file (Debian's haproxy, installed by make test).
+    execFileSync('haproxy', ['-c', '-q', '-f', path.join(repoRoot, 'infra/haproxy/haproxy.cfg')], { stdio: 'pipe' });
   });
 
   it('documents every variable it reads in .env.example', () => {
@@ -120,12 +144,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.skipIf(!composeAvailable())('is accepted by `docker compose config`', () => {
-    execFileSync('docker', ['compose', '--env-file', '.env.example', 'config', '--quiet'], {
+  it('is accepted by the compose tool, which resolves every stateless process to 2+ replicas', () => {
+    const [command, ...args] = composeCommand();
+    const resolved = execFileSync(command as string, [...args, '--env-file', '.env.example', 'config'], {
       cwd: repoRoot,
       stdio: 'pipe',
       env: { ...process.env, JWT_SIGNING_KEYS: '[]', FILE_URL_SECRET: 'x'.repeat(32), POSTGRES_PASSWORD: 'p', MINIO_ROOT_PASSWORD: 'p'.repeat(8), GRAFANA_ADMIN_PASSWORD: 'p', QUEUE_BOARD_PASSWORD: 'p'.repeat(12) },
-    });
+    }).toString();
+    const config = parse(resolved) as { services: Record<string, ComposeService> };
+    const ours = Object.entries(config.services).filter(([, s]) => s.command?.[0] === 'node');
+    expect(ours.map(([name]) => name).sort()).toEqual(nodeServices.map(([name]) => name).sort());
+    for (const [name, service] of ours) expect(service.deploy?.replicas, name).toBeGreaterThanOrEqual(2);
   });
-  if (!composeAvailable()) console.warn('docker compose is not installed here: `docker compose config` is skipped; the file is linted above instead');
 });

@@ -8,7 +8,7 @@
  *   npm run dead-letters -- discard <seq>        drop one that is not worth replaying
  *
  * Reads NATS_URL and BUS_NAMESPACE like the services. In compose:
- *   docker compose exec auth node --import tsx infra/ops/dead-letters.ts list
+ *   docker compose exec auth node infra/ops/dist/dead-letters.js list
  */
 import { connectBus, createLogger, discardDeadLetter, listDeadLetters, replayDeadLetter, type DeadLetter } from '@hoptrack/runtime';
 

@@ -7,6 +7,9 @@
 #   chromium                 the browser tests and the bench's first-card figure (playwright-core drives it)
 #   fonts-noto-color-emoji   reactions render as emoji in the browser tests and screenshots, not boxes
 #   prometheus (+ promtool)  the operations test scrapes the whole stack with it and checks the alert rules
+#   docker-compose           the compose test resolves docker-compose.yml with it (no engine needed)
+#   haproxy                  the compose test checks the edge's configuration with it
+#   kubectl                  the Kubernetes test renders deploy/k8s with its kustomize
 #   stress-ng                only on request: the CPU hog of infra/scripts/busy-test.sh
 set -euo pipefail
 
@@ -16,17 +19,24 @@ declare -A package_of=(
   [prometheus]=prometheus
   [promtool]=prometheus
   [stress-ng]=stress-ng
+  [docker-compose]=docker-compose
+  [haproxy]=haproxy
+  [kubectl]=kubernetes-client
 )
 present() {
   case "$1" in
     emoji-font) [ -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] ;;
     chromium) [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] ;;
+    # haproxy lives in /usr/sbin, outside a non-root PATH.
+    haproxy) command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] ;;
+    # Compose v2 (the docker plugin) serves as well as Debian's docker-compose.
+    docker-compose) command -v docker-compose >/dev/null 2>&1 || docker compose version >/dev/null 2>&1 ;;
     *) command -v "$1" >/dev/null 2>&1 ;;
   esac
 }
 
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(chromium emoji-font prometheus promtool)
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium emoji-font prometheus promtool docker-compose haproxy kubectl)
 
 packages=()
 for tool in "${wanted[@]}"; do

@@ -27,6 +27,8 @@ const stack = await startStack({
     'queue-board': Number(process.env.QUEUE_BOARD_PORT ?? 4020),
   },
   s3Port: Number(process.env.S3_PORT ?? 4569),
+  // REPLICAS=2 make dev: two copies of every service and worker (second ones on port + 100).
+  replicas: Number(process.env.REPLICAS ?? 1),
   serveWeb: process.env.SERVE_WEB === 'true',
   publicWebUrl: webUrl,
   echo: true,

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { COMMANDS, PROCESSES, compiledPath } from '../build/catalogue';
 import { KILL_AFTER_MS, READY_BOUND_MS } from './bounds';
 
 /**
@@ -12,6 +14,22 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 // Node itself with tsx's loader, not the tsx CLI: the CLI runs the program as a
 // grandchild, so a SIGKILL would hit the wrapper and orphan the real server.
 const tsxNode = (entry: string) => [process.execPath, '--import', 'tsx', path.join(repoRoot, entry)];
+
+/**
+ * RUN_FROM=dist (what `make test` sets, after `make build`) runs the compiled
+ * bundle of an entry the build knows, as production does; otherwise the
+ * TypeScript source runs through tsx (make dev, a test run by hand).
+ */
+const BUILT = new Map([...PROCESSES, ...COMMANDS].map(({ dir, entry }) => [`${dir}/${entry}`, compiledPath(dir, entry)]));
+export const runsCompiled = () => process.env.RUN_FROM === 'dist';
+
+export function commandFor(entry: string): string[] {
+  const compiled = runsCompiled() ? BUILT.get(entry) : undefined;
+  if (!compiled) return tsxNode(entry);
+  const file = path.join(repoRoot, compiled);
+  if (!existsSync(file)) throw new Error(`${compiled} is missing: RUN_FROM=dist runs the build's output (make build)`);
+  return [process.execPath, file];
+}
 
 export interface RunningProcess {
   name: string;
@@ -58,12 +76,20 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startProcess(options: StartOptions): Promise<RunningProcess> {
-  const [command, ...args] = options.command ?? tsxNode(options.entry ?? '');
+  const [command, ...args] = options.command ?? commandFor(options.entry ?? '');
   if (!command || (!options.command && !options.entry)) throw new Error(`${options.name}: give an entry or a command`);
   const child = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,
     // The child ends itself should this process die without stopping it (see exitWithParent).
-    env: { ...process.env, ...options.env, PORT: String(options.port), EXIT_WITH_PARENT_PID: String(process.pid) },
+    env: {
+      ...process.env,
+      // A test stops many processes; production's 2 s drain (readiness 503 before closing) would only slow them.
+      // The rolling-restart test sets production's figure back.
+      SHUTDOWN_DRAIN_MS: '300',
+      ...options.env,
+      PORT: String(options.port),
+      EXIT_WITH_PARENT_PID: String(process.pid),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -3,36 +3,23 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PROCESSES, type ProcessName } from '../build/catalogue';
 import { testDatabaseSuffix } from './environment';
 import { startGateway } from './gateway';
 import { freePort, repoRoot, startProcess, type RunningProcess } from './processes';
+import { startServiceAddress, type ServiceAddress } from './service-address';
 
 /**
  * The whole product as processes: every service, then the gateway in front.
  * `make dev` and the browser tests start it the same way; only the ports,
  * database names and whether the gateway serves the built web app differ.
  */
-/** Every service of the product: its entry, default port, database and the gateway variable that points at it. */
-const SERVICES = [
-  { name: 'auth', entry: 'services/auth/src/server.ts', port: 4001, database: 'hoptrack_auth', gatewayVar: 'AUTH_SERVICE_URL' },
-  {
-    name: 'social-graph',
-    entry: 'services/social-graph/src/server.ts',
-    port: 4002,
-    database: 'hoptrack_social_graph',
-    gatewayVar: 'SOCIAL_GRAPH_SERVICE_URL',
-  },
-  { name: 'media', entry: 'services/media/src/server.ts', port: 4003, database: 'hoptrack_media', gatewayVar: 'MEDIA_SERVICE_URL' },
-  { name: 'places', entry: 'services/places/src/server.ts', port: 4004, database: 'hoptrack_places', gatewayVar: 'PLACES_SERVICE_URL' },
-  { name: 'sessions', entry: 'services/sessions/src/server.ts', port: 4005, database: 'hoptrack_sessions', gatewayVar: 'SESSIONS_SERVICE_URL' },
-  { name: 'messaging', entry: 'services/messaging/src/server.ts', port: 4006, database: 'hoptrack_messaging', gatewayVar: 'MESSAGING_SERVICE_URL' },
-  // Workers, not behind the gateway: they serve only health and metrics.
-  { name: 'media-worker', entry: 'services/media/src/workers/thumbnails/main.ts', port: 4013, database: 'hoptrack_media', gatewayVar: null },
-  { name: 'sessions-fanout', entry: 'services/sessions/src/workers/fanout/main.ts', port: 4015, database: 'hoptrack_sessions', gatewayVar: null },
-  // The operators' Bull Board (basic auth); it has no database of its own.
-  { name: 'queue-board', entry: 'services/queue-board/src/server.ts', port: 4020, database: null, gatewayVar: null },
-] as const;
-export type ServiceName = (typeof SERVICES)[number]['name'];
+/** Every process of the product but the gateway, from the build's catalogue (infra/build/catalogue.ts). */
+const SERVICES = PROCESSES.filter((p): p is Exclude<(typeof PROCESSES)[number], { kind: 'gateway' }> => p.kind !== 'gateway').map((p) => ({
+  ...p,
+  entry: `${p.dir}/${p.entry}`,
+}));
+export type ServiceName = Exclude<ProcessName, 'gateway'>;
 
 export interface StackOptions {
   /** 'e2e' uses its own databases and bus namespace per run; 'dev' the developer's. */
@@ -42,8 +29,14 @@ export interface StackOptions {
   /** Appended to every database name; '_e2e' for e2e runs, none for dev. */
   databaseSuffix?: string;
   gatewayPort?: number;
-  /** Fixed service ports (make dev); free ports otherwise. */
+  /** Fixed service ports (make dev); free ports otherwise. Further replicas take port + 100, + 200… */
   servicePorts?: Partial<Record<ServiceName, number>>;
+  /**
+   * Copies of every process but the gateway (REPLICAS in make dev), as
+   * production runs them: the gateway balances over them, and calls between
+   * services go through one address per service (a Kubernetes Service's part).
+   */
+  replicas?: number;
   /** Port of the local S3 server (s3rver), when no S3_ENDPOINT is given. */
   s3Port?: number;
   /** Serve web/dist from the gateway (production shape); `make dev` uses Vite instead. */
@@ -56,7 +49,12 @@ export interface StackOptions {
 
 export interface Stack {
   baseUrl: string;
+  /** The first instance of each. */
   services: Record<ServiceName, RunningProcess>;
+  /** Every instance of each, in start order. */
+  instances: Record<ServiceName, RunningProcess[]>;
+  /** How the stack started each instance (env, port): a test restarting one uses it. */
+  replicas: number;
   gateway: RunningProcess;
   stop(): Promise<void>;
 }
@@ -88,8 +86,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   const started: RunningProcess[] = [];
+  const addresses: ServiceAddress[] = [];
   const stopAll = async () => {
     await Promise.all(started.map((proc) => proc.stop()));
+    await Promise.all(addresses.map((address) => address.close()));
   };
   try {
     // Files go to S3: the operator's endpoint if given, else a local s3rver (a folder per e2e run).
@@ -108,39 +108,63 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     }
     // Services start side by side; each creates and migrates its own database.
     // Ports first: sessions stores photos through the media service's internal API, so it needs media's address.
+    const replicas = Math.max(1, options.replicas ?? 1);
     const ports = Object.fromEntries(
-      await Promise.all(SERVICES.map(async (service) => [service.name, options.servicePorts?.[service.name] ?? (await freePort())] as const)),
-    ) as Record<ServiceName, number>;
+      await Promise.all(
+        SERVICES.map(async (service) => {
+          const fixed = options.servicePorts?.[service.name];
+          const list = await Promise.all(Array.from({ length: replicas }, async (_, i) => (fixed ? fixed + 100 * i : await freePort())));
+          return [service.name, list] as const;
+        }),
+      ),
+    ) as Record<ServiceName, number[]>;
+    // With one instance, services call each other directly; with several, through one address each.
+    const addressOf = async (name: ServiceName): Promise<string> => {
+      const list = ports[name];
+      if (list.length === 1) return `http://127.0.0.1:${list[0]}`;
+      const address = await startServiceAddress(list);
+      addresses.push(address);
+      return address.url;
+    };
+    const authUrl = await addressOf('auth');
+    const mediaUrl = await addressOf('media');
     const running = await Promise.all(
-      SERVICES.map(async (service) => {
-        const proc = await startProcess({
-          name: service.name,
-          entry: service.entry,
-          port: ports[service.name],
-          // Ready means its database, bus and Redis answer, not only that it listens: a test's
-          // first call on a busy machine must not meet a service still connecting.
-          readyPath: '/readyz',
-          env: {
-            ...shared,
-            S3_ENDPOINT: s3Endpoint,
-            MEDIA_INTERNAL_URL: `http://127.0.0.1:${ports.media}`,
-            // Verify tokens as production does: with auth's published keys, fetched over HTTP.
-            AUTH_JWKS_URL: service.name === 'auth' ? undefined : `http://127.0.0.1:${ports.auth}/.well-known/jwks.json`,
-            DATABASE_URL: service.database ? `${pgBase()}/${service.database}${databaseSuffix}` : undefined,
-          },
-          echo: options.echo,
-        });
-        started.push(proc);
-        return [service, proc] as const;
-      }),
+      SERVICES.flatMap((service) =>
+        ports[service.name].map(async (port, i) => {
+          const proc = await startProcess({
+            name: i === 0 ? service.name : `${service.name}-${i + 1}`,
+            entry: service.entry,
+            port,
+            // Ready means its database, bus and Redis answer, not only that it listens: a test's
+            // first call on a busy machine must not meet a service still connecting.
+            readyPath: '/readyz',
+            env: {
+              ...shared,
+              S3_ENDPOINT: s3Endpoint,
+              MEDIA_INTERNAL_URL: mediaUrl,
+              // Verify tokens as production does: with auth's published keys, fetched over HTTP.
+              AUTH_JWKS_URL: service.name === 'auth' ? undefined : `${authUrl}/.well-known/jwks.json`,
+              DATABASE_URL: service.database ? `${pgBase()}/${service.database}${databaseSuffix}` : undefined,
+            },
+            echo: options.echo,
+          });
+          started.push(proc);
+          return [service, proc] as const;
+        }),
+      ),
     );
+    const instances = Object.fromEntries(SERVICES.map((service) => [service.name, running.filter(([s]) => s === service).map(([, proc]) => proc)])) as Record<
+      ServiceName,
+      RunningProcess[]
+    >;
     const gateway = await startGateway({
       port: gatewayPort,
       echo: options.echo,
       env: {
         ...shared,
         HOST: process.env.HOST ?? '127.0.0.1',
-        ...Object.fromEntries(running.flatMap(([service, proc]) => (service.gatewayVar ? [[service.gatewayVar, proc.url]] : []))),
+        // Every instance of a service: the gateway balances over those whose /readyz answers.
+        ...Object.fromEntries(SERVICES.flatMap((service) => (service.gatewayVar ? [[service.gatewayVar, instances[service.name].map((p) => p.url).join(',')]] : []))),
         // E2E_WEB_DIST lets parallel work build and serve its own copy of the app (a rebuild of
         // web/dist would delete the lazy chunks a running browser test still loads).
         WEB_DIST_DIR: options.serveWeb === false ? '' : (process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'web/dist')),
@@ -150,7 +174,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     started.push(gateway);
     return {
       baseUrl,
-      services: Object.fromEntries(running.map(([service, proc]) => [service.name, proc])) as Record<ServiceName, RunningProcess>,
+      services: Object.fromEntries(SERVICES.map((service) => [service.name, instances[service.name][0]])) as Record<ServiceName, RunningProcess>,
+      instances,
+      replicas,
       gateway,
       async stop() {
         await stopAll();

@@ -1,15 +1,18 @@
 import http, { type ClientRequest, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import httpProxy from 'http-proxy';
+import { Readable } from 'node:stream';
 import { sendJsonError } from './errors';
 import { logger } from './logger';
 import { requestIdOf } from './request-id';
 import type { GatewayConfig, GatewayRequest, PolicyDefinition } from './types';
+import { poolFor, type Upstream, type UpstreamPool } from './upstreams';
 
 interface ProxyParams {
   serviceEndpoint: string;
   connectTimeoutMs: number;
   timeoutMs: number;
+  readinessIntervalMs: number;
 }
 
 /** Our own codes for the two timeouts, so logs and the status mapping can tell them apart. */
@@ -23,6 +26,16 @@ const RESPONSE_TIMEOUT = 'EGW_RESPONSE_TIMEOUT';
  * bad gateway (502).
  */
 const UNAVAILABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', CONNECT_TIMEOUT]);
+
+/**
+ * The connection broke after the request went out: the service may have
+ * received it. Only an idempotent request is sent again then. (A keep-alive
+ * socket the service closed at the very moment it was reused ends this way.)
+ */
+const BROKEN_AFTER_SENDING = new Set(['ECONNRESET', 'EPIPE']);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+/** Bodies up to this size are held so a failed attempt can be sent again; uploads stream through once. */
+const REPLAY_BODY_BYTES = 64 * 1024;
 
 /** Reused connections to the services: no TCP handshake per API call. */
 const agents = {
@@ -43,13 +56,29 @@ function errorCode(err: Error): string {
   return 'code' in err && typeof err.code === 'string' ? err.code : 'UNKNOWN';
 }
 
-/** Round-robin over an endpoint's `url` or `urls`. */
-function targetsOf(name: string, config: GatewayConfig): () => string {
+/** The instances of an endpoint (`url` or `urls`), in a readiness-fed pool. */
+function poolOf(name: string, config: GatewayConfig, params: ProxyParams): UpstreamPool {
   const endpoint = config.gatewayConfig.serviceEndpoints?.[name];
-  const urls = endpoint?.urls ?? (endpoint?.url ? [endpoint.url] : []);
+  const urls = (endpoint?.urls ?? (endpoint?.url ? [endpoint.url] : [])).filter((url) => url.trim() !== '');
   if (urls.length === 0) throw new Error(`service-proxy: serviceEndpoint "${name}" is not defined in gateway.config.yml`);
-  let next = 0;
-  return () => urls[next++ % urls.length] as string;
+  return poolFor(name, urls, { intervalMs: params.readinessIntervalMs, timeoutMs: Math.max(params.connectTimeoutMs, 500) });
+}
+
+/**
+ * The body, when it is small enough to hold (JSON, forms) or absent: `null`
+ * means it streams through once (an upload) and the request is not retried.
+ */
+function replayableBody(req: GatewayRequest): Promise<Buffer | null> {
+  const length = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (length === undefined || length === '0')) return Promise.resolve(Buffer.alloc(0));
+  if (chunked || Number(length) > REPLAY_BODY_BYTES) return Promise.resolve(null);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
 }
 
 /**
@@ -120,12 +149,13 @@ export const serviceProxyPolicy: PolicyDefinition<ProxyParams> = {
       serviceEndpoint: { type: 'string', description: 'A serviceEndpoints key; also the name in error messages' },
       connectTimeoutMs: { type: 'integer', minimum: 0, default: 800, description: '0 waits for the OS' },
       timeoutMs: { type: 'integer', minimum: 0, default: 30000, description: 'Idle time allowed for the answer; 0 = none' },
+      readinessIntervalMs: { type: 'integer', minimum: 50, default: 500, description: "How often each instance's /readyz is polled" },
     },
     required: ['serviceEndpoint'],
   },
   policy: (params, config) => {
     const service = params.serviceEndpoint;
-    const nextTarget = targetsOf(service, config);
+    const pool = poolOf(service, config, params);
     const proxy = httpProxy.createProxyServer({ xfwd: true });
     proxy.on('proxyReq', (proxyReq, _req, res) => {
       armTimeouts(proxyReq, params);
@@ -135,10 +165,48 @@ export const serviceProxyPolicy: PolicyDefinition<ProxyParams> = {
     // only keeps a stray one from crashing the process.
     proxy.on('error', (err) => logger.error({ err, upstream: service }, 'proxy error outside a request'));
 
+    /**
+     * One attempt on one instance. A second attempt goes to another ready
+     * instance when the first could not have been acted on: no connection was
+     * made (any method), or the connection broke under an idempotent request.
+     * Never after the answer started, never twice.
+     */
+    const attempt = (req: GatewayRequest, res: ServerResponse, body: Buffer | null, upstream: Upstream, retried: boolean) => {
+      const target = upstream.url;
+      proxy.web(
+        req,
+        res,
+        {
+          target,
+          agent: target.startsWith('https:') ? agents.https : agents.http,
+          // A held body is sent from memory (and can be again); otherwise the request streams.
+          buffer: body ? Readable.from(body.length > 0 ? [body] : []) : undefined,
+        },
+        (err) => {
+          const code = errorCode(err);
+          const notConnected = UNAVAILABLE.has(code);
+          if (notConnected) pool.markDown(upstream, code);
+          const again =
+            !retried &&
+            body !== null &&
+            !res.headersSent &&
+            !res.destroyed &&
+            (notConnected || (BROKEN_AFTER_SENDING.has(code) && IDEMPOTENT.has(req.method ?? '')));
+          if (again) {
+            logger.info({ reqId: requestIdOf(req), upstream: service, instance: target, code }, 'retrying on another instance');
+            attempt(req, res, body, pool.pick(upstream), true);
+            return;
+          }
+          answerProxyError(err, req, res, service);
+        },
+      );
+    };
+
     return (req, res) => {
-      const target = nextTarget();
-      proxy.web(req, res, { target, agent: target.startsWith('https:') ? agents.https : agents.http }, (err) =>
-        answerProxyError(err, req, res, service),
+      replayableBody(req).then(
+        (body) => attempt(req, res, body, pool.pick(), false),
+        // The client went away while sending: nobody is left to answer.
+        () => res.destroy(),
       );
     };
   },

@@ -1,10 +1,10 @@
-import { connectBus, ensureStreams, prepareDatabase, type Bus, type Logger } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, prepareDatabase, type Bus, type Logger, packageDir } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { AuthConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
-export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(packageDir('@hoptrack/auth'), 'prisma/migrations');
 
 export interface AuthConnections {
   prisma: PrismaClient;

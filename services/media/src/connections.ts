@@ -1,10 +1,10 @@
-import { connectBus, ensureStreams, prepareDatabase, type AudiencePart, type Bus, type Logger } from '@hoptrack/runtime';
-import { fileURLToPath } from 'node:url';
+import { connectBus, ensureStreams, prepareDatabase, type AudiencePart, type Bus, type Logger, packageDir } from '@hoptrack/runtime';
+import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 import { ObjectStore } from './storage/object-store';
 
-export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(packageDir('@hoptrack/media'), 'prisma/migrations');
 /** The audience tables this service keeps: people (privacy, token versions) and the graph (friendships, blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 

@@ -1,9 +1,9 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
-import { fileURLToPath } from 'node:url';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import path from 'node:path';
 import type { MessagingConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
-export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(packageDir('@hoptrack/messaging'), 'prisma/migrations');
 /** The audience tables this service keeps: people (names, the allow-DM switch, token versions) and the graph (blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 

@@ -1,11 +1,11 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
-import { fileURLToPath } from 'node:url';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import path from 'node:path';
 import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
 import type { PlacesConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
-export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(packageDir('@hoptrack/places'), 'prisma/migrations');
 /** The audience tables this service keeps: people (reviewers' names, token versions) and the graph (blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** The board needs Redis (where the queues live) and its operator credentials; no database, no bus. */
 export const boardConfigSchema = baseConfigSchema
-  .pick({ NODE_ENV: true, LOG_LEVEL: true, HOST: true, REDIS_URL: true, BUS_NAMESPACE: true, SHUTDOWN_TIMEOUT_MS: true })
+  .pick({ NODE_ENV: true, LOG_LEVEL: true, HOST: true, REDIS_URL: true, BUS_NAMESPACE: true, SHUTDOWN_TIMEOUT_MS: true, SHUTDOWN_DRAIN_MS: true })
   .extend({
     PORT: z.coerce.number().int().min(1).max(65535).default(4020),
     QUEUE_BOARD_USER: z.string().min(1).default('operator'),

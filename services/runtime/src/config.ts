@@ -28,6 +28,13 @@ export const baseConfigSchema = z.object({
   TRUST_PROXY: z.stringbool().default(true),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**
+   * After SIGTERM, how long the process keeps serving while /readyz says 503,
+   * before it stops taking connections: long enough for every gateway (and a
+   * Kubernetes endpoint update) to take it out of rotation, so no request
+   * meets a closing server. Longer than the gateway's readiness poll.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+  /**
    * How long a privacy change (block, unfriend, mute, private switch, password
    * reset) waits for the other services' read models before answering; 0 = not at all.
    */

@@ -43,5 +43,6 @@ export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';
 export { upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
 export { FileSignature, FILES_PREFIX } from './files/file-signature';
+export { packageDir } from './package-dir';
 export { withBus, type DatabaseAndBus } from './connections';
 export { runService, eventDrivenService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';

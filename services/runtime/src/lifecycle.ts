@@ -5,10 +5,11 @@ import type { Bus } from './bus/connection';
 import type { RunningConsumer } from './bus/consumer';
 import { instrumentBus } from './bus/metrics';
 import type { OutboxRelay } from './bus/outbox';
-import type { ServiceApp } from './http/server';
+import { startDraining, type ServiceApp } from './http/server';
 import { createLogger } from './logger';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
 import { exitWithParent } from './parent-watch';
+import { tuneProcess } from './process-tuning';
 
 export interface ServiceContext<C> {
   config: C;
@@ -25,7 +26,7 @@ export interface BuiltService {
 }
 
 /** What running a process needs of its config; services have all of BaseConfig, tools (the queue board) less. */
-export type ServiceConfig = Pick<BaseConfig, 'LOG_LEVEL' | 'HOST' | 'SHUTDOWN_TIMEOUT_MS'> & { PORT: number };
+export type ServiceConfig = Pick<BaseConfig, 'LOG_LEVEL' | 'HOST' | 'SHUTDOWN_TIMEOUT_MS' | 'SHUTDOWN_DRAIN_MS'> & { PORT: number };
 
 export type Closer = BuiltService['closers'][number];
 
@@ -70,6 +71,7 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
   configSchema: S;
   build: (context: ServiceContext<z.infer<S>>) => Promise<BuiltService>;
 }): Promise<void> {
+  tuneProcess();
   let config: z.infer<S>;
   try {
     config = loadConfig(options.name, options.configSchema);
@@ -109,6 +111,11 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
     }, config.SHUTDOWN_TIMEOUT_MS);
     deadline.unref();
     try {
+      // Readiness goes 503 first and requests keep being served while the
+      // gateways and the orchestrator take this instance out of rotation;
+      // only then does the server stop accepting and finish what is in flight.
+      startDraining(built.app);
+      await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
       await built.app.close();
       for (const closer of built.closers) {
         await closer.close().catch((err: unknown) => logger.error({ err, closer: closer.name }, 'close failed'));

@@ -1,10 +1,10 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import type { SessionsConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
-export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(packageDir('@hoptrack/sessions'), 'prisma/migrations');
 /** The audience tables this service keeps: people (names, privacy, token versions) and the graph (follows, blocks, mutes). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 

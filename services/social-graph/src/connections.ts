@@ -1,9 +1,9 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger } from '@hoptrack/runtime';
-import { fileURLToPath } from 'node:url';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import path from 'node:path';
 import type { SocialConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
-export const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export const migrationsDir = path.join(packageDir('@hoptrack/social-graph'), 'prisma/migrations');
 /** The audience tables this service keeps: people only (the graph is this service's own friendships and blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people'];
 

@@ -1,11 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Logger } from '@hoptrack/runtime';
+import { packageDir, type Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 
-export const dataDir = fileURLToPath(new URL('../../data', import.meta.url));
+export const dataDir = path.join(packageDir('@hoptrack/places'), 'data');
 
 type Row = Record<string, string>;
 const BATCH = 1000;

@@ -1,4 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { packageDir } from '../package-dir';
 
 /**
  * The audience module's tables, by part. A service keeps the parts it needs:
@@ -9,14 +10,14 @@ import { fileURLToPath } from 'node:url';
  * the migration runner applies beside the service's own.
  */
 export const AUDIENCE_PARTS = {
-  people: { tables: ['users'], migrations: '../../migrations/audience-people' },
-  graph: { tables: ['follows', 'blocks', 'mutes'], migrations: '../../migrations/audience-graph' },
+  people: { tables: ['users'], migrations: 'migrations/audience-people' },
+  graph: { tables: ['follows', 'blocks', 'mutes'], migrations: 'migrations/audience-graph' },
 } as const;
 
 export type AudiencePart = keyof typeof AUDIENCE_PARTS;
 
 export function audienceMigrationDirs(parts: readonly AudiencePart[]): string[] {
-  return parts.map((part) => fileURLToPath(new URL(AUDIENCE_PARTS[part].migrations, import.meta.url)));
+  return parts.map((part) => path.join(packageDir('@hoptrack/runtime'), AUDIENCE_PARTS[part].migrations));
 }
 
 export function audienceTables(parts: readonly AudiencePart[]): string[] {

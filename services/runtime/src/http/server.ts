@@ -23,6 +23,14 @@ export type ServiceApp = FastifyInstance<Server, IncomingMessage, ServerResponse
 
 const READY_TIMEOUT_MS = 2000;
 
+/** Apps shutting down: their /readyz answers 503 while they finish serving. */
+const draining = new WeakSet<object>();
+
+/** Called at SIGTERM, before the drain wait: see runService. */
+export function startDraining(app: ServiceApp): void {
+  draining.add(app);
+}
+
 function withTimeout(check: ReadinessCheck, ms: number): Promise<unknown> {
   return Promise.race([
     check(),
@@ -105,6 +113,7 @@ export function createServer(options: ServerOptions): ServiceApp {
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+    if (draining.has(app)) return reply.status(503).send({ status: 'draining', checks: {} });
     const entries = Object.entries(options.readiness ?? {});
     const results = await Promise.all(
       entries.map(async ([name, check]) => {

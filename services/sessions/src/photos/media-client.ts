@@ -15,13 +15,20 @@ export class MediaClient {
     const form = new FormData();
     form.append('ownerId', ownerId);
     form.append('file', new Blob([new Uint8Array(data)], { type: contentType }), filename);
-    let res: Response;
-    try {
-      res = await fetch(new URL('/internal/uploads', this.baseUrl), {
+    const send = () =>
+      fetch(new URL('/internal/uploads', this.baseUrl), {
         method: 'POST',
         body: form,
         headers: requestId ? { [REQUEST_ID_HEADER]: requestId } : {},
         signal: AbortSignal.timeout(30_000),
+      });
+    let res: Response;
+    try {
+      // Once more when the connection failed (an instance of media restarting
+      // under us): at worst the first attempt stored a file nobody points to.
+      res = await send().catch((err: unknown) => {
+        if (err instanceof Error && err.name === 'TimeoutError') throw err;
+        return send();
       });
     } catch {
       throw new HttpError(503, 'Photos cannot be stored right now, please try again');

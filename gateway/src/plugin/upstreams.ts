@@ -1,0 +1,152 @@
+import { promises as dns } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { logger } from './logger';
+
+/**
+ * The instances of one service and which of them may take requests. Each
+ * instance's /readyz is polled; an instance that answers anything but 200
+ * (it is draining before a restart, or lost its database) or cannot be
+ * reached leaves the rotation until a poll finds it ready again. A failed
+ * connection takes it out at once, without waiting for the next poll.
+ *
+ * An address given by name (`http://auth:4001` in compose, a headless
+ * Service in Kubernetes) stands for every instance the name resolves to:
+ * each poll looks the name up again, so replicas that come and go join and
+ * leave the rotation on their own.
+ *
+ * Several gateways poll independently; none needs to agree with another.
+ */
+export interface Upstream {
+  url: string;
+  ready: boolean;
+}
+
+export interface UpstreamPoolOptions {
+  /** How often each instance's readiness is asked; the drain time of a service must exceed it. */
+  intervalMs: number;
+  /** A readiness answer slower than this counts as not ready. */
+  timeoutMs: number;
+}
+
+export class UpstreamPool {
+  upstreams: Upstream[];
+  private next = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly sources: URL[];
+  /** The last addresses each configured URL resolved to. */
+  private readonly resolved = new Map<string, string[]>();
+
+  constructor(
+    readonly service: string,
+    urls: readonly string[],
+    private readonly options: UpstreamPoolOptions,
+  ) {
+    this.sources = urls.map((url) => new URL(url));
+    // Ready until shown otherwise: a gateway starting beside running services
+    // serves at once, and the first poll follows immediately.
+    this.upstreams = this.sources.map((url) => ({ url: origin(url), ready: true }));
+  }
+
+  /**
+   * The next ready instance, round-robin, skipping `except` (the one a retry
+   * just failed on). With none ready, any instance: a wrong readiness answer
+   * must not turn into an outage, and the service will answer for itself.
+   */
+  pick(except?: Upstream): Upstream {
+    const candidates = this.upstreams.filter((u) => u !== except);
+    const ready = candidates.filter((u) => u.ready);
+    const from = ready.length > 0 ? ready : candidates.length > 0 ? candidates : this.upstreams;
+    return from[this.next++ % from.length] as Upstream;
+  }
+
+  /** A connection to it failed: out of the rotation until a poll says otherwise. */
+  markDown(upstream: Upstream, reason: string): void {
+    if (!upstream.ready) return;
+    upstream.ready = false;
+    logger.warn({ upstream: this.service, instance: upstream.url, reason }, 'instance out of rotation');
+  }
+
+  start(): void {
+    if (this.timer || this.upstreams.length === 0) return;
+    const poll = () => void this.resolve().then(() => Promise.all(this.upstreams.map((u) => this.check(u))));
+    poll();
+    this.timer = setInterval(poll, this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Names to addresses: the instances behind each configured URL, now. */
+  private async resolve(): Promise<void> {
+    const lists = await Promise.all(
+      this.sources.map(async (source) => {
+        const host = source.hostname.replace(/^\[|\]$/g, '');
+        if (isIP(host) !== 0 || host === 'localhost') return [origin(source)];
+        try {
+          const found = (await dns.resolve4(host)).map((address) => origin(source, address));
+          this.resolved.set(source.href, found);
+          return found;
+        } catch {
+          // No answer (a name only /etc/hosts knows, DNS away): what was known, else the name itself.
+          return this.resolved.get(source.href) ?? [origin(source)];
+        }
+      }),
+    );
+    const urls = [...new Set(lists.flat())];
+    if (urls.length === 0) return;
+    const known = new Map(this.upstreams.map((u) => [u.url, u]));
+    // An instance seen for the first time waits for its readiness answer (the check right after).
+    this.upstreams = urls.map((url) => known.get(url) ?? { url, ready: false });
+  }
+
+  private async check(upstream: Upstream): Promise<void> {
+    const ready = await readinessOf(upstream.url, this.options.timeoutMs);
+    if (ready !== upstream.ready) {
+      logger.info({ upstream: this.service, instance: upstream.url, ready }, ready ? 'instance back in rotation' : 'instance out of rotation');
+    }
+    upstream.ready = ready;
+  }
+}
+
+/** One pool per service endpoint, shared by every pipeline that proxies to it. */
+const pools = new Map<string, UpstreamPool>();
+
+export function poolFor(service: string, urls: readonly string[], options: UpstreamPoolOptions): UpstreamPool {
+  let pool = pools.get(service);
+  if (!pool) {
+    pool = new UpstreamPool(service, urls, options);
+    pools.set(service, pool);
+    pool.start();
+  }
+  return pool;
+}
+
+export function stopPools(): void {
+  for (const pool of pools.values()) pool.stop();
+}
+
+/** `http://auth:4001/` → `http://auth:4001`, or with the host replaced by one of its addresses. */
+function origin(url: URL, address?: string): string {
+  return `${url.protocol}//${address ?? url.hostname}${url.port ? `:${url.port}` : ''}`;
+}
+
+/**
+ * GET <instance>/readyz on a connection of its own, closed after the answer:
+ * a health check holds no socket to the service between polls.
+ */
+function readinessOf(base: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const client = base.startsWith('https:') ? https : http;
+    const req = client.get(`${base}/readyz`, { agent: false, headers: { connection: 'close' }, timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.once('timeout', () => req.destroy(new Error('readiness timeout')));
+    req.once('error', () => resolve(false));
+  });
+}
