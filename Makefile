@@ -6,7 +6,7 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke clean
+.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke footprint clean
 
 help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app (REPLICAS=2: two copies of each)"
@@ -100,6 +100,10 @@ logs:
 # Every benchmark beside its reference (about 15 minutes); writes bench/results/<date>.json and the table in docs/benchmarks.md.
 bench: install build infra build-web tools
 	npx tsx infra/bench/run.ts
+
+# Idle memory and cold start of every process, compiled beside tsx (docs/benchmarks.md, 'Process footprint'); about 5 minutes.
+footprint: install build infra
+	npx tsx infra/bench/footprint.ts
 
 # The same harness on a tiny data set with 1-second steps: checks it still works (no thresholds); make test runs it.
 bench-smoke: install build infra build-web tools

@@ -26,7 +26,8 @@ let stack: Stack;
 const respawned: RunningProcess[] = [];
 
 beforeAll(async () => {
-  stack = await startStack({ serveWeb: false, env: { GATEWAY_RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn' } });
+  // Two copies of everything, as production runs (issue 20).
+  stack = await startStack({ serveWeb: false, replicas: 2, env: { GATEWAY_RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn' } });
 });
 afterAll(async () => {
   for (const proc of respawned) await proc.stop();

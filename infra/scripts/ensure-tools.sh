@@ -9,7 +9,8 @@
 #   prometheus (+ promtool)  the operations test scrapes the whole stack with it and checks the alert rules
 #   docker-compose           the compose test resolves docker-compose.yml with it (no engine needed)
 #   haproxy                  the compose test checks the edge's configuration with it
-#   kubectl                  the Kubernetes test renders deploy/k8s with its kustomize
+#   (kubectl 1.27+ with kustomize v5 renders deploy/k8s in its test: this kind of machine has it in
+#    /usr/bin; Debian's kubernetes-client is 1.20, too old, so it is not installed from here)
 #   stress-ng                only on request: the CPU hog of infra/scripts/busy-test.sh
 set -euo pipefail
 
@@ -21,7 +22,6 @@ declare -A package_of=(
   [stress-ng]=stress-ng
   [docker-compose]=docker-compose
   [haproxy]=haproxy
-  [kubectl]=kubernetes-client
 )
 present() {
   case "$1" in
@@ -36,7 +36,7 @@ present() {
 }
 
 wanted=("$@")
-[ ${#wanted[@]} -eq 0 ] && wanted=(chromium emoji-font prometheus promtool docker-compose haproxy kubectl)
+[ ${#wanted[@]} -eq 0 ] && wanted=(chromium emoji-font prometheus promtool docker-compose haproxy)
 
 packages=()
 for tool in "${wanted[@]}"; do

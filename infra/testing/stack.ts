@@ -69,6 +69,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const shared = {
     NODE_ENV: 'development',
+    // As the image sets it (infra/docker/node.Dockerfile): two glibc malloc arenas.
+    MALLOC_ARENA_MAX: '2',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',

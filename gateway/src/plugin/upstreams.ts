@@ -2,7 +2,9 @@ import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { Gauge } from 'prom-client';
 import { logger } from './logger';
+import { registry } from './observe';
 
 /**
  * The instances of one service and which of them may take requests. Each
@@ -115,6 +117,18 @@ export class UpstreamPool {
 
 /** One pool per service endpoint, shared by every pipeline that proxies to it. */
 const pools = new Map<string, UpstreamPool>();
+
+/** Which instances take requests, as this gateway sees them: 1 in rotation, 0 out. */
+new Gauge({
+  name: 'gateway_upstream_ready',
+  help: 'Whether an instance of a service is in this gateway’s rotation (1) or out of it (0)',
+  labelNames: ['upstream', 'instance'] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    for (const pool of pools.values()) for (const u of pool.upstreams) this.set({ upstream: pool.service, instance: u.url }, u.ready ? 1 : 0);
+  },
+});
 
 export function poolFor(service: string, urls: readonly string[], options: UpstreamPoolOptions): UpstreamPool {
   let pool = pools.get(service);

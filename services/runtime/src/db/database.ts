@@ -14,8 +14,10 @@ export async function ensureDatabase(connectionString: string): Promise<boolean>
     try {
       await client.query(`CREATE DATABASE "${name}"`);
     } catch (err) {
-      // Two processes starting at once may race; the loser finds it created.
-      if ((err as { code?: string }).code !== '42P04') throw err;
+      // Two processes starting at once (replicas) may race; the loser finds it created:
+      // 42P04 if the winner had committed, 23505 on pg_database's unique index if both were inserting.
+      const code = (err as { code?: string }).code;
+      if (code !== '42P04' && code !== '23505') throw err;
     }
     return true;
   } finally {
