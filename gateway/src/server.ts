@@ -22,16 +22,26 @@ redisEnvFromUrl(process.env);
 process.env.GATEWAY_PLUGIN = path.join(__dirname, 'plugin', `index${path.extname(__filename)}`);
 expressGatewayLogsAsJson();
 
+/** As the services (runtime config SHUTDOWN_DRAIN_MS): serve on while the edge takes this gateway out. */
+const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 2000);
+
 function stopOnSignal(server: Server): void {
   const stop = (signal: NodeJS.Signals) => {
-    logger.info({ signal }, 'gateway stopping: draining connections');
-    // close() stops accepting and drops idle keep-alive sockets; requests in
-    // flight finish unless they outlast the grace period.
-    server.close(() => process.exit(0));
+    logger.info({ signal, drainMs: DRAIN_MS }, 'gateway stopping: draining');
+    // The plugin answers 503 on /readyz and `Connection: close` meanwhile (plugin/draining.ts);
+    // keep-alive sockets idle now are closed at once, so clients reconnect while this still listens.
+    server.closeIdleConnections();
+    const closeAfterDrain = signal === 'SIGTERM' ? DRAIN_MS : 0;
     setTimeout(() => {
-      server.closeAllConnections();
-      process.exit(0);
-    }, SHUTDOWN_GRACE_MS).unref();
+      // close() stops accepting and drops idle keep-alive sockets; requests in
+      // flight finish unless they outlast the grace period.
+      server.close(() => process.exit(0));
+      server.closeIdleConnections();
+      setTimeout(() => {
+        server.closeAllConnections();
+        process.exit(0);
+      }, SHUTDOWN_GRACE_MS).unref();
+    }, closeAfterDrain);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -407,6 +407,11 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
       const env = effectiveEnv(objects(), appOf(deployment()));
       expect(env.get('NODE_ENV')).toBe('production');
       expect(env.get('MALLOC_ARENA_MAX')).toBe('2');
+      // Processes with a bus ask for as many copies of each stream as the NATS cluster has servers.
+      if (spec.database) {
+        const servers = (parse(readFileSync(path.join(repoRoot, 'deploy/k8s/infra/nats-values.yaml'), 'utf8')) as { config: { cluster: { replicas: number } } }).config.cluster.replicas;
+        expect(Number(env.get('NATS_STREAM_REPLICAS'))).toBe(servers);
+      }
       const drain = Number(env.get('SHUTDOWN_DRAIN_MS') ?? 2000);
       const timeout = Number(env.get('SHUTDOWN_TIMEOUT_MS') ?? 10_000);
       expect((deployment().spec.template.spec.terminationGracePeriodSeconds ?? 30) * 1000).toBeGreaterThan(drain + timeout);

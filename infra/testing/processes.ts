@@ -62,17 +62,28 @@ export interface StartOptions {
   echo?: boolean;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on, below the kernel's ephemeral range (32768 and
+ * up on Linux): a process restarted on its port (the fault and rolling-restart
+ * tests) must find it free, and a port from the ephemeral range can meanwhile
+ * become the source port of some outgoing connection (a service's to Postgres).
+ */
+const PORT_RANGE = { from: 20_000, to: 32_000 };
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    if (await canListen(port)) return port;
+  }
 }
 
 export async function startProcess(options: StartOptions): Promise<RunningProcess> {

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { isDraining } from './draining';
 import { labelRoute } from './observe';
 import { redis, withTimeout } from './redis';
 import type { GatewayApp } from './types';
@@ -24,6 +25,10 @@ export function healthRoutes(app: GatewayApp): void {
 
   app.get('/readyz', (req, res) => {
     labelRoute(req, 'readyz');
+    if (isDraining()) {
+      sendJson(res, 503, { status: 'draining', checks: {} });
+      return;
+    }
     withTimeout(redis.ping(), READY_TIMEOUT_MS, 'readiness').then(
       () => sendJson(res, 200, { status: 'ready', checks: { redis: 'ok' } }),
       (err: unknown) =>

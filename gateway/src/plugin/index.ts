@@ -1,4 +1,5 @@
 import { bodyLimitPolicy } from './body-limit';
+import { closeConnectionsWhileDraining } from './draining';
 import { healthRoutes } from './health';
 import { apiNotFoundPolicy } from './not-found';
 import { metricsRoute, observeRequests } from './observe';
@@ -81,6 +82,7 @@ export function init(context: PluginContext): void {
 
   context.registerGatewayRoute((app: GatewayApp) => {
     app.set('trust proxy', settings.trustProxy);
+    app.use(closeConnectionsWhileDraining);
     app.use(normaliseForwarding(settings.trustProxy));
     app.use(apiSecurityHeaders);
     observeRequests(app);

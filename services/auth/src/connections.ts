@@ -19,7 +19,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
-  const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger });
+  const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS']);
   return {
     prisma,

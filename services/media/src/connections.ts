@@ -27,7 +27,7 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
 export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
-  const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger });
+  const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);
   const store = createObjectStore(config);
   await store.ensureBucket(config.S3_REGION);

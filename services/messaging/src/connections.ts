@@ -16,6 +16,7 @@ export async function openConnections(config: MessagingConfig, logger: Logger, n
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
     streams: ['USERS', 'SOCIAL', 'MESSAGES'],
   });

@@ -26,6 +26,7 @@ export async function openConnections(config: PlacesConfig, logger: Logger): Pro
     url: config.NATS_URL,
     name: 'places',
     namespace: config.BUS_NAMESPACE,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
     streams: ['USERS', 'SOCIAL'],
   });

@@ -17,6 +17,8 @@ export const baseConfigSchema = z.object({
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   /** Prefix of every subject and stream, so deployments (and test runs) sharing a NATS server stay apart. */
+  /** Copies of each JetStream stream: 1 on a single NATS server, 3 on a three-node cluster (deploy/k8s). */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   BUS_NAMESPACE: z.string().regex(/^[a-z][a-z0-9_-]*$/i, { error: 'letters, digits, - and _ only' }).default('hoptrack'),
   /**
    * Auth's published keys (/.well-known/jwks.json on its internal address),

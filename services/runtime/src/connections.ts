@@ -1,6 +1,6 @@
 import type { StreamName } from '@hoptrack/proto';
 import type { Logger } from 'pino';
-import { connectBus, ensureStreams, type Bus } from './bus/connection';
+import { connectBus, ensureStreams, type Bus, type BusOptions } from './bus/connection';
 
 export interface DatabaseAndBus<P> {
   prisma: P;
@@ -16,7 +16,7 @@ export interface DatabaseAndBus<P> {
  */
 export async function withBus<P extends { $disconnect(): Promise<void> }>(
   prisma: P,
-  options: { url: string; name: string; namespace: string; logger: Logger; streams: StreamName[] },
+  options: BusOptions & { streams: StreamName[] },
 ): Promise<DatabaseAndBus<P>> {
   const bus = await connectBus(options);
   await ensureStreams(bus, options.streams);

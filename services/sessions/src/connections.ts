@@ -20,6 +20,7 @@ export async function openConnections(config: SessionsConfig, logger: Logger, na
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
     streams: ['USERS', 'SOCIAL', 'SESSIONS'],
   });

@@ -15,6 +15,7 @@ export async function openConnections(config: SocialConfig, logger: Logger): Pro
     url: config.NATS_URL,
     name: 'social-graph',
     namespace: config.BUS_NAMESPACE,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
     streams: ['USERS', 'SOCIAL', 'SESSIONS'],
   });

@@ -1,6 +1,9 @@
 import { Client } from 'minio';
 import type { Readable } from 'node:stream';
 
+/** Socket errors that say nothing about the request: worth one more try. */
+const TRANSIENT_NETWORK_ERRORS = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
 export interface StoredObject {
   stream: Readable;
   size: number;
@@ -33,6 +36,20 @@ export class ObjectStore {
 
   /** Creates the bucket at start-up when it does not exist yet. */
   async ensureBucket(region: string): Promise<void> {
+    // At start-up the store may drop a connection (seen with a replica starting while the store
+    // was busy with the uploads of the one just killed): tried again, a few times, before giving up.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.makeBucketIfMissing(region);
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? '';
+        if (attempt >= 5 || !TRANSIENT_NETWORK_ERRORS.has(code)) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  }
+
+  private async makeBucketIfMissing(region: string): Promise<void> {
     if (await this.client.bucketExists(this.bucket)) return;
     try {
       await this.client.makeBucket(this.bucket, region);

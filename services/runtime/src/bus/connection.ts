@@ -14,6 +14,8 @@ import type { BusMetrics, WatchedConsumer } from './metrics';
 
 export interface Bus {
   namespace: string;
+  /** Copies of each stream this process asks JetStream for when it ensures them. */
+  streamReplicas: number;
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
@@ -38,12 +40,16 @@ const DEADLETTER_MAX_AGE_MS = 30 * DAY_MS;
 /** JetStream forgets msg ids after this; the outbox relay re-publishes well inside it. */
 const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
 
-export async function connectBus(options: {
+export interface BusOptions {
   url: string;
   name: string;
   namespace: string;
   logger: Logger;
-}): Promise<Bus> {
+  /** Copies JetStream keeps of each stream (NATS_STREAM_REPLICAS): 1 on one server, 3 on a three-node cluster. */
+  streamReplicas?: number;
+}
+
+export async function connectBus(options: BusOptions): Promise<Bus> {
   const nc = await connect({
     servers: options.url.split(','),
     name: options.name,
@@ -59,6 +65,7 @@ export async function connectBus(options: {
   const js = nc.jetstream();
   return {
     namespace: options.namespace,
+    streamReplicas: options.streamReplicas ?? 1,
     nc,
     js,
     jsm,
@@ -85,6 +92,7 @@ export async function ensureStreams(bus: Bus, names: StreamName[] = Object.keys(
       retention: RetentionPolicy.Limits,
       max_age: nanos(stream === 'DEADLETTER' ? DEADLETTER_MAX_AGE_MS : STREAM_MAX_AGE_MS),
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      num_replicas: bus.streamReplicas,
     };
     try {
       await bus.jsm.streams.info(config.name);
