@@ -27,21 +27,21 @@ const DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 2000);
 
 function stopOnSignal(server: Server): void {
   const stop = (signal: NodeJS.Signals) => {
-    logger.info({ signal, drainMs: DRAIN_MS }, 'gateway stopping: draining');
-    // The plugin answers 503 on /readyz and `Connection: close` meanwhile (plugin/draining.ts);
-    // keep-alive sockets idle now are closed at once, so clients reconnect while this still listens.
-    server.closeIdleConnections();
-    const closeAfterDrain = signal === 'SIGTERM' ? DRAIN_MS : 0;
+    // The plugin answers 503 on /readyz and `Connection: close` meanwhile (plugin/draining.ts).
+    // Sockets left idle are not cut: closing one as a client reuses it fails that request.
+    // The drain outlasts the keep-alive timeout the gateway announces (5 s), so every client
+    // has dropped its idle socket itself before the listener closes.
+    const drainMs = signal === 'SIGTERM' ? Math.max(DRAIN_MS, server.keepAliveTimeout + 1000) : 0;
+    logger.info({ signal, drainMs }, 'gateway stopping: draining');
     setTimeout(() => {
       // close() stops accepting and drops idle keep-alive sockets; requests in
       // flight finish unless they outlast the grace period.
       server.close(() => process.exit(0));
-      server.closeIdleConnections();
       setTimeout(() => {
         server.closeAllConnections();
         process.exit(0);
       }, SHUTDOWN_GRACE_MS).unref();
-    }, closeAfterDrain);
+    }, drainMs);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

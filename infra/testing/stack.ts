@@ -153,6 +153,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             readyPath: '/readyz',
             env: {
               ...shared,
+              // Copies multiply connections: Postgres here allows 100 in all, and two files of
+              // the suite run side by side (replicas x pool under max_connections, docs/scaling.md).
+              ...(replicas > 1 ? { DATABASE_POOL_MAX: '2' } : {}),
               S3_ENDPOINT: s3Endpoint,
               MEDIA_INTERNAL_URL: mediaUrl,
               // Verify tokens as production does: with auth's published keys, fetched over HTTP.
