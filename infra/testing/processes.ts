@@ -69,6 +69,15 @@ export interface StartOptions {
  * become the source port of some outgoing connection (a service's to Postgres).
  */
 const PORT_RANGE = { from: 20_000, to: 32_000 };
+/**
+ * Ports are picked at random and only tried, not held, until the process
+ * listens: so this process never hands one out twice, and each Vitest worker
+ * (a process of its own) picks from its own slice of the range.
+ */
+const handedOut = new Set<number>();
+const SLICES = 4;
+const slice = Number(process.env.VITEST_POOL_ID ?? 0) % SLICES;
+const sliceSize = Math.floor((PORT_RANGE.to - PORT_RANGE.from) / SLICES);
 
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -81,7 +90,9 @@ function canListen(port: number): Promise<boolean> {
 
 export async function freePort(): Promise<number> {
   for (;;) {
-    const port = PORT_RANGE.from + Math.floor(Math.random() * (PORT_RANGE.to - PORT_RANGE.from));
+    const port = PORT_RANGE.from + slice * sliceSize + Math.floor(Math.random() * sliceSize);
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
     if (await canListen(port)) return port;
   }
 }
