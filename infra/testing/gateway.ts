@@ -10,8 +10,6 @@ export interface GatewayOptions {
   env?: Record<string, string | undefined>;
   /** Echo its log lines with a [gateway] prefix (the dev stack). */
   echo?: boolean;
-  /** Its name in logs and errors; `gateway` by default. */
-  name?: string;
   /** Polled until 200; /readyz by default, so Redis (the rate limiter) is connected before the first request. */
   readyPath?: string;
 }
@@ -23,7 +21,7 @@ export interface GatewayOptions {
  */
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningProcess> {
   return startProcess({
-    name: options.name ?? 'gateway',
+    name: 'gateway',
     entry: 'gateway/src/server.ts',
     port: options.port ?? (await freePort()),
     env: { HOST: '127.0.0.1', EG_DISABLE_CONFIG_WATCH: 'true', ...options.env },

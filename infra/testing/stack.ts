@@ -29,11 +29,6 @@ export interface StackOptions {
   /** Appended to every database name; '_e2e' for e2e runs, none for dev. */
   databaseSuffix?: string;
   gatewayPort?: number;
-  /**
-   * Gateways side by side (1 by default). With more, `baseUrl` is one address
-   * in front of them (the edge's part: HAProxy in compose, an Ingress).
-   */
-  gateways?: number;
   /** Fixed service ports (make dev); free ports otherwise. Further replicas take port + 100, + 200… */
   servicePorts?: Partial<Record<ServiceName, number>>;
   /**
@@ -60,10 +55,7 @@ export interface Stack {
   instances: Record<ServiceName, RunningProcess[]>;
   /** How the stack started each instance (env, port): a test restarting one uses it. */
   replicas: number;
-  /** The first gateway. */
   gateway: RunningProcess;
-  /** Every gateway, in start order (one unless `gateways` asked for more). */
-  gateways: RunningProcess[];
   stop(): Promise<void>;
 }
 
@@ -74,10 +66,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const namespace = options.namespace ?? (mode === 'dev' ? (process.env.BUS_NAMESPACE ?? 'hoptrack') : `e2e${randomBytes(4).toString('hex')}`);
   const databaseSuffix = options.databaseSuffix ?? (mode === 'dev' ? '' : `_e2e${testDatabaseSuffix()}`);
   const gatewayPort = options.gatewayPort ?? (await freePort());
-  const gatewayPorts = [gatewayPort, ...(await Promise.all(Array.from({ length: Math.max(1, options.gateways ?? 1) - 1 }, () => freePort())))];
-  // Several gateways: the test talks to one address in front of them, as a browser to the edge.
-  const edge = gatewayPorts.length > 1 ? await startServiceAddress(gatewayPorts) : undefined;
-  const baseUrl = edge?.url ?? `http://127.0.0.1:${gatewayPort}`;
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const shared = {
     NODE_ENV: 'development',
     // As the image sets it (infra/docker/node.Dockerfile): two glibc malloc arenas.
@@ -99,7 +88,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   };
 
   const started: RunningProcess[] = [];
-  const addresses: ServiceAddress[] = edge ? [edge] : [];
+  const addresses: ServiceAddress[] = [];
   const stopAll = async () => {
     await Promise.all(started.map((proc) => proc.stop()));
     await Promise.all(addresses.map((address) => address.close()));
@@ -173,35 +162,27 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       ServiceName,
       RunningProcess[]
     >;
-    const gateways = await Promise.all(
-      gatewayPorts.map(async (port, i) => {
-        const gateway = await startGateway({
-          port,
-          name: i === 0 ? 'gateway' : `gateway-${i + 1}`,
-          echo: options.echo,
-          env: {
-            ...shared,
-            HOST: process.env.HOST ?? '127.0.0.1',
-            // Every instance of a service: the gateway balances over those whose /readyz answers.
-            ...Object.fromEntries(SERVICES.flatMap((service) => (service.gatewayVar ? [[service.gatewayVar, instances[service.name].map((p) => p.url).join(',')]] : []))),
-            // E2E_WEB_DIST lets parallel work build and serve its own copy of the app (a rebuild of
-            // web/dist would delete the lazy chunks a running browser test still loads).
-            WEB_DIST_DIR: options.serveWeb === false ? '' : (process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'web/dist')),
-            GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`,
-          },
-        });
-        started.push(gateway);
-        return gateway;
-      }),
-    );
-    const gateway = gateways[0] as RunningProcess;
+    const gateway = await startGateway({
+      port: gatewayPort,
+      echo: options.echo,
+      env: {
+        ...shared,
+        HOST: process.env.HOST ?? '127.0.0.1',
+        // Every instance of a service: the gateway balances over those whose /readyz answers.
+        ...Object.fromEntries(SERVICES.flatMap((service) => (service.gatewayVar ? [[service.gatewayVar, instances[service.name].map((p) => p.url).join(',')]] : []))),
+        // E2E_WEB_DIST lets parallel work build and serve its own copy of the app (a rebuild of
+        // web/dist would delete the lazy chunks a running browser test still loads).
+        WEB_DIST_DIR: options.serveWeb === false ? '' : (process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'web/dist')),
+        GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`,
+      },
+    });
+    started.push(gateway);
     return {
       baseUrl,
       services: Object.fromEntries(SERVICES.map((service) => [service.name, instances[service.name][0]])) as Record<ServiceName, RunningProcess>,
       instances,
       replicas,
       gateway,
-      gateways,
       async stop() {
         await stopAll();
         if (mode === 'e2e') await dropStreams(namespace, shared.NATS_URL);
