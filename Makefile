@@ -65,7 +65,7 @@ build-web: install
 	npm run build:web --silent
 
 test-integration: install build infra tools
-	npx vitest run --project integration
+	npx vitest run --project integration --project two-copy
 
 e2e: install build infra build-web tools
 	npx vitest run --project e2e
@@ -74,11 +74,11 @@ test: tools typecheck test-integration e2e bench-smoke
 
 # The fault and attack tests alone (make test runs them too); figures in docs/reliability.md.
 test-faults: install build infra tools
-	npx vitest run --project integration infra/reliability services/runtime/test/outbox-faults.test.ts services/auth/test/crash-loop.test.ts services/sessions/test/worker-crash.test.ts services/media/test/worker.test.ts
+	npx vitest run --project integration --project two-copy infra/reliability services/runtime/test/outbox-faults.test.ts services/auth/test/crash-loop.test.ts services/sessions/test/worker-crash.test.ts services/media/test/worker.test.ts
 
 # The documented soak: 10 minutes of mixed traffic with faults (make test runs 45 s of it).
 soak: install build infra tools
-	SOAK_SECONDS=$${SOAK_SECONDS:-600} npx vitest run --project integration infra/reliability/soak.test.ts
+	SOAK_SECONDS=$${SOAK_SECONDS:-600} npx vitest run --project two-copy infra/reliability/soak.test.ts
 
 test-security: install build infra build-web tools
 	npx vitest run --project integration infra/security services/runtime/test/tokens.test.ts

@@ -8,12 +8,14 @@ import { BROWSER_TEST_BOUND_MS, CONDITION_BOUND_MS, HOOK_BOUND_MS, INTEGRATION_T
 const pollBound = { poll: { timeout: CONDITION_BOUND_MS, interval: 50 } };
 const integrationBounds = { testTimeout: INTEGRATION_TEST_BOUND_MS, hookTimeout: HOOK_BOUND_MS };
 const browserBounds = { testTimeout: BROWSER_TEST_BOUND_MS, hookTimeout: HOOK_BOUND_MS };
+const TWO_COPY_FILES = ['infra/reliability/soak.test.ts', 'infra/reliability/rolling-restart.test.ts'];
 
 /**
  * Three tiers (see docs/testing.md): unit and integration tests of the
  * services and the gateway run against the real Postgres, Redis and NATS;
  * e2e drives the built web app in Debian's chromium through the gateway.
- * Integration files run two at a time, browser files one at a time (see each project).
+ * Integration files run two at a time, then the two-copy files and the
+ * browser files one at a time (see each project).
  */
 export default defineConfig({
   test: {
@@ -23,6 +25,7 @@ export default defineConfig({
           name: 'integration',
           expect: pollBound,
           include: ['proto/**/*.test.ts', 'services/**/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'infra/**/*.test.ts'],
+          exclude: [...TWO_COPY_FILES, '**/node_modules/**'],
           // Two files at a time: most of a file's time is waiting (processes starting, events
           // flowing), not CPU. Each worker has databases of its own (testDatabaseSuffix adds the
           // pool id) and every file its own bus namespace, so files never share state.
@@ -35,8 +38,21 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'e2e',
+          // The files that run two copies of every process (the soak, the rolling restart): about
+          // 40 Postgres connections and both cores each, so they run alone, one after the other,
+          // once the integration files are done (two side by side passed Postgres's 100 connections).
+          name: 'two-copy',
+          expect: pollBound,
+          include: TWO_COPY_FILES,
+          fileParallelism: false,
           sequence: { groupOrder: 1 },
+          ...integrationBounds,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          sequence: { groupOrder: 2 },
           expect: pollBound,
           include: ['web/e2e/**/*.test.ts'],
           // One stack for every browser file, handed to them with provide/inject (see the file).
