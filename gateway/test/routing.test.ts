@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '@hoptrack/testing/gateway';
 import type { RunningProcess } from '@hoptrack/testing/processes';
@@ -111,6 +112,30 @@ describe('gateway → auth service', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The unknown-path pipeline shares the same per-client budget.
     expect((await fetchJson(`${limited.url}/api/nothing-here`)).status).toBe(429);
+  });
+
+  it('counts each request with one EVALSHA of the limiter script, never sending its text again', async () => {
+    // What Redis receives for this gateway's rate-limit keys (the prefix is this file's own).
+    const prefix = rateLimitPrefix('routing');
+    const commands: string[] = [];
+    const watcher = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
+    const monitor = await watcher.monitor();
+    monitor.on('monitor', (_time: string, args: string[]) => {
+      if (args.some((arg) => arg.startsWith(prefix))) commands.push(String(args[0]).toLowerCase());
+    });
+    try {
+      const REQUESTS = 20;
+      for (let i = 0; i < REQUESTS; i++) expect((await fetchJson(`${gateway.url}/api/me`)).status).toBe(401);
+      await expect.poll(() => commands.filter((c) => c === 'evalsha').length).toBe(REQUESTS);
+      // Its text goes once at most: when Redis did not know the script yet (NOSCRIPT).
+      expect(commands.filter((c) => c === 'eval').length).toBeLessThanOrEqual(1);
+      // Besides, only what the script itself runs (MONITOR lists it too): one INCR per request.
+      expect(commands.filter((c) => c === 'incr').length).toBe(REQUESTS);
+      expect(commands.filter((c) => !['eval', 'evalsha', 'incr', 'pexpire', 'pttl'].includes(c))).toEqual([]);
+    } finally {
+      monitor.disconnect();
+      watcher.disconnect();
+    }
   });
 
   // Last: it stops the auth service.

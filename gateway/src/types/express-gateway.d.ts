@@ -22,7 +22,11 @@ declare module 'express-gateway/lib/db' {
   interface EgRedis {
     readonly status: string;
     ping(): Promise<string>;
-    eval(script: string, numberOfKeys: number, ...args: Array<string | number>): Promise<unknown>;
+    /**
+     * A Lua script as a command of the client: sent as EVALSHA (its SHA-1,
+     * not its text), and as EVAL once should Redis answer NOSCRIPT.
+     */
+    defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
     quit(): Promise<string>;
   }
   const db: EgRedis;
