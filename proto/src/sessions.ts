@@ -49,6 +49,20 @@ export const musicTrack = z.object({
   externalUrl: z.string().max(1000).nullish().transform((v) => v ?? null),
 });
 export type MusicTrack = z.infer<typeof musicTrack>;
+/**
+ * A track as replies carry it: what `musicTrack` parses to, without the
+ * transforms (reply schemas compile to JSON Schema, services/runtime/src/http/reply-serializer.ts).
+ */
+export const storedMusicTrack = z.object({
+  id: z.string(),
+  name: z.string(),
+  artist: z.string(),
+  album: z.string().nullable(),
+  duration: z.number().int(),
+  imageUrl: z.string().nullable(),
+  service: z.enum(['spotify', 'manual']),
+  externalUrl: z.string().nullable(),
+});
 
 // ---- The multipart form (every value is text) ----
 
@@ -254,7 +268,7 @@ export const feedSession = z.object({
   duration: z.number().int(),
   avgAbv: z.string().nullable(),
   beerTypes: z.array(z.string()),
-  musicTrack: musicTrack.nullable(),
+  musicTrack: storedMusicTrack.nullable(),
   likeCount: z.number().int(),
   commentCount: z.number().int(),
   isLikedByCurrentUser: z.boolean(),

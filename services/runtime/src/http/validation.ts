@@ -1,5 +1,6 @@
 import type { FastifySchemaCompiler, FastifySerializerCompiler, FastifyTypeProvider } from 'fastify';
 import type { z, ZodType } from 'zod';
+import { compileReplySerializer } from './reply-serializer';
 
 /**
  * Fastify type provider for zod: a route's declared schemas type its request
@@ -54,9 +55,11 @@ export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, h
 };
 
 /**
- * Replies go through their declared schema too: a field the contract does not
- * name (a password hash, a reset token) can never leak by accident.
+ * Replies go through their declared schema too, compiled once per route
+ * (reply-serializer.ts): a field the contract does not name (a password
+ * hash, a reset token) can never leak by accident.
  */
-export const zodSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
-  return (data: unknown) => JSON.stringify(isZodType(schema) ? schema.parse(data) : data);
+export const zodSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema, method, url, httpStatus }) => {
+  if (!isZodType(schema)) return (data: unknown) => JSON.stringify(data);
+  return compileReplySerializer(schema, `${method} ${url} ${httpStatus}`);
 };
