@@ -8,8 +8,9 @@ import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 import { addSecurityHeaders } from './security-headers';
 import { ValidationError, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './validation';
 
-/** A dependency /readyz checks: resolves when it answers, throws when it does not. */
-export type ReadinessCheck = () => Promise<unknown>;
+import { Readiness, type ReadinessCheck } from './readiness';
+
+export type { ReadinessCheck } from './readiness';
 
 export interface ServerOptions {
   logger: Logger;
@@ -22,6 +23,8 @@ export interface ServerOptions {
 export type ServiceApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 const READY_TIMEOUT_MS = 2000;
+/** How old a dependency check may be before /readyz starts the next one (readiness.ts). */
+const READY_FRESH_MS = 1000;
 
 /** Apps shutting down: their /readyz answers 503 while they finish serving. */
 const draining = new WeakSet<object>();
@@ -31,12 +34,6 @@ export function startDraining(app: ServiceApp): void {
   draining.add(app);
 }
 
-function withTimeout(check: ReadinessCheck, ms: number): Promise<unknown> {
-  return Promise.race([
-    check(),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref()),
-  ]);
-}
 
 /**
  * The Fastify app every service starts from: request ids, zod validation,
@@ -112,20 +109,10 @@ export function createServer(options: ServerOptions): ServiceApp {
 
   app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { logLevel: 'warn' }, async (request, reply) => {
+  const readiness = new Readiness(options.readiness ?? {}, { timeoutMs: READY_TIMEOUT_MS, freshMs: READY_FRESH_MS, logger: options.logger });
+  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
     if (draining.has(app)) return reply.status(503).send({ status: 'draining', checks: {} });
-    const entries = Object.entries(options.readiness ?? {});
-    const results = await Promise.all(
-      entries.map(async ([name, check]) => {
-        try {
-          await withTimeout(check, READY_TIMEOUT_MS);
-          return [name, 'ok'] as const;
-        } catch (err) {
-          request.log.warn({ dependency: name, err }, 'dependency not ready');
-          return [name, err instanceof Error ? err.message : 'failed'] as const;
-        }
-      }),
-    );
+    const results = await readiness.report();
     const ready = results.every(([, state]) => state === 'ok');
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
   });
