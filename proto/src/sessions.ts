@@ -53,14 +53,9 @@ export type MusicTrack = z.infer<typeof musicTrack>;
  * A track as replies carry it: what `musicTrack` parses to, without the
  * transforms (reply schemas compile to JSON Schema, services/runtime/src/http/reply-serializer.ts).
  */
-export const storedMusicTrack = z.object({
-  id: z.string(),
-  name: z.string(),
-  artist: z.string(),
+export const storedMusicTrack = musicTrack.extend({
   album: z.string().nullable(),
-  duration: z.number().int(),
   imageUrl: z.string().nullable(),
-  service: z.enum(['spotify', 'manual']),
   externalUrl: z.string().nullable(),
 });
 
