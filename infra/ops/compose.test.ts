@@ -123,6 +123,9 @@ describe('docker-compose.yml', () => {
     const workspaces = (JSON.parse(read('package.json')) as { workspaces: string[] }).workspaces;
     for (const workspace of workspaces) expect(dockerfile, workspace).toContain(`COPY ${workspace}/package.json ${workspace}/`);
     expect(dockerfile).toMatch(/^USER node$/m);
+    // The memory settings docs/benchmarks.md ('Process footprint') measured with.
+    expect(dockerfile).toMatch(/^ENV MALLOC_ARENA_MAX=2$/m);
+    expect(dockerfile).toMatch(/^ENV NODE_OPTIONS=--max-semi-space-size=4$/m);
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThan(1);
   });
 

@@ -403,10 +403,12 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
       expect(pod.volumes?.find((v) => v.name === tmp?.name)?.emptyDir).toBeDefined();
     });
 
-    it('sets production mode and the malloc arena limit, and outlives its own drain and shutdown', () => {
+    it('sets production mode, the malloc arena limit and the young-generation cap, and outlives its own drain and shutdown', () => {
       const env = effectiveEnv(objects(), appOf(deployment()));
       expect(env.get('NODE_ENV')).toBe('production');
       expect(env.get('MALLOC_ARENA_MAX')).toBe('2');
+      // As the image sets it (infra/docker/node.Dockerfile); a NODE_OPTIONS of its own would drop it.
+      expect(env.get('NODE_OPTIONS')).toContain('--max-semi-space-size=4');
       // Processes with a bus ask for as many copies of each stream as the NATS cluster has servers.
       if (spec.database) {
         const servers = (parse(readFileSync(path.join(repoRoot, 'deploy/k8s/infra/nats-values.yaml'), 'utf8')) as { config: { cluster: { replicas: number } } }).config.cluster.replicas;

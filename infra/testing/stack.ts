@@ -71,6 +71,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     NODE_ENV: 'development',
     // As the image sets it (infra/docker/node.Dockerfile): two glibc malloc arenas.
     MALLOC_ARENA_MAX: '2',
+    // As the image sets it too: V8's young generation at most 2 x 4 MiB (docs/benchmarks.md, 'Process footprint').
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=4'].filter(Boolean).join(' '),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
