@@ -53,7 +53,7 @@ export interface Stack {
   services: Record<ServiceName, RunningProcess>;
   /** Every instance of each, in start order. */
   instances: Record<ServiceName, RunningProcess[]>;
-  /** How the stack started each instance (env, port): a test restarting one uses it. */
+  /** Copies of each service and worker (StackOptions.replicas). */
   replicas: number;
   gateway: RunningProcess;
   stop(): Promise<void>;

@@ -29,7 +29,7 @@ export function healthRoutes(app: GatewayApp): void {
       sendJson(res, 503, { status: 'draining', checks: {} });
       return;
     }
-    withTimeout(redis.ping(), READY_TIMEOUT_MS, 'readiness').then(
+    withTimeout(redis.ping(), READY_TIMEOUT_MS, 'Redis (readiness)').then(
       () => sendJson(res, 200, { status: 'ready', checks: { redis: 'ok' } }),
       (err: unknown) =>
         sendJson(res, 503, {

@@ -23,21 +23,12 @@ return {count, redis.call('PTTL', KEYS[1])}`;
 
 /**
  * The script as a client command, so each request sends its 40-byte SHA-1
- * (EVALSHA) rather than the script's text: one round trip, and Redis does
- * not hash and look up the text on every call. Defined on first use, since
- * the client belongs to express-gateway.
+ * (EVALSHA) rather than the script's text; ioredis sends EVAL once should
+ * Redis answer NOSCRIPT (restarted, scripts flushed).
  */
 const HIT_COMMAND = 'hoptrackRateLimitHit';
-let hitDefined = false;
-async function hit(key: string, windowMs: number): Promise<unknown> {
-  if (!hitDefined) {
-    redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
-    hitDefined = true;
-  }
-  const command = (redis as unknown as Record<string, (key: string, windowMs: number) => Promise<unknown>>)[HIT_COMMAND];
-  if (!command) throw new Error('the rate-limit command is not defined on the Redis client');
-  return command.call(redis, key, windowMs);
-}
+redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
+const hit = (redis as unknown as Record<typeof HIT_COMMAND, (key: string, windowMs: number) => Promise<unknown>>)[HIT_COMMAND].bind(redis);
 
 const REDIS_TIMEOUT_MS = 250;
 const WARN_EVERY_MS = 10_000;
@@ -63,7 +54,7 @@ export const rateLimitPolicy: PolicyDefinition<RateLimitParams> = {
   },
   policy: ({ max, windowMs, keyPrefix }) => (req, res, next) => {
     const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    withTimeout(hit(keyPrefix + client, windowMs), REDIS_TIMEOUT_MS, 'rate limit')
+    withTimeout(hit(keyPrefix + client, windowMs), REDIS_TIMEOUT_MS, 'Redis (rate limit)')
       .then(parseHit)
       .then(
         ({ count, ttlMs }) => {

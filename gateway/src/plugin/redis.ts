@@ -6,14 +6,5 @@ import db from 'express-gateway/lib/db';
  */
 export const redis = db;
 
-/**
- * A Redis call that gives up after `ms`: a Redis that accepts connections
- * but does not answer must not hold API requests hostage.
- */
-export function withTimeout<T>(call: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer from Redis in ${ms} ms`)), ms);
-  });
-  return Promise.race([call, timeout]).finally(() => clearTimeout(timer));
-}
+/** Every Redis call of the gateway is bounded: a Redis that accepts connections but does not answer must not hold API requests hostage. */
+export { withTimeout } from '@hoptrack/runtime/timeout';

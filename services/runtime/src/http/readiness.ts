@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { withTimeout } from '../timeout';
 
 /** A dependency /readyz checks: resolves when it answers, throws when it does not. */
 export type ReadinessCheck = () => Promise<unknown>;
@@ -44,7 +45,7 @@ export class Readiness {
     const inFlight = this.running.get(name);
     if (inFlight) return inFlight;
     const check = this.checks[name] as ReadinessCheck;
-    const run = withTimeout(check, this.options.timeoutMs)
+    const run = withTimeout(check(), this.options.timeoutMs, name)
       .then(
         () => 'ok',
         (err: unknown) => {
@@ -60,11 +61,4 @@ export class Readiness {
     this.running.set(name, run);
     return run;
   }
-}
-
-function withTimeout(check: ReadinessCheck, ms: number): Promise<unknown> {
-  return Promise.race([
-    check(),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref()),
-  ]);
 }

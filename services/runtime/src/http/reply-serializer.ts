@@ -40,7 +40,7 @@ const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
  * same meaning in the forms it writes directly: `type: [X, 'null']` for a
  * primitive, `nullable: true` for an object or an array.
  */
-export function nullableForSerializer(schema: unknown): unknown {
+function nullableForSerializer(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(nullableForSerializer);
   if (!isSchema(schema)) return schema;
   const out: JsonSchema = {};

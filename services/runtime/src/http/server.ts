@@ -7,7 +7,6 @@ import type { ServiceMetrics } from './metrics';
 import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 import { addSecurityHeaders } from './security-headers';
 import { ValidationError, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './validation';
-
 import { Readiness, type ReadinessCheck } from './readiness';
 
 export type { ReadinessCheck } from './readiness';
@@ -33,7 +32,6 @@ const draining = new WeakSet<object>();
 export function startDraining(app: ServiceApp): void {
   draining.add(app);
 }
-
 
 /**
  * The Fastify app every service starts from: request ids, zod validation,
