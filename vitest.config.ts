@@ -8,6 +8,8 @@ import { BROWSER_TEST_BOUND_MS, CONDITION_BOUND_MS, HOOK_BOUND_MS, INTEGRATION_T
 const pollBound = { poll: { timeout: CONDITION_BOUND_MS, interval: 50 } };
 const integrationBounds = { testTimeout: INTEGRATION_TEST_BOUND_MS, hookTimeout: HOOK_BOUND_MS };
 const browserBounds = { testTimeout: BROWSER_TEST_BOUND_MS, hookTimeout: HOOK_BOUND_MS };
+/** Every test process's fetch leaves the servers' keep-alive timeout a wide margin (see the file). */
+const setupFiles = ['infra/testing/client-keep-alive.ts'];
 const TWO_COPY_FILES = ['infra/reliability/soak.test.ts', 'infra/reliability/rolling-restart.test.ts'];
 
 /**
@@ -24,6 +26,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           expect: pollBound,
+          setupFiles,
           include: ['proto/**/*.test.ts', 'services/**/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'infra/**/*.test.ts'],
           exclude: [...TWO_COPY_FILES, '**/node_modules/**'],
           // Two files at a time: most of a file's time is waiting (processes starting, events
@@ -43,6 +46,7 @@ export default defineConfig({
           // once the integration files are done (two side by side passed Postgres's 100 connections).
           name: 'two-copy',
           expect: pollBound,
+          setupFiles,
           include: TWO_COPY_FILES,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
@@ -54,6 +58,7 @@ export default defineConfig({
           name: 'e2e',
           sequence: { groupOrder: 2 },
           expect: pollBound,
+          setupFiles,
           include: ['web/e2e/**/*.test.ts'],
           // One stack for every browser file, handed to them with provide/inject (see the file).
           globalSetup: ['web/e2e/global-setup.ts'],
