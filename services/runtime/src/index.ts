@@ -41,6 +41,7 @@ export { pgSqlClient } from './db/pg-sql-client';
 export { migrate, readMigrations } from './db/migrate';
 export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';
+export { VersionedCache, type VersionedCacheOptions } from './cache/versioned-cache';
 export { upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
 export { FileSignature, FILES_PREFIX } from './files/file-signature';
 export { packageDir } from './package-dir';

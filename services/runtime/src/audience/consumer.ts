@@ -1,10 +1,11 @@
-import { streamNameFor, type StreamName } from '@hoptrack/proto';
+import { streamNameFor, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import { sqlInbox, type RunningConsumer } from '../bus/consumer';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
 import { applyPerson, type PersonExtras } from './people';
+import { personOfSnapshot, type PeopleCache } from './people-cache';
 import type { AudiencePart } from './tables';
 
 const exec = (tx: SqlClient, sql: string, ...values: unknown[]) => tx.$executeRawUnsafe(sql, ...values).then(() => undefined);
@@ -68,6 +69,8 @@ export interface AudienceOptions<Tx extends SqlClient> {
   parts: readonly AudiencePart[];
   /** The service's own columns of the people table, written in the same statement. */
   personExtras?: PersonExtras;
+  /** The service's cache of the people table, written with every snapshot applied. */
+  peopleCache?: PeopleCache;
   /** Older durables of this service to delete (besides `<durable>-users` and `<durable>-social`). */
   retired?: Array<{ stream: StreamName; durable: string }>;
 }
@@ -91,13 +94,19 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
   const running: RunningConsumer[] = [];
   if (options.parts.includes('people')) {
     const extras = options.personExtras;
+    const cache = options.peopleCache;
+    // The cache first, inside the transaction: if Redis fails, the event is retried and the reset's barrier waits.
+    const apply = async (data: UserSnapshot, tx: Tx) => {
+      await cache?.put(personOfSnapshot(data));
+      await applyPerson(tx, data, extras);
+    };
     running.push(
       ...(await startReadModels<Tx>({
         bus: options.bus,
         durable: durables.people.durable,
         logger,
         inbox,
-        streams: { USERS: { 'user.registered.v1': (data, tx) => applyPerson(tx, data, extras), 'user.updated.v1': (data, tx) => applyPerson(tx, data, extras) } },
+        streams: { USERS: { 'user.registered.v1': apply, 'user.updated.v1': apply } },
       })),
     );
   }

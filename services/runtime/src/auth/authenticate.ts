@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors';
 import { tokenVersionCheck } from '../audience/revocation';
 import type { SqlClient } from '../db/sql';
+import type { PeopleCache } from '../audience/people-cache';
 import { InvalidTokenError, type TokenClaims, type TokenVerifier } from './tokens';
 
 declare module 'fastify' {
@@ -42,7 +43,11 @@ export function authOf(request: FastifyRequest): TokenClaims {
   return request.auth;
 }
 
-/** bearerAuth with the token-version check of the audience module's people table: what every service but auth uses. */
-export function audienceAuth(tokens: TokenVerifier, db: SqlClient): Authenticate {
-  return bearerAuth(tokens, tokenVersionCheck(db));
+/**
+ * bearerAuth with the token-version check of the audience module's people
+ * table: what every service but auth uses. A service that keeps a PeopleCache
+ * (and passes it to startAudience, which keeps it current) checks from Redis.
+ */
+export function audienceAuth(tokens: TokenVerifier, db: SqlClient, people?: PeopleCache): Authenticate {
+  return bearerAuth(tokens, tokenVersionCheck(db, people));
 }

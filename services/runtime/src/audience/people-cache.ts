@@ -1,0 +1,115 @@
+import type { UserSnapshot } from '@hoptrack/proto';
+import type { Redis } from 'ioredis';
+import type { SqlClient } from '../db/sql';
+import { isDependencyUnavailable } from '../http/unavailable';
+import { peopleByIds, type Person } from './people';
+
+/**
+ * Stores each entry unless Redis holds one at least as new. Values are
+ * `<updatedAt ms>|<json>`, so the comparison reads no JSON. KEYS: the people's
+ * keys; ARGV: ttl, then stamp and JSON per key.
+ */
+const PUT_NEWER_SCRIPT = `
+local ttl = ARGV[1]
+for i = 1, #KEYS do
+  local stamp = tonumber(ARGV[2 * i])
+  local current = redis.call('GET', KEYS[i])
+  if not current or tonumber(string.match(current, '^(%d+)|')) < stamp then
+    redis.call('SET', KEYS[i], ARGV[2 * i] .. '|' .. ARGV[2 * i + 1], 'EX', ttl)
+  end
+end
+return 0`;
+const PUT_NEWER_COMMAND = 'hoptrackPutNewerPerson';
+const TTL_SECONDS = 24 * 3600;
+
+type PeopleRedis = Redis & { [PUT_NEWER_COMMAND](...args: Array<string | number>): Promise<unknown> };
+
+interface StoredPerson extends Omit<Person, 'createdAt' | 'updatedAt'> {
+  createdAt: string;
+  updatedAt: string;
+}
+
+const decode = (text: string): Person => {
+  const stored = JSON.parse(text.slice(text.indexOf('|') + 1)) as StoredPerson;
+  return { ...stored, createdAt: new Date(stored.createdAt), updatedAt: new Date(stored.updatedAt) };
+};
+
+/** The person a user snapshot describes (the people table's columns, without the e-mail address). */
+export function personOfSnapshot(user: UserSnapshot): Person {
+  const { email: _email, createdAt, updatedAt, ...person } = user;
+  return { ...person, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) };
+}
+
+/**
+ * The people table of one service, cached in Redis for its hot paths (every
+ * request's token-version check, every feed card's names and pictures).
+ *
+ * Kept current without invalidation races: snapshots only ever replace older
+ * ones (by updatedAt, like the table itself). The audience consumer writes
+ * each snapshot here as it applies it — before its transaction commits and
+ * before the event is acknowledged — so once a password reset's barrier has
+ * passed, the cache already holds the new token version; a reader filling a
+ * miss from the table can only store what is at least as new as what is there.
+ * When Redis cannot be reached, reads go to the table.
+ */
+export class PeopleCache {
+  private readonly redis: PeopleRedis;
+
+  constructor(
+    redis: Redis,
+    /** `<namespace>:<service>`: each service caches its own table. */
+    private readonly prefix: string,
+    private readonly db: SqlClient,
+  ) {
+    if (!(PUT_NEWER_COMMAND in redis)) redis.defineCommand(PUT_NEWER_COMMAND, { lua: PUT_NEWER_SCRIPT });
+    this.redis = redis as PeopleRedis;
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}:person:${id}`;
+  }
+
+  /** The people of `ids` the service knows (someone not heard of yet is absent). */
+  async getMany(ids: readonly string[]): Promise<Map<string, Person>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    let cached: Array<string | null>;
+    try {
+      cached = await this.redis.mget(unique.map((id) => this.key(id)));
+    } catch (err) {
+      if (isDependencyUnavailable(err)) return peopleByIds(this.db, unique);
+      throw err;
+    }
+    const found = new Map<string, Person>();
+    const missing: string[] = [];
+    unique.forEach((id, i) => {
+      const text = cached[i];
+      if (text == null) missing.push(id);
+      else found.set(id, decode(text));
+    });
+    if (missing.length > 0) {
+      const loaded = await peopleByIds(this.db, missing);
+      for (const [id, person] of loaded) found.set(id, person);
+      await this.store([...loaded.values()]).catch((err: unknown) => {
+        if (!isDependencyUnavailable(err)) throw err;
+      });
+    }
+    return found;
+  }
+
+  async get(id: string): Promise<Person | null> {
+    return (await this.getMany([id])).get(id) ?? null;
+  }
+
+  /** Stores what the table now holds (or is about to): the audience consumer's write. Fails if Redis does. */
+  async put(person: Person): Promise<void> {
+    await this.store([person]);
+  }
+
+  private async store(people: Person[]): Promise<void> {
+    if (people.length === 0) return;
+    const args: Array<string | number> = [TTL_SECONDS];
+    for (const person of people) args.push(person.updatedAt.getTime(), JSON.stringify(person));
+    await this.redis[PUT_NEWER_COMMAND](people.length, ...people.map((p) => this.key(p.id)), ...args);
+  }
+}
