@@ -39,6 +39,9 @@ const sessionFacts = z.object({
   updatedAt: z.string(),
 });
 
+/** Someone (userId) did something to ownerId's session. */
+const interaction = z.object({ sessionId: uuid, ownerId: uuid, userId: uuid });
+
 const pair = z.object({ friendshipId: uuid, requesterId: uuid, recipientId: uuid });
 const between = z.object({ userId: uuid, friendId: uuid });
 const block = z.object({ blockerId: uuid, blockedId: uuid });
@@ -82,6 +85,14 @@ export const eventSchemas = {
   'session.updated.v1': sessionFacts,
   /** It is gone, with its likes, comments and reactions. */
   'session.deleted.v1': z.object({ sessionId: uuid, userId: uuid }),
+  /** userId liked the session (only when the like is new: liking twice publishes once). */
+  'session.liked.v1': interaction,
+  'session.unliked.v1': interaction,
+  'session.commented.v1': interaction.extend({ commentId: uuid, content: z.string() }),
+  /** userId (the comment's author or the session's owner) deleted a comment. */
+  'session.comment.deleted.v1': interaction.extend({ commentId: uuid }),
+  'session.reacted.v1': interaction.extend({ emoji: z.string() }),
+  'session.unreacted.v1': interaction.extend({ emoji: z.string() }),
   /** A direct message was stored; every messaging instance pushes it to the two participants' open streams. */
   'message.sent.v1': liveMessageEvent,
   /** readerId read `count` of senderId's messages in the conversation (read receipts, badges). */

@@ -267,16 +267,27 @@ export const feedSession = z.object({
   likeCount: z.number().int(),
   commentCount: z.number().int(),
   isLikedByCurrentUser: z.boolean(),
-  /** Newest first; the card shows three avatars then '+N'. */
+  /** The three newest likers (the card's avatars; likeCount has the rest, GET /api/sessions/{id}/likes lists them all). */
   likes: z.array(z.object({ id: uuid, userId: uuid, user: sessionPerson })),
-  /** Oldest first, every comment (up to COMMENTS_IN_CARD; commentCount has the total). */
+  /** The newest COMMENTS_IN_CARD, oldest first (commentCount has the total; GET /api/sessions/{id}/comments has them all). */
   comments: z.array(sessionComment),
+  /** Per emoji the count and up to three people, and the viewer when they chose it (GET /api/sessions/{id}/reactions names everyone). */
   reactions: z.array(reactionSummary),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type FeedSession = z.infer<typeof feedSession>;
-export const COMMENTS_IN_CARD = 50;
+export const COMMENTS_IN_CARD = 3;
+
+/** One like in the full list (GET /api/sessions/{id}/likes), newest first. */
+export const sessionLike = z.object({ id: uuid, userId: uuid, user: sessionPerson, createdAt: z.string() });
+export type SessionLike = z.infer<typeof sessionLike>;
+export const LIKES_PAGE_MAX = 100;
+export const likeListQuery = z.object({
+  /** Opaque: the `x-next-cursor` header of the previous page. */
+  cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, { error: 'Malformed cursor' }).optional(),
+  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(LIKES_PAGE_MAX, { error: `limit must be at most ${LIKES_PAGE_MAX}` }).default(50),
+});
 
 /** The spec's public-session shape (a profile's Beer Sessions tab). */
 export const publicSession = z.object({

@@ -1,4 +1,6 @@
-import { audienceAuth, createServer, tokenVerifierFor, FileSignature, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, tokenVerifierFor, FileSignature, Outbox, OutboxRelay, PeopleCache, VersionedCache, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { buildCards, type Card } from './cards/card';
+import { CardRenderer } from './cards/renderer';
 import type { SessionsConfig } from './config';
 import type { SessionsConnections } from './connections';
 import { Interactions } from './domain/interactions';
@@ -22,6 +24,10 @@ export interface SessionsApp {
   relay: OutboxRelay;
   feed: Feed;
   timelines: Timelines;
+  /** The card read model (its consumer drops cards on the changes' events). */
+  cards: CardRenderer;
+  /** The people table in Redis (the audience consumer keeps it). */
+  people: PeopleCache;
 }
 
 export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
@@ -30,16 +36,21 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const clock = deps.clock ?? (() => new Date());
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
   const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));
-  const sessions = new Sessions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock, timelines, logger, photos });
-  const feed = new Feed(prisma, timelines, config.TIMELINE_CAP, photos);
+  const people = new PeopleCache(redis, `${config.BUS_NAMESPACE}:sessions`, prisma);
+  const cardStore = new VersionedCache<Card>({ redis, prefix: `${config.BUS_NAMESPACE}:card`, ttlSeconds: config.CARD_TTL_SECONDS, load: (ids) => buildCards(prisma, ids) });
+  const cards = new CardRenderer({ db: prisma, cards: cardStore, people, photos });
+  const outbox = new Outbox(config.BUS_NAMESPACE, clock);
+  const onEventsCommitted = () => relay.poke();
+  const sessions = new Sessions({ prisma, outbox, onEventsCommitted, clock, timelines, logger, photos, cards });
+  const feed = new Feed(prisma, timelines, config.TIMELINE_CAP, cards);
   const app = createServer({
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), redis: () => redis.ping() },
   });
-  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
+  const authenticate = audienceAuth(tokenVerifierFor(config), prisma, people);
   sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
-  interactionsRoutes(app, new Interactions(prisma), authenticate);
-  return { app, relay, feed, timelines };
+  interactionsRoutes(app, new Interactions({ prisma, outbox, onEventsCommitted, cards, people, logger }), authenticate);
+  return { app, relay, feed, timelines, cards, people };
 }

@@ -9,6 +9,10 @@ export const sessionsConfigSchema = serviceConfigSchema(
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
     /** Durable-name prefix of the read-model consumers (users, graph); one per deployment. */
     READ_MODEL_CONSUMER: z.string().default('sessions-read-model'),
+    /** Durable name of the consumer that drops feed cards on the events of the changes to them. */
+    CARDS_CONSUMER: z.string().default('sessions-cards'),
+    /** Lifetime of a cached feed card: Redis memory, and the bound on staleness should every invalidation of a change fail. */
+    CARD_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
     /** Durable names of the fan-out worker's consumers (sessions, graph changes). */
     FANOUT_CONSUMER: z.string().default('sessions-fanout'),
     FANOUT_QUEUE: z.string().default('feed-fanout'),

@@ -14,9 +14,9 @@ export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
 }
 
 /** Database (migrated), bus (streams ensured) and Redis: what the API and the fan-out worker both need. */
-export async function openConnections(config: SessionsConfig, logger: Logger, name: string): Promise<SessionsConnections> {
+export async function openConnections(config: SessionsConfig, logger: Logger, name: string, onStatement?: (sql: string) => void): Promise<SessionsConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
+  const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX, onStatement), {
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,

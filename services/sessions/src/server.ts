@@ -2,6 +2,7 @@ import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildSessionsApp } from './app';
 import { sessionsConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startCardsConsumer } from './consumers/cards.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 
 await runService({
@@ -9,13 +10,16 @@ await runService({
   configSchema: sessionsConfigSchema,
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger, 'sessions');
-    const { app, relay } = buildSessionsApp({ config, logger, metrics, ...connections });
+    const { app, relay, cards, people } = buildSessionsApp({ config, logger, metrics, ...connections });
     return eventDrivenService({
       app,
       metrics,
       connections,
       relay,
-      consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+      consumers: async () => [
+        ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger, people })),
+        await startCardsConsumer({ bus: connections.bus, cards, durable: config.CARDS_CONSUMER, logger }),
+      ],
     });
   },
 });

@@ -12,6 +12,7 @@ import { buildSessionsApp, type SessionsApp } from '../src/app';
 import { sessionsConfigSchema, type SessionsConfig } from '../src/config';
 import { openConnections, type SessionsConnections } from '../src/connections';
 import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
+import { startCardsConsumer } from '../src/consumers/cards.consumer';
 import { startFanout, type RunningFanout } from '../src/workers/fanout/fanout-worker';
 
 export const databaseUrl = testDatabaseUrl('sessions');
@@ -50,6 +51,11 @@ export interface TestSessions extends SessionsApp, SessionsConnections {
   /** Logs a session through the API and waits for its fan-out. */
   logSession(author: Client, fields?: FormFields, photo?: Photo): Promise<{ id: string }>;
   sessionEvents(): Promise<Array<{ type: string; data: unknown }>>;
+  /**
+   * The SQL statements `run` sent to Postgres, less the outbox relay's and the
+   * consumers' inbox statements that go on in the background.
+   */
+  statementsOf(run: () => Promise<unknown>): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -105,6 +111,7 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
     MEDIA_INTERNAL_URL: media.url,
     OUTBOX_POLL_MS: '100',
     READ_MODEL_CONSUMER: `rm-${namespace}`,
+    CARDS_CONSUMER: `cards-${namespace}`,
     FANOUT_CONSUMER: `fanout-${namespace}`,
     FANOUT_BATCH: '3',
     FANOUT_STALLED_INTERVAL_MS: '1000',
@@ -113,12 +120,16 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
   };
   const config = sessionsConfigSchema.parse(env);
   const { logger } = memoryLogger('sessions');
-  const connections = await openConnections(config, logger, 'sessions-test');
+  let captured: string[] | null = null;
+  const connections = await openConnections(config, logger, 'sessions-test', (sql) => captured?.push(sql));
   await truncate(databaseUrl, ['reactions', 'comments', 'likes', 'beer_sessions', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events']);
   const built = buildSessionsApp({ config, logger, metrics: createMetrics('sessions'), ...connections });
   await built.app.ready();
   built.relay.start();
-  const readModels: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
+  const readModels: RunningConsumer[] = [
+    ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger, people: built.people })),
+    await startCardsConsumer({ bus: connections.bus, cards: built.cards, durable: config.CARDS_CONSUMER, logger }),
+  ];
   const fanout = await startFanout({ config, connections, logger });
   const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
 
@@ -142,7 +153,7 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
     for (const [stream, durables] of [
       ['USERS', [audienceDurables(config.READ_MODEL_CONSUMER).people.durable]],
       ['SOCIAL', [audienceDurables(config.READ_MODEL_CONSUMER).graph.durable, `${config.FANOUT_CONSUMER}-social`]],
-      ['SESSIONS', [`${config.FANOUT_CONSUMER}-sessions`]],
+      ['SESSIONS', [`${config.FANOUT_CONSUMER}-sessions`, config.CARDS_CONSUMER]],
     ] as const) {
       for (const durable of durables) {
         const info = await connections.bus.jsm.consumers.info(streamNameFor(namespace, stream), durable);
@@ -184,6 +195,16 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
       if (res.statusCode !== 201) throw new Error(`log session failed: ${res.statusCode} ${res.body}`);
       await settle();
       return { id: res.json().id };
+    },
+    async statementsOf(run) {
+      const statements: string[] = [];
+      captured = statements;
+      try {
+        await run();
+      } finally {
+        captured = null;
+      }
+      return statements.filter((sql) => !/"?outbox"?|"?processed_events"?/.test(sql));
     },
     async sessionEvents() {
       await built.relay.drain();

@@ -1,34 +1,105 @@
-import type { LikeResponse, ReactionSummary, SessionComment } from '@hoptrack/proto';
-import { forbidden, notFound, peopleByIds, personById } from '@hoptrack/runtime';
+import type { EventData, EventType, LikeResponse, ReactionSummary, SessionComment, SessionLike } from '@hoptrack/proto';
+import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, type Logger, type Outbox, type PeopleCache } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
-import { commentView, personView, summarise } from './hydrate';
+import type { CardRenderer } from '../cards/renderer';
+import { commentView, personView, summarise } from './views';
 import { assertCanSeeSession, notBlockedWith } from './visibility';
+
+export interface InteractionsDeps {
+  prisma: PrismaClient;
+  outbox: Outbox;
+  /** Tells the relay that events were committed. */
+  onEventsCommitted: () => void;
+  cards: Pick<CardRenderer, 'invalidate'>;
+  people: PeopleCache;
+  logger: Logger;
+}
+
+/** What a change wrote, if it changed anything: the event to publish with it. */
+type Change = { [T in EventType]: { type: T; data: EventData<T> } }[EventType] | null;
 
 /**
  * Likes, comments and reactions. Every one first checks that the viewer may
  * see the session (404 otherwise), so nobody acts on what they cannot see.
  * Likes and reactions are idempotent through unique keys: liking twice keeps
- * one like, reacting twice with one emoji keeps one reaction.
+ * one like and publishes one event. Each change commits with its event
+ * (session.liked.v1, …); the card read model drops the session's card after
+ * the commit, and again when the event comes back (CardsConsumer), so a Redis
+ * fault between the two never leaves a stale card.
  */
 export class Interactions {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(private readonly deps: InteractionsDeps) {}
 
-  async like(userId: string, sessionId: string): Promise<LikeResponse> {
-    await assertCanSeeSession(this.prisma, userId, sessionId);
-    await this.prisma.like.createMany({ data: [{ userId, sessionId }], skipDuplicates: true });
+  private get prisma(): PrismaClient {
+    return this.deps.prisma;
+  }
+
+  /** Runs a change and its event in one transaction, then drops the session's card. */
+  private async change(sessionId: string, requestId: string | undefined, write: (tx: Db) => Promise<Change>): Promise<void> {
+    const changed = await this.prisma.$transaction(async (tx) => {
+      const change = await write(tx);
+      if (change) await this.deps.outbox.enqueue(tx, change.type, change.data, requestId);
+      return change !== null;
+    });
+    if (!changed) return;
+    this.deps.onEventsCommitted();
+    try {
+      await this.deps.cards.invalidate([sessionId]);
+    } catch (err) {
+      this.deps.logger.warn({ err, sessionId }, 'card not invalidated now (Redis unavailable); its event will');
+    }
+  }
+
+  async like(userId: string, sessionId: string, requestId?: string): Promise<LikeResponse> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
+    await this.change(sessionId, requestId, async (tx) => {
+      const { count } = await tx.like.createMany({ data: [{ userId, sessionId }], skipDuplicates: true });
+      return count > 0 ? { type: 'session.liked.v1', data: { sessionId, ownerId, userId } } : null;
+    });
     return { liked: true, likeCount: await this.likeCount(userId, sessionId) };
   }
 
-  async unlike(userId: string, sessionId: string): Promise<LikeResponse> {
-    await assertCanSeeSession(this.prisma, userId, sessionId);
-    await this.prisma.like.deleteMany({ where: { userId, sessionId } });
+  async unlike(userId: string, sessionId: string, requestId?: string): Promise<LikeResponse> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
+    await this.change(sessionId, requestId, async (tx) => {
+      const { count } = await tx.like.deleteMany({ where: { userId, sessionId } });
+      return count > 0 ? { type: 'session.unliked.v1', data: { sessionId, ownerId, userId } } : null;
+    });
     return { liked: false, likeCount: await this.likeCount(userId, sessionId) };
   }
 
-  async comment(userId: string, sessionId: string, content: string): Promise<SessionComment> {
-    await assertCanSeeSession(this.prisma, userId, sessionId);
-    const created = await this.prisma.comment.create({ data: { userId, sessionId, content } });
-    const user = await personById(this.prisma, userId);
+  /** Everyone who liked the session, newest first, a page at a time; people blocked either way left out. */
+  async likes(viewerId: string, sessionId: string, cursorText: string | undefined, limit: number): Promise<{ likes: SessionLike[]; next: string | null }> {
+    await assertCanSeeSession(this.prisma, viewerId, sessionId);
+    const cursor = decodeTimeCursor(cursorText);
+    const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string; user_id: string; created_at: Date }>>(
+      `SELECT l.id, l.user_id, l.created_at FROM likes l
+       WHERE l.session_id = $2::uuid AND ${notBlockedWith('$1::uuid', 'l.user_id')}
+       ${cursor ? 'AND (l.created_at, l.id) < ($4::timestamptz, $5::uuid)' : ''}
+       ORDER BY l.created_at DESC, l.id DESC LIMIT $3`,
+      viewerId,
+      sessionId,
+      limit + 1,
+      ...(cursor ? [new Date(cursor.at), cursor.id] : []),
+    );
+    const page = rows.slice(0, limit);
+    const people = await this.deps.people.getMany(page.map((r) => r.user_id));
+    const last = page[page.length - 1];
+    return {
+      likes: page.map((r) => ({ id: r.id, userId: r.user_id, user: personView(r.user_id, people.get(r.user_id)), createdAt: r.created_at.toISOString() })),
+      next: rows.length > limit && last ? encodeTimeCursor({ at: last.created_at.getTime(), id: last.id }) : null,
+    };
+  }
+
+  async comment(userId: string, sessionId: string, content: string, requestId?: string): Promise<SessionComment> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
+    let created: { id: string; createdAt: Date } | undefined;
+    await this.change(sessionId, requestId, async (tx) => {
+      created = await tx.comment.create({ data: { userId, sessionId, content }, select: { id: true, createdAt: true } });
+      return { type: 'session.commented.v1', data: { sessionId, ownerId, userId, commentId: created.id, content } };
+    });
+    if (!created) throw new Error('comment not created');
+    const user = await this.deps.people.get(userId);
     return commentView({ id: created.id, user_id: userId, session_id: sessionId, content, created_at: created.createdAt }, personView(userId, user ?? undefined));
   }
 
@@ -41,34 +112,43 @@ export class Interactions {
       viewerId,
       sessionId,
     );
-    const users = await peopleByIds(this.prisma, rows.map((r) => r.user_id));
+    const users = await this.deps.people.getMany(rows.map((r) => r.user_id));
     return rows.map((r) => commentView(r, personView(r.user_id, users.get(r.user_id))));
   }
 
   /** The comment's author or the session's owner may delete it. */
-  async deleteComment(userId: string, sessionId: string, commentId: string): Promise<void> {
-    const { userId: owner } = await assertCanSeeSession(this.prisma, userId, sessionId);
+  async deleteComment(userId: string, sessionId: string, commentId: string, requestId?: string): Promise<void> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
     const comment = await this.prisma.comment.findFirst({ where: { id: commentId, sessionId } });
     if (!comment) throw notFound('Comment not found');
-    if (comment.userId !== userId && owner !== userId) throw forbidden('You can only delete your own comments');
-    await this.prisma.comment.delete({ where: { id: commentId } });
+    if (comment.userId !== userId && ownerId !== userId) throw forbidden('You can only delete your own comments');
+    await this.change(sessionId, requestId, async (tx) => {
+      const { count } = await tx.comment.deleteMany({ where: { id: commentId, sessionId } });
+      return count > 0 ? { type: 'session.comment.deleted.v1', data: { sessionId, ownerId, userId, commentId } } : null;
+    });
   }
 
   async reactions(viewerId: string, sessionId: string): Promise<ReactionSummary[]> {
     await assertCanSeeSession(this.prisma, viewerId, sessionId);
-    return this.summary(this.prisma, viewerId, sessionId);
+    return this.summary(viewerId, sessionId);
   }
 
-  async react(userId: string, sessionId: string, emoji: string): Promise<ReactionSummary[]> {
-    await assertCanSeeSession(this.prisma, userId, sessionId);
-    await this.prisma.reaction.createMany({ data: [{ userId, sessionId, emoji }], skipDuplicates: true });
-    return this.summary(this.prisma, userId, sessionId);
+  async react(userId: string, sessionId: string, emoji: string, requestId?: string): Promise<ReactionSummary[]> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
+    await this.change(sessionId, requestId, async (tx) => {
+      const { count } = await tx.reaction.createMany({ data: [{ userId, sessionId, emoji }], skipDuplicates: true });
+      return count > 0 ? { type: 'session.reacted.v1', data: { sessionId, ownerId, userId, emoji } } : null;
+    });
+    return this.summary(userId, sessionId);
   }
 
-  async unreact(userId: string, sessionId: string, emoji: string): Promise<ReactionSummary[]> {
-    await assertCanSeeSession(this.prisma, userId, sessionId);
-    await this.prisma.reaction.deleteMany({ where: { userId, sessionId, emoji } });
-    return this.summary(this.prisma, userId, sessionId);
+  async unreact(userId: string, sessionId: string, emoji: string, requestId?: string): Promise<ReactionSummary[]> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
+    await this.change(sessionId, requestId, async (tx) => {
+      const { count } = await tx.reaction.deleteMany({ where: { userId, sessionId, emoji } });
+      return count > 0 ? { type: 'session.unreacted.v1', data: { sessionId, ownerId, userId, emoji } } : null;
+    });
+    return this.summary(userId, sessionId);
   }
 
   private async likeCount(viewerId: string, sessionId: string): Promise<number> {
@@ -80,13 +160,14 @@ export class Interactions {
     return Number(row?.n ?? 0);
   }
 
-  private async summary(db: Db, viewerId: string, sessionId: string): Promise<ReactionSummary[]> {
-    const rows = await db.$queryRawUnsafe<Array<{ user_id: string; emoji: string }>>(
+  /** Every reaction, grouped by emoji, naming everyone (the full list behind a card's summary). */
+  private async summary(viewerId: string, sessionId: string): Promise<ReactionSummary[]> {
+    const rows = await this.prisma.$queryRawUnsafe<Array<{ user_id: string; emoji: string }>>(
       `SELECT r.user_id, r.emoji FROM reactions r WHERE r.session_id = $2::uuid AND ${notBlockedWith('$1::uuid', 'r.user_id')} ORDER BY r.created_at, r.id`,
       viewerId,
       sessionId,
     );
-    const users = await peopleByIds(db, rows.map((r) => r.user_id));
+    const users = await this.deps.people.getMany(rows.map((r) => r.user_id));
     return summarise(rows, (id) => personView(id, users.get(id)));
   }
 }

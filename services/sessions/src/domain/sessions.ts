@@ -2,7 +2,9 @@ import type { CreateSessionForm, FeedSession, PublicSession, UpdateSessionForm }
 import { accessOf, forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
-import { hydrateSessions, publicSessionView } from './hydrate';
+import { cardOfNewSession } from '../cards/card';
+import type { CardRenderer } from '../cards/renderer';
+import { publicSessionView } from './views';
 import { assertCanSeeSession, notBlockedWith } from './visibility';
 import type { PhotoUrls } from '../photos/photo-urls';
 
@@ -17,6 +19,8 @@ export interface SessionsDeps {
   logger: Logger;
   /** Signs each session photo for the viewer it is shown to. */
   photos: PhotoUrls;
+  /** Feed cards: rendered for a viewer, dropped from the read model when a session changes. */
+  cards: CardRenderer;
 }
 
 interface Page {
@@ -53,6 +57,15 @@ export class Sessions {
     }
   }
 
+  /** After a commit; the cards consumer drops the card again from the change's event, so a Redis fault here loses nothing. */
+  private async dropCard(id: string): Promise<void> {
+    try {
+      await this.deps.cards.invalidate([id]);
+    } catch (err) {
+      this.deps.logger.warn({ err, sessionId: id }, 'card not invalidated now (Redis unavailable); its event will');
+    }
+  }
+
   async create(userId: string, form: CreateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
     const session = await this.deps.prisma.$transaction(async (tx) => {
       // Milliseconds, set here: timelines sort by a ms score, and Postgres must agree to the last digit.
@@ -66,7 +79,8 @@ export class Sessions {
     this.deps.onEventsCommitted();
     // The author sees their session in their feed right away (ZADD: the worker adding it again changes nothing).
     await this.ownTimeline(() => this.deps.timelines.add([userId], { sessionId: session.id, authorId: userId, score: session.createdAt.getTime() }));
-    return this.view(userId, session);
+    // Nobody has liked, commented or reacted yet: the card needs no read.
+    return this.deps.cards.renderNew(userId, cardOfNewSession(session));
   }
 
   /** Only the owner edits (others 403, or 404 when they cannot even see it). */
@@ -84,7 +98,8 @@ export class Sessions {
       return updated;
     });
     this.deps.onEventsCommitted();
-    return this.view(userId, session);
+    await this.dropCard(session.id);
+    return this.view(userId, session.id);
   }
 
   async delete(userId: string, id: string, requestId?: string): Promise<void> {
@@ -94,25 +109,24 @@ export class Sessions {
       await this.deps.outbox.enqueue(tx, 'session.deleted.v1', { sessionId: id, userId }, requestId);
     });
     this.deps.onEventsCommitted();
+    await this.dropCard(id);
     await this.ownTimeline(() => this.deps.timelines.remove([userId], { sessionId: id, authorId: userId }));
   }
 
   async get(viewerId: string, id: string): Promise<FeedSession> {
-    await assertCanSeeSession(this.deps.prisma, viewerId, id);
-    const session = await this.deps.prisma.beerSession.findUnique({ where: { id } });
-    if (!session) throw notFound('Session not found');
-    return this.view(viewerId, session);
+    return this.view(viewerId, id);
   }
 
   /** The viewer's own sessions, newest first (the profile's My Activities). */
   async mine(userId: string, page: Page): Promise<FeedSession[]> {
     const rows = await this.deps.prisma.beerSession.findMany({
+      select: { id: true },
       where: { userId },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: page.limit,
       skip: page.offset,
     });
-    return hydrateSessions(this.deps.prisma, userId, rows, this.deps.photos);
+    return this.deps.cards.render(userId, rows.map((r) => r.id));
   }
 
   /** A profile's Beer Sessions tab: private profiles to friends only (403), blocked people see nothing (404). */
@@ -140,8 +154,9 @@ export class Sessions {
     return this.assertOwner(this.deps.prisma, userId, id);
   }
 
-  private async view(viewerId: string, session: BeerSession): Promise<FeedSession> {
-    const [view] = await hydrateSessions(this.deps.prisma, viewerId, [session], this.deps.photos);
+  /** One card, if the viewer may see it (404 otherwise, as if it did not exist). */
+  private async view(viewerId: string, id: string): Promise<FeedSession> {
+    const [view] = await this.deps.cards.render(viewerId, [id]);
     if (!view) throw notFound('Session not found');
     return view;
   }

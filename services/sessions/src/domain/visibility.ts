@@ -10,7 +10,8 @@ import type { Db } from '../db';
 export const CAN_SEE_SESSION = audienceSql.canSee('$1::uuid', 's.user_id');
 
 /** The viewer muted the author: their sessions stay out of the viewer's feed (still visible on the profile). */
-export const NOT_MUTED = `NOT ${audienceSql.muted('$1::uuid', 's.user_id')}`;
+export const MUTED = audienceSql.muted('$1::uuid', 's.user_id');
+export const NOT_MUTED = `NOT ${MUTED}`;
 
 /** Someone whose likes, comments and reactions the viewer may see: nobody either of them blocked. */
 export const notBlockedWith = (viewer: string, other: string) => `NOT ${audienceSql.blockedBetween(viewer, other)}`;

@@ -1,10 +1,9 @@
 import type { FeedFilter, FeedSession } from '@hoptrack/proto';
 import { audienceSql, decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
-import type { BeerSession, PrismaClient } from '../db';
-import { hydrateSessions } from '../domain/hydrate';
+import type { PrismaClient } from '../db';
+import type { CardRenderer } from '../cards/renderer';
 import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
-import { newestFirst, type TimelineEntry, type Timelines } from './timelines';
-import type { PhotoUrls } from '../photos/photo-urls';
+import type { TimelineEntry, Timelines } from './timelines';
 
 export interface Cursor {
   score: number;
@@ -30,16 +29,16 @@ interface Row {
  * The home feed. 'all' is the viewer's own sessions and those of everyone
  * they follow (friends, and public people they sent a request to) that they
  * may see; 'following' is the same without their own; 'mine' only their own.
- * The timeline in Redis gives the ids; Postgres gives the rest in a fixed
- * number of queries and re-checks visibility, so a late fan-out or a
- * privacy change never shows what it should not.
+ * The timeline in Redis gives the ids, the card read model the cards; the
+ * page's one statement re-checks visibility (CardRenderer), so a late fan-out
+ * or a privacy change never shows what it should not.
  */
 export class Feed {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly timelines: Timelines,
     private readonly cap: number,
-    private readonly photos: PhotoUrls,
+    private readonly cards: CardRenderer,
   ) {}
 
   /**
@@ -58,12 +57,12 @@ export class Feed {
 
   private async page(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number, useRedis: boolean): Promise<{ sessions: FeedSession[]; next: string | null }> {
     const keep = filter === 'following' ? (e: TimelineEntry) => e.authorId !== viewerId : () => true;
-    const visible: BeerSession[] = [];
+    const shown: FeedSession[] = [];
     let after = cursor;
     let fromRedis = useRedis;
     if (fromRedis) await this.ensureTimeline(viewerId);
-    while (visible.length < limit) {
-      const want = limit - visible.length;
+    while (shown.length < limit) {
+      const want = limit - shown.length;
       const entries = fromRedis ? await this.timelines.page(viewerId, after, want, keep) : await this.fromPostgres(viewerId, filter, after, want);
       if (entries.length === 0) {
         // Past the end of a capped timeline, older sessions still exist in Postgres.
@@ -73,18 +72,16 @@ export class Feed {
         }
         break;
       }
-      visible.push(...(await this.load(viewerId, entries)));
+      // Entries the viewer may no longer see (deleted, hidden, muted since) drop out here; the loop reads on.
+      shown.push(...(await this.cards.render(viewerId, entries.map((e) => e.sessionId), { feed: true })));
       const last = entries[entries.length - 1] as TimelineEntry;
       after = { score: last.score, sessionId: last.sessionId };
       if (entries.length < want && !fromRedis) break;
     }
-    const page = visible.slice(0, limit);
+    const page = shown.slice(0, limit);
     const last = page[page.length - 1];
     const hasMore = page.length === limit && last !== undefined;
-    return {
-      sessions: await hydrateSessions(this.prisma, viewerId, page, this.photos),
-      next: hasMore ? encodeCursor({ score: last.createdAt.getTime(), sessionId: last.id }) : null,
-    };
+    return { sessions: page, next: hasMore ? encodeCursor({ score: Date.parse(last.createdAt), sessionId: last.id }) : null };
   }
 
   /** Rebuilds a missing timeline from Postgres: the newest `cap` sessions the viewer would have been sent. */
@@ -109,18 +106,5 @@ export class Feed {
       ...(cursor ? [new Date(cursor.score), cursor.sessionId] : []),
     );
     return rows.map((r) => ({ sessionId: r.id, authorId: r.user_id, score: r.created_at.getTime() }));
-  }
-
-  /** The entries' sessions the viewer may still see (not deleted, not hidden since, not muted), in timeline order. */
-  private async load(viewerId: string, entries: TimelineEntry[]): Promise<BeerSession[]> {
-    const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string }>>(
-      `SELECT s.id FROM beer_sessions s
-       WHERE s.id = ANY($2::uuid[]) AND ${CAN_SEE_SESSION} AND (s.user_id = $1::uuid OR ${NOT_MUTED})`,
-      viewerId,
-      entries.map((e) => e.sessionId),
-    );
-    const ids = new Set(rows.map((r) => r.id));
-    const sessions = await this.prisma.beerSession.findMany({ where: { id: { in: [...ids] } } });
-    return sessions.sort((a, b) => newestFirst({ score: a.createdAt.getTime(), sessionId: a.id, authorId: '' }, { score: b.createdAt.getTime(), sessionId: b.id, authorId: '' }));
   }
 }

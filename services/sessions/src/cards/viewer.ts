@@ -1,0 +1,87 @@
+import { audienceSql } from '@hoptrack/runtime';
+import type { Db } from '../db';
+import { CAN_SEE_SESSION, MUTED } from '../domain/visibility';
+
+/** What one viewer sees differently in a page of shared cards. */
+export interface ViewerBits {
+  /** The sessions the viewer may see now (not deleted, author not hidden or blocked since). */
+  visible: Set<string>;
+  /** Those of them whose author the viewer muted: out of the feed, still shown elsewhere. */
+  muted: Set<string>;
+  /** The sessions the viewer liked. */
+  liked: Set<string>;
+  /** session → the emojis the viewer gave it. */
+  reacted: Map<string, Set<string>>;
+  /** People either side blocked who liked, commented or reacted on these sessions: out of every list and count. */
+  hidden: Set<string>;
+  /** session → how many of its likes, comments and reactions (per emoji) are by hidden people. */
+  hiddenLikes: Map<string, number>;
+  hiddenComments: Map<string, number>;
+  hiddenReactions: Map<string, Map<string, number>>;
+}
+
+interface Row {
+  kind: 'seen' | 'like' | 'comment' | 'reaction';
+  session_id: string;
+  user_id: string;
+  emoji: string | null;
+  muted: boolean | null;
+}
+
+const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
+
+/**
+ * The page's one statement: which of `sessionIds` the viewer may see, their
+ * own likes and reactions on them, and whatever people with a block between
+ * them and the viewer did there (usually nothing). Every list is reached by
+ * index from the viewer's side (the viewer and their few blocked people),
+ * never by scanning a popular session's likes.
+ */
+export async function viewerBits(db: Db, viewerId: string, sessionIds: readonly string[]): Promise<ViewerBits> {
+  const bits: ViewerBits = {
+    visible: new Set(),
+    muted: new Set(),
+    liked: new Set(),
+    reacted: new Map(),
+    hidden: new Set(),
+    hiddenLikes: new Map(),
+    hiddenComments: new Map(),
+    hiddenReactions: new Map(),
+  };
+  if (sessionIds.length === 0) return bits;
+  const rows = await db.$queryRawUnsafe<Row[]>(
+    `WITH hidden AS (${audienceSql.blockedPeople('$1::uuid')}),
+          people AS (SELECT array_append(ARRAY(SELECT id FROM hidden), $1::uuid) AS ids)
+     SELECT 'seen' AS kind, s.id AS session_id, s.user_id, NULL::text AS emoji, (s.user_id <> $1::uuid AND ${MUTED}) AS muted FROM beer_sessions s
+       WHERE s.id = ANY($2::uuid[]) AND ${CAN_SEE_SESSION}
+     UNION ALL
+     SELECT 'like', l.session_id, l.user_id, NULL, NULL FROM likes l, people p WHERE l.session_id = ANY($2::uuid[]) AND l.user_id = ANY(p.ids)
+     UNION ALL
+     SELECT 'comment', c.session_id, c.user_id, NULL, NULL FROM comments c JOIN hidden h ON c.user_id = h.id WHERE c.session_id = ANY($2::uuid[])
+     UNION ALL
+     SELECT 'reaction', r.session_id, r.user_id, r.emoji, NULL FROM reactions r, people p WHERE r.session_id = ANY($2::uuid[]) AND r.user_id = ANY(p.ids)`,
+    viewerId,
+    [...sessionIds],
+  );
+  for (const row of rows) {
+    const mine = row.user_id === viewerId;
+    if (row.kind === 'seen') {
+      bits.visible.add(row.session_id);
+      if (row.muted) bits.muted.add(row.session_id);
+    }
+    else if (mine && row.kind === 'like') bits.liked.add(row.session_id);
+    else if (mine && row.kind === 'reaction' && row.emoji) {
+      const emojis = bits.reacted.get(row.session_id) ?? new Set<string>();
+      bits.reacted.set(row.session_id, emojis.add(row.emoji));
+    } else if (!mine) {
+      bits.hidden.add(row.user_id);
+      if (row.kind === 'like') bump(bits.hiddenLikes, row.session_id);
+      else if (row.kind === 'comment') bump(bits.hiddenComments, row.session_id);
+      else if (row.emoji) {
+        const perEmoji = bits.hiddenReactions.get(row.session_id) ?? new Map<string, number>();
+        bits.hiddenReactions.set(row.session_id, bump(perEmoji, row.emoji));
+      }
+    }
+  }
+  return bits;
+}
