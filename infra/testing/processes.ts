@@ -31,6 +31,21 @@ export function commandFor(entry: string): string[] {
   return [process.execPath, file];
 }
 
+/**
+ * `CPU_PROF=sessions,gateway` (names as the stack gives them) starts those
+ * processes under V8's sampling profiler; each writes a .cpuprofile to
+ * CPU_PROF_DIR/<name> (default .tmp/profiles/<name>) when it exits. Node refuses --cpu-prof
+ * in NODE_OPTIONS, hence the flag on the command line. For `make bench`:
+ * where a figure misses its goal, the profile says where the time went.
+ */
+function withProfiler(name: string, command: string[]): string[] {
+  const wanted = (process.env.CPU_PROF ?? '').split(',').map((n) => n.trim());
+  const [node, ...rest] = command;
+  if (!node || !wanted.includes(name)) return command;
+  const dir = path.resolve(repoRoot, process.env.CPU_PROF_DIR ?? '.tmp/profiles', name.replace(/[^A-Za-z0-9_-]/g, '_'));
+  return [node, '--cpu-prof', `--cpu-prof-dir=${dir}`, ...rest];
+}
+
 export interface RunningProcess {
   name: string;
   port: number;
@@ -98,7 +113,7 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startProcess(options: StartOptions): Promise<RunningProcess> {
-  const [command, ...args] = options.command ?? commandFor(options.entry ?? '');
+  const [command, ...args] = options.command ?? withProfiler(options.name, commandFor(options.entry ?? ''));
   if (!command || (!options.command && !options.entry)) throw new Error(`${options.name}: give an entry or a command`);
   const child = spawn(command, args, {
     cwd: options.cwd ?? repoRoot,
