@@ -38,7 +38,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));
   const people = new PeopleCache(redis, `${config.BUS_NAMESPACE}:sessions`, prisma);
   const cardStore = new VersionedCache<Card>({ redis, prefix: `${config.BUS_NAMESPACE}:card`, ttlSeconds: config.CARD_TTL_SECONDS, load: (ids) => buildCards(prisma, ids) });
-  const cards = new CardRenderer({ db: prisma, cards: cardStore, people, photos });
+  const cards = new CardRenderer({ sql: deps.prepared, cards: cardStore, people, photos });
   const outbox = new Outbox(config.BUS_NAMESPACE, clock);
   const onEventsCommitted = () => relay.poke();
   const sessions = new Sessions({ prisma, outbox, onEventsCommitted, clock, timelines, logger, photos, cards });

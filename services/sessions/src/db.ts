@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma, PrismaClient };
@@ -6,13 +7,59 @@ export type { BeerSession, Comment, Like, Reaction } from './generated/prisma/cl
 export type Db = PrismaClient | Prisma.TransactionClient;
 
 /**
- * `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections.
- * `onStatement`: sees every statement sent (the tests count a feed page's).
+ * A statement sent by name: Postgres plans it once per connection instead of
+ * on every call. For the hot path only (a feed page's one statement, whose
+ * planning cost more than running it: docs/benchmarks.md); everything else
+ * goes through Prisma.
  */
-export function createPrisma(connectionString: string, poolMax = 10, onStatement?: (sql: string) => void): PrismaClient {
-  const adapter = new PrismaPg({ connectionString, max: poolMax });
-  if (!onStatement) return new PrismaClient({ adapter });
-  const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-  prisma.$on('query', (event) => onStatement(event.query));
-  return prisma;
+export interface PreparedSql {
+  query<T>(name: string, text: string, values: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  prisma: PrismaClient;
+  prepared: PreparedSql;
+  /** Disconnects Prisma and ends the pool the two share. */
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** Connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
+  poolMax?: number;
+  /** Sees every statement sent, through Prisma or by name (the tests count a feed page's). */
+  onStatement?: (sql: string) => void;
+  /** An idle connection's error (Postgres restarted): the pool drops it and reconnects on demand. */
+  onPoolError?: (err: Error) => void;
+}
+
+/** Prisma and the prepared statements over one pool: one connection budget. */
+export function createDatabase(connectionString: string, options: DatabaseOptions = {}): Database {
+  const pool = new pg.Pool({ connectionString, max: options.poolMax ?? 10 });
+  pool.on('error', (err) => options.onPoolError?.(err));
+  const adapter = new PrismaPg(pool);
+  const onStatement = options.onStatement;
+  let prisma: PrismaClient;
+  if (onStatement) {
+    const logged = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
+    logged.$on('query', (event) => onStatement(event.query));
+    prisma = logged;
+  } else {
+    prisma = new PrismaClient({ adapter });
+  }
+  let closed = false;
+  return {
+    prisma,
+    prepared: {
+      async query<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+        onStatement?.(text);
+        return (await pool.query({ name, text, values })).rows as T[];
+      },
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }

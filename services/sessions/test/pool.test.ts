@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { ensureDatabase } from '@hoptrack/runtime';
 import { testDatabaseUrl } from '@hoptrack/testing';
 import { sessionsConfigSchema } from '../src/config';
-import { createPrisma } from '../src/db';
+import { createDatabase } from '../src/db';
 
 /**
  * DATABASE_POOL_MAX bounds the connections one process holds (replicas ×
  * it must stay under Postgres' max_connections): eight queries at once over
- * a pool of two use two connections, queued, not eight.
+ * a pool of two use two connections, queued, not eight — Prisma's and the
+ * named statements' together.
  */
 describe('the database pool', () => {
   it('reads DATABASE_POOL_MAX (10 by default) and holds no more connections than it', async () => {
@@ -16,15 +17,18 @@ describe('the database pool', () => {
     expect(config.DATABASE_POOL_MAX).toBe(2);
     const url = testDatabaseUrl('sessions_pool');
     await ensureDatabase(url);
-    const prisma = createPrisma(url, config.DATABASE_POOL_MAX);
+    const database = createDatabase(url, { poolMax: config.DATABASE_POOL_MAX });
+    const sql = 'SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)';
     try {
-      const pids = await Promise.all(
-        Array.from({ length: 8 }, () => prisma.$queryRawUnsafe<Array<{ pid: number }>>('SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)').then((rows) => rows[0]?.pid)),
-      );
+      // Prisma and the named statements share the one pool.
+      const pids = await Promise.all([
+        ...Array.from({ length: 4 }, () => database.prisma.$queryRawUnsafe<Array<{ pid: number }>>(sql).then((rows) => rows[0]?.pid)),
+        ...Array.from({ length: 4 }, () => database.prepared.query<{ pid: number }>('pool-test', sql, []).then((rows) => rows[0]?.pid)),
+      ]);
       expect(pids.every((pid) => typeof pid === 'number')).toBe(true);
       expect(new Set(pids).size).toBeLessThanOrEqual(2);
     } finally {
-      await prisma.$disconnect();
+      await database.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { COMMENTS_IN_CARD, type FeedSession, type ReactionSummary, type SessionPerson } from '@hoptrack/proto';
 import type { PeopleCache, VersionedCache } from '@hoptrack/runtime';
-import type { Db } from '../db';
+import type { PreparedSql } from '../db';
 import { personView } from '../domain/views';
 import type { PhotoUrls } from '../photos/photo-urls';
 import type { Card } from './card';
@@ -12,7 +12,8 @@ export const LIKES_SHOWN = 3;
 export const REACTORS_SHOWN = 3;
 
 export interface CardRendererDeps {
-  db: Db;
+  /** The page's one statement goes by name (planned once per connection). */
+  sql: PreparedSql;
   cards: VersionedCache<Card>;
   people: PeopleCache;
   photos: PhotoUrls;
@@ -32,7 +33,7 @@ export class CardRenderer {
    */
   async render(viewerId: string, sessionIds: readonly string[], options: { feed?: boolean } = {}): Promise<FeedSession[]> {
     if (sessionIds.length === 0) return [];
-    const [bits, cards] = await Promise.all([viewerBits(this.deps.db, viewerId, sessionIds), this.deps.cards.getMany(sessionIds)]);
+    const [bits, cards] = await Promise.all([viewerBits(this.deps.sql, viewerId, sessionIds), this.deps.cards.getMany(sessionIds)]);
     const ordered = sessionIds.flatMap((id) => {
       const card = cards.get(id);
       return card && bits.visible.has(id) && !(options.feed && bits.muted.has(id)) ? [card] : [];

@@ -1,5 +1,5 @@
 import { audienceSql } from '@hoptrack/runtime';
-import type { Db } from '../db';
+import type { PreparedSql } from '../db';
 import { CAN_SEE_SESSION, MUTED } from '../domain/visibility';
 
 /** What one viewer sees differently in a page of shared cards. */
@@ -30,14 +30,28 @@ interface Row {
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
+/** Planned once per connection (a named statement): planning it cost more than running it. */
+const VIEWER_BITS_SQL = `WITH hidden AS (${audienceSql.blockedPeople('$1::uuid')}),
+       people AS (SELECT array_append(ARRAY(SELECT id FROM hidden), $1::uuid) AS ids)
+  SELECT 'seen' AS kind, s.id AS session_id, s.user_id, NULL::text AS emoji, (s.user_id <> $1::uuid AND ${MUTED}) AS muted FROM beer_sessions s
+    WHERE s.id = ANY($2::uuid[]) AND ${CAN_SEE_SESSION}
+  UNION ALL
+  SELECT 'like', l.session_id, l.user_id, NULL, NULL FROM unnest($2::uuid[]) AS page(id), people p, likes l
+    WHERE l.session_id = page.id AND l.user_id = ANY(p.ids)
+  UNION ALL
+  SELECT 'comment', c.session_id, c.user_id, NULL, NULL FROM comments c JOIN hidden h ON c.user_id = h.id WHERE c.session_id = ANY($2::uuid[])
+  UNION ALL
+  SELECT 'reaction', r.session_id, r.user_id, r.emoji, NULL FROM unnest($2::uuid[]) AS page(id), people p, reactions r
+    WHERE r.session_id = page.id AND r.user_id = ANY(p.ids)`;
+
 /**
  * The page's one statement: which of `sessionIds` the viewer may see, their
  * own likes and reactions on them, and whatever people with a block between
- * them and the viewer did there (usually nothing). Every list is reached by
- * index from the viewer's side (the viewer and their few blocked people),
- * never by scanning a popular session's likes.
+ * them and the viewer did there (usually nothing). Each list is probed by
+ * index per session of the page for the viewer and their few blocked people,
+ * never filtered person by person against the whole graph.
  */
-export async function viewerBits(db: Db, viewerId: string, sessionIds: readonly string[]): Promise<ViewerBits> {
+export async function viewerBits(sql: PreparedSql, viewerId: string, sessionIds: readonly string[]): Promise<ViewerBits> {
   const bits: ViewerBits = {
     visible: new Set(),
     muted: new Set(),
@@ -49,20 +63,7 @@ export async function viewerBits(db: Db, viewerId: string, sessionIds: readonly 
     hiddenReactions: new Map(),
   };
   if (sessionIds.length === 0) return bits;
-  const rows = await db.$queryRawUnsafe<Row[]>(
-    `WITH hidden AS (${audienceSql.blockedPeople('$1::uuid')}),
-          people AS (SELECT array_append(ARRAY(SELECT id FROM hidden), $1::uuid) AS ids)
-     SELECT 'seen' AS kind, s.id AS session_id, s.user_id, NULL::text AS emoji, (s.user_id <> $1::uuid AND ${MUTED}) AS muted FROM beer_sessions s
-       WHERE s.id = ANY($2::uuid[]) AND ${CAN_SEE_SESSION}
-     UNION ALL
-     SELECT 'like', l.session_id, l.user_id, NULL, NULL FROM likes l, people p WHERE l.session_id = ANY($2::uuid[]) AND l.user_id = ANY(p.ids)
-     UNION ALL
-     SELECT 'comment', c.session_id, c.user_id, NULL, NULL FROM comments c JOIN hidden h ON c.user_id = h.id WHERE c.session_id = ANY($2::uuid[])
-     UNION ALL
-     SELECT 'reaction', r.session_id, r.user_id, r.emoji, NULL FROM reactions r, people p WHERE r.session_id = ANY($2::uuid[]) AND r.user_id = ANY(p.ids)`,
-    viewerId,
-    [...sessionIds],
-  );
+  const rows = await sql.query<Row>('feed-viewer-bits', VIEWER_BITS_SQL, [viewerId, [...sessionIds]]);
   for (const row of rows) {
     const mine = row.user_id === viewerId;
     if (row.kind === 'seen') {

@@ -1,8 +1,8 @@
 import type { PublicSession, ReactionSummary, SessionComment, SessionPerson } from '@hoptrack/proto';
-import type { Person } from '@hoptrack/runtime';
+import type { CachedPerson } from '@hoptrack/runtime';
 import type { BeerSession } from '../db';
 
-export function personView(id: string, user: Person | undefined): SessionPerson {
+export function personView(id: string, user: Omit<CachedPerson, 'id' | 'tokenVersion'> | undefined): SessionPerson {
   return user
     ? { id, username: user.username, displayName: user.displayName, profilePicture: user.profilePicture, avatar: user.avatar }
     : { id, username: 'unknown', displayName: 'Hoptrack user', profilePicture: null, avatar: null };

@@ -60,10 +60,21 @@ export class Feed {
     const shown: FeedSession[] = [];
     let after = cursor;
     let fromRedis = useRedis;
-    if (fromRedis) await this.ensureTimeline(viewerId);
+    // The first range is asked for together with the completeness mark (one round trip with
+    // auto-pipelining), and thrown away in the rare case the timeline must be rebuilt first.
+    let first: Promise<TimelineEntry[]> | null = null;
+    if (fromRedis) {
+      first = this.timelines.page(viewerId, after, limit, keep);
+      first.catch(() => undefined); // awaited below, or dropped: never an unhandled rejection
+      if (!(await this.timelines.isComplete(viewerId))) {
+        first = null;
+        await this.ensureTimeline(viewerId);
+      }
+    }
     while (shown.length < limit) {
       const want = limit - shown.length;
-      const entries = fromRedis ? await this.timelines.page(viewerId, after, want, keep) : await this.fromPostgres(viewerId, filter, after, want);
+      const entries = first ? await first : fromRedis ? await this.timelines.page(viewerId, after, want, keep) : await this.fromPostgres(viewerId, filter, after, want);
+      first = null;
       if (entries.length === 0) {
         // Past the end of a capped timeline, older sessions still exist in Postgres.
         if (fromRedis && (await this.timelines.size(viewerId)) >= this.cap) {
