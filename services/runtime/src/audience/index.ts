@@ -3,4 +3,4 @@ export { applyPerson, personRow, peopleByIds, personById, type Person, type Pers
 export { startAudience, audienceDurables, graphHandlers, type AudienceOptions } from './consumer';
 export { accessOf, accessToMany, audienceSql, blockedBetween, canSee, decideAccess, type Access, type AccessFacts, type BlocksSource } from './policy';
 export { tokenVersionCheck, type RevocationCheck } from './revocation';
-export { PeopleCache, personOfSnapshot } from './people-cache';
+export { PeopleCache, personOfSnapshot, type CachedPerson } from './people-cache';

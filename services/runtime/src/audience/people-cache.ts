@@ -24,15 +24,23 @@ const TTL_SECONDS = 24 * 3600;
 
 type PeopleRedis = Redis & { [PUT_NEWER_COMMAND](...args: Array<string | number>): Promise<unknown> };
 
-interface StoredPerson extends Omit<Person, 'createdAt' | 'updatedAt'> {
-  createdAt: string;
-  updatedAt: string;
-}
+/**
+ * What the hot paths read of a person: the token version (every request) and
+ * what a card shows (names and pictures). No bio, no dates: a feed page decodes
+ * dozens of these, and parsing them was the sessions service's largest cost
+ * (docs/benchmarks.md).
+ */
+export type CachedPerson = Pick<Person, 'id' | 'username' | 'displayName' | 'avatar' | 'profilePicture' | 'tokenVersion'>;
 
-const decode = (text: string): Person => {
-  const stored = JSON.parse(text.slice(text.indexOf('|') + 1)) as StoredPerson;
-  return { ...stored, createdAt: new Date(stored.createdAt), updatedAt: new Date(stored.updatedAt) };
-};
+const slim = (p: Person): CachedPerson => ({
+  id: p.id,
+  username: p.username,
+  displayName: p.displayName,
+  avatar: p.avatar,
+  profilePicture: p.profilePicture,
+  tokenVersion: p.tokenVersion,
+});
+const decode = (text: string): CachedPerson => JSON.parse(text.slice(text.indexOf('|') + 1)) as CachedPerson;
 
 /** The person a user snapshot describes (the people table's columns, without the e-mail address). */
 export function personOfSnapshot(user: UserSnapshot): Person {
@@ -70,17 +78,17 @@ export class PeopleCache {
   }
 
   /** The people of `ids` the service knows (someone not heard of yet is absent). */
-  async getMany(ids: readonly string[]): Promise<Map<string, Person>> {
+  async getMany(ids: readonly string[]): Promise<Map<string, CachedPerson>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     let cached: Array<string | null>;
     try {
       cached = await this.redis.mget(unique.map((id) => this.key(id)));
     } catch (err) {
-      if (isDependencyUnavailable(err)) return peopleByIds(this.db, unique);
+      if (isDependencyUnavailable(err)) return new Map([...(await peopleByIds(this.db, unique))].map(([id, p]) => [id, slim(p)]));
       throw err;
     }
-    const found = new Map<string, Person>();
+    const found = new Map<string, CachedPerson>();
     const missing: string[] = [];
     unique.forEach((id, i) => {
       const text = cached[i];
@@ -89,7 +97,7 @@ export class PeopleCache {
     });
     if (missing.length > 0) {
       const loaded = await peopleByIds(this.db, missing);
-      for (const [id, person] of loaded) found.set(id, person);
+      for (const [id, person] of loaded) found.set(id, slim(person));
       await this.store([...loaded.values()]).catch((err: unknown) => {
         if (!isDependencyUnavailable(err)) throw err;
       });
@@ -97,7 +105,7 @@ export class PeopleCache {
     return found;
   }
 
-  async get(id: string): Promise<Person | null> {
+  async get(id: string): Promise<CachedPerson | null> {
     return (await this.getMany([id])).get(id) ?? null;
   }
 
@@ -109,7 +117,7 @@ export class PeopleCache {
   private async store(people: Person[]): Promise<void> {
     if (people.length === 0) return;
     const args: Array<string | number> = [TTL_SECONDS];
-    for (const person of people) args.push(person.updatedAt.getTime(), JSON.stringify(person));
+    for (const person of people) args.push(person.updatedAt.getTime(), JSON.stringify(slim(person)));
     await this.redis[PUT_NEWER_COMMAND](people.length, ...people.map((p) => this.key(p.id)), ...args);
   }
 }

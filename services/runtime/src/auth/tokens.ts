@@ -74,12 +74,41 @@ function claimsOf(payload: { sub?: unknown; tv?: unknown }): TokenClaims {
   return { userId: payload.sub, tokenVersion: payload.tv };
 }
 
-function verifierOf(keys: JWTVerifyGetKey, now: () => Date): TokenVerifier {
+/** Tokens remembered as verified (per process; a token is about 300 bytes). */
+const VERIFIED_MAX = 5_000;
+/** How long a remembered verification stands at most before the signature is checked again (keys leave the JWKS). */
+const VERIFIED_FOR_MS = 60_000;
+
+/**
+ * Verifies a token's signature, issuer and expiry. A token verified once is
+ * remembered until it expires, for a minute at most: the EdDSA check was a
+ * tenth of a feed page's CPU (docs/benchmarks.md), and the same person sends
+ * the same token many times a minute. Revocation is not affected — every
+ * request's token-version check runs after this — and a verification is
+ * never remembered longer than the key set it was checked against is cached
+ * (`rememberMs`), so a key withdrawn from the JWKS stops working as before.
+ */
+function verifierOf(keys: JWTVerifyGetKey, now: () => Date, rememberMs = VERIFIED_FOR_MS): TokenVerifier {
+  const verified = new Map<string, { claims: TokenClaims; expiresAt: number; until: number }>();
   return {
     async verify(token) {
+      const at = now().getTime();
+      const known = verified.get(token);
+      if (known) {
+        if (at >= known.expiresAt) {
+          verified.delete(token);
+          throw new InvalidTokenError('token expired');
+        }
+        if (at < known.until) return known.claims;
+        verified.delete(token);
+      }
       try {
-        const { payload } = await jwtVerify(token, keys, { issuer: ISSUER, algorithms: [ALGORITHM], requiredClaims: ['exp', 'sub'], currentDate: now() });
-        return claimsOf(payload);
+        const { payload } = await jwtVerify(token, keys, { issuer: ISSUER, algorithms: [ALGORITHM], requiredClaims: ['exp', 'sub'], currentDate: new Date(at) });
+        const claims = claimsOf(payload);
+        // Oldest first out (a Map keeps insertion order).
+        if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+        verified.set(token, { claims, expiresAt: (payload.exp ?? 0) * 1000, until: at + rememberMs });
+        return claims;
       } catch (err) {
         if (err instanceof InvalidTokenError) throw err;
         if (err instanceof errors.JWTExpired) throw new InvalidTokenError('token expired');
@@ -98,11 +127,12 @@ function verifierOf(keys: JWTVerifyGetKey, now: () => Date): TokenVerifier {
  * key set. Public keys only: a service that holds one cannot mint tokens.
  */
 export function createTokenVerifier(options: { jwks: URL | JSONWebKeySet; clock?: () => Date; cacheMaxAgeMs?: number; cooldownMs?: number }): TokenVerifier {
+  const cacheMaxAgeMs = options.cacheMaxAgeMs ?? 10 * 60_000;
   const keys =
     options.jwks instanceof URL
-      ? createRemoteJWKSet(options.jwks, { cacheMaxAge: options.cacheMaxAgeMs ?? 10 * 60_000, cooldownDuration: options.cooldownMs ?? 30_000, timeoutDuration: 5_000 })
+      ? createRemoteJWKSet(options.jwks, { cacheMaxAge: cacheMaxAgeMs, cooldownDuration: options.cooldownMs ?? 30_000, timeoutDuration: 5_000 })
       : createLocalJWKSet(options.jwks);
-  return verifierOf(keys, options.clock ?? (() => new Date()));
+  return verifierOf(keys, options.clock ?? (() => new Date()), Math.min(VERIFIED_FOR_MS, cacheMaxAgeMs));
 }
 
 /**
