@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import {
   FEED_PAGE_DEFAULT,
   NEXT_CURSOR_HEADER,
@@ -9,6 +9,7 @@ import {
   type MyStats,
   type ReactionSummary,
   type SessionComment,
+  type SessionLike,
 } from '@hoptrack/proto';
 import { apiRequest, apiResponse } from './api';
 import { MY_STATS_KEY, userKey } from './socialApi';
@@ -25,6 +26,9 @@ export const FEED_ROOT = [...SESSIONS_ROOT, 'feed'] as const;
 export const feedKey = (filter: FeedFilter) => [...FEED_ROOT, filter] as const;
 export const MY_SESSIONS_KEY = ['/api/me/sessions'] as const;
 export const userSessionsKey = (userId: string) => [...userKey(userId), 'sessions'] as const;
+/** Below SESSIONS_ROOT, so every session write refetches the full lists too. */
+export const sessionCommentsKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId, 'comments'] as const;
+export const sessionLikesKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId, 'likes'] as const;
 
 /**
  * What every session write refetches: the feed (every filter, every page) and the own list.
@@ -67,6 +71,12 @@ export interface FeedPage {
 }
 
 export type FeedData = InfiniteData<FeedPage>;
+
+/** One page of a session's likers, newest first, and the cursor of the next one (null on the last page). */
+export interface LikesPage {
+  likes: SessionLike[];
+  nextCursor: string | null;
+}
 
 /** The fields of the Log and Edit dialogs, as typed (numbers are still text). */
 export interface SessionDraft {
@@ -123,6 +133,15 @@ export const sessionsApi = {
   remove: (id: string) => apiRequest<null>('DELETE', sessionUrl(id)),
   like: (id: string) => apiRequest<LikeResponse>('POST', `${sessionUrl(id)}/like`),
   unlike: (id: string) => apiRequest<LikeResponse>('DELETE', `${sessionUrl(id)}/like`),
+  /** Every comment, oldest first (the card carries only the newest few). */
+  comments: (id: string) => apiRequest<SessionComment[]>('GET', `${sessionUrl(id)}/comments`),
+  /** A page of likers at the server's default size; the next page's cursor comes in the `x-next-cursor` header, as the feed's does. */
+  async likes(id: string, cursor: string | undefined): Promise<LikesPage> {
+    const query = cursor ? `?${new URLSearchParams({ cursor }).toString()}` : '';
+    const res = await apiResponse('GET', `${sessionUrl(id)}/likes${query}`);
+    const likes = (await res.json()) as SessionLike[];
+    return { likes, nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null };
+  },
   comment: (id: string, content: string) => apiRequest<SessionComment>('POST', `${sessionUrl(id)}/comments`, { content }),
   deleteComment: (id: string, commentId: string) =>
     apiRequest<null>('DELETE', `${sessionUrl(id)}/comments/${encodeURIComponent(commentId)}`),
@@ -142,6 +161,39 @@ export const feedQuery = (filter: FeedFilter) =>
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+
+/**
+ * The full lists behind a card (its comments, its likers) are read afresh each
+ * time they are opened: other people's comments and likes arrive without a
+ * write of the viewer's that would invalidate them.
+ */
+export const sessionCommentsQuery = (sessionId: string) =>
+  queryOptions({
+    queryKey: sessionCommentsKey(sessionId),
+    queryFn: () => sessionsApi.comments(sessionId),
+    staleTime: 0,
+  });
+
+export const sessionLikesQuery = (sessionId: string) =>
+  infiniteQueryOptions({
+    queryKey: sessionLikesKey(sessionId),
+    queryFn: ({ pageParam }) => sessionsApi.likes(sessionId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    staleTime: 0,
+  });
+
+/** The likers of every loaded page, each once (a like given meanwhile shifts the later pages). */
+export function likesOf(data: InfiniteData<LikesPage> | undefined): SessionLike[] {
+  const seen = new Set<string>();
+  return (data?.pages ?? []).flatMap((page) =>
+    page.likes.filter((like) => {
+      if (seen.has(like.id)) return false;
+      seen.add(like.id);
+      return true;
+    }),
+  );
+}
 
 /**
  * Writes a change of one session into every cached feed page that holds it,

@@ -1,22 +1,76 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { COMMENT_MAX, type FeedSession, type SessionComment } from '@hoptrack/proto';
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { COMMENT_MAX, COMMENTS_IN_CARD, type FeedSession, type SessionComment } from '@hoptrack/proto';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAuth } from '../../lib/auth';
 import { relativeTime } from '../../lib/format';
-import { patchCachedSession, sessionsApi } from '../../lib/sessionsApi';
+import { patchCachedSession, sessionCommentsKey, sessionCommentsQuery, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { Avatar } from '../Avatar';
+import { ListError } from '../social/UserList';
 import { avatarOf } from '../social/UserCard';
 
-type CommentedSession = Pick<FeedSession, 'id' | 'userId' | 'comments'>;
+type CommentedSession = Pick<FeedSession, 'id' | 'userId' | 'comments' | 'commentCount'>;
 
-/** The expanded comments of a card: every comment, oldest first, and the box to add one. */
+/**
+ * Applies one own comment write to the card and, when it was loaded, to the
+ * full list. The card keeps only the newest COMMENTS_IN_CARD, as the server's
+ * next answer will, so the refetch that follows changes nothing on screen.
+ */
+function storeComments(
+  queryClient: QueryClient,
+  sessionId: string,
+  change: (comments: SessionComment[]) => SessionComment[],
+  countDelta: number,
+): void {
+  patchCachedSession(queryClient, sessionId, (cached) => ({
+    ...cached,
+    comments: change(cached.comments).slice(-COMMENTS_IN_CARD),
+    commentCount: Math.max(0, cached.commentCount + countDelta),
+  }));
+  queryClient.setQueryData<SessionComment[]>(sessionCommentsKey(sessionId), (all) => (all ? change(all) : all));
+}
+
+/**
+ * The expanded comments of a card, oldest first, and the box to add one. The
+ * card carries only the newest few; 'View all N comments' loads the rest
+ * (GET /api/sessions/{id}/comments) and shows every one from then on.
+ */
 export function CommentsSection({ session, id }: { session: CommentedSession; id: string }) {
+  const [showAll, setShowAll] = useState(false);
+  const all = useQuery({ ...sessionCommentsQuery(session.id), enabled: showAll });
+  const listRef = useRef<HTMLUListElement>(null);
+  // The button goes away once the list is in: focus moves to the list instead of falling to the page.
+  const focusList = useRef(false);
+  const full = showAll ? all.data : undefined;
+  const comments = full ?? session.comments;
+  const failed = showAll && all.isError && !full;
+  const moreOnServer = !full && !failed && session.commentCount > session.comments.length;
+
+  useEffect(() => {
+    if (!full || !focusList.current) return;
+    focusList.current = false;
+    listRef.current?.focus();
+  }, [full]);
+
   return (
     <section id={id} className="session-comments" aria-label="Comments">
-      {session.comments.length > 0 ? (
-        <ul className="comment-list">
-          {session.comments.map((comment) => (
+      {moreOnServer && (
+        <button
+          type="button"
+          className="link-button session-comments__all"
+          disabled={showAll}
+          onClick={() => {
+            focusList.current = true;
+            setShowAll(true);
+          }}
+        >
+          {showAll ? 'Loading...' : `View all ${session.commentCount} comments`}
+        </button>
+      )}
+      {failed && <ListError text="Could not load comments." onRetry={() => void all.refetch()} />}
+      {comments.length > 0 ? (
+        <ul ref={listRef} className="comment-list" tabIndex={-1}>
+          {comments.map((comment) => (
             <CommentItem key={comment.id} session={session} comment={comment} />
           ))}
         </ul>
@@ -36,11 +90,7 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
     mutationFn: () => sessionsApi.deleteComment(session.id, comment.id),
     failure: 'Failed to delete comment',
     onSuccess: () =>
-      patchCachedSession(queryClient, session.id, (cached) => ({
-        ...cached,
-        comments: cached.comments.filter((candidate) => candidate.id !== comment.id),
-        commentCount: Math.max(0, cached.commentCount - 1),
-      })),
+      storeComments(queryClient, session.id, (comments) => comments.filter((candidate) => candidate.id !== comment.id), -1),
   });
   const mayDelete = user !== null && (user.id === comment.userId || user.id === session.userId);
   return (
@@ -83,11 +133,7 @@ function CommentForm({ sessionId }: { sessionId: string }) {
     failure: 'Failed to add comment',
     onSuccess: (comment) => {
       setContent('');
-      patchCachedSession(queryClient, sessionId, (cached) => ({
-        ...cached,
-        comments: [...cached.comments, comment],
-        commentCount: cached.commentCount + 1,
-      }));
+      storeComments(queryClient, sessionId, (comments) => [...comments, comment], 1);
     },
   });
   const text = content.trim();

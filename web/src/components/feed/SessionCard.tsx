@@ -22,8 +22,9 @@ type OwnerDialog = 'edit' | 'delete' | null;
 /**
  * One session of the feed (spec section 2): who and when, title,
  * description, place, photo, beers, hours, ABV, types and music; likes with
- * three avatars and '+N', the like toggle, the comments (collapsed until
- * opened) and the reaction bar. Only the owner gets the Edit / Delete menu.
+ * three avatars and '+N' (opening everyone who liked it), the like toggle, the
+ * comments (collapsed until opened, the newest few until 'View all') and the
+ * reaction bar. Only the owner gets the Edit / Delete menu.
  */
 export function SessionCard({ session }: { session: FeedSession }) {
   const { user } = useAuth();
