@@ -4,6 +4,9 @@ import { startGateway } from '@hoptrack/testing/gateway';
 import type { RunningProcess } from '@hoptrack/testing/processes';
 import { expectGatewayError, fetchJson, rateLimitPrefix, runId, startAuth, UUID, waitForLogLine } from './support';
 
+/** express-gateway's request ids: uuid62 (a v4 uuid in base 62). */
+const GATEWAY_REQUEST_ID = /^[0-9A-Za-z]{20,22}$/;
+
 /**
  * The gateway in front of the real auth service: what a browser's /api
  * call goes through in production.
@@ -82,10 +85,14 @@ describe('gateway → auth service', () => {
     const malformed = await fetchJson(`${gateway.url}/api/me`, { headers: { 'x-request-id': 'has spaces & "quotes"' } });
 
     for (const res of [none, malformed]) {
+      // express-gateway's own id for the request (a base-62 uuid): the one id it has, not a second one minted beside it.
       const id = res.headers.get('x-request-id') ?? '';
-      expect(id).toMatch(UUID);
+      expect(id).toMatch(GATEWAY_REQUEST_ID);
+      expect(id).not.toMatch(UUID);
       await authLogLine(id);
+      await waitForLogLine(gateway, (line) => line.reqId === id && line.msg === 'request completed');
     }
+    expect(none.headers.get('x-request-id')).not.toBe(malformed.headers.get('x-request-id'));
   });
 
   it('lets the service see the connecting address, not a forged X-Forwarded-For', async () => {

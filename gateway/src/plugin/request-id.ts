@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { PolicyDefinition } from './types';
+import type { GatewayRequest, PolicyDefinition } from './types';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -15,14 +15,16 @@ export function requestIdOf(req: IncomingMessage): string | undefined {
 
 /**
  * Keeps a sane incoming x-request-id (a caller tracing its own request),
- * else mints a uuid; writes it on the proxied request, so the service logs
- * it as reqId, and on the response, so a user can quote it.
+ * else takes the id express-gateway minted for the request's context (it
+ * mints one for every request, used or not: minting a second was waste);
+ * writes it on the proxied request, so the service logs it as reqId, and on
+ * the response, so a user can quote it.
  */
 export const requestIdPolicy: PolicyDefinition<object> = {
   name: 'request-id',
   schema: { $id: 'https://hoptrack.dev/schemas/gateway/policies/request-id.json', type: 'object', properties: {} },
-  policy: () => (req, res, next) => {
-    const id = requestIdOf(req) ?? randomUUID();
+  policy: () => (req: GatewayRequest, res, next) => {
+    const id = requestIdOf(req) ?? req.egContext?.requestID ?? randomUUID();
     req.headers[REQUEST_ID_HEADER] = id;
     res.setHeader(REQUEST_ID_HEADER, id);
     next();

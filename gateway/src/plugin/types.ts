@@ -15,8 +15,8 @@ export interface GatewayRequest extends IncomingMessage {
   ip?: string;
   /** Whether the request came over TLS (itself, or as the trusted proxy in front says). */
   secure?: boolean;
-  /** Set by express-gateway when the request entered a pipeline. */
-  egContext?: { apiEndpoint?: { apiEndpointName?: string } };
+  /** Set by express-gateway when the request entered a pipeline (with the id it mints for every request). */
+  egContext?: { apiEndpoint?: { apiEndpointName?: string }; requestID?: string };
 }
 
 export type Next = (err?: unknown) => void;
