@@ -41,7 +41,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const cards = new CardRenderer({ sql: deps.prepared, cards: cardStore, people, photos });
   const outbox = new Outbox(config.BUS_NAMESPACE, clock);
   const onEventsCommitted = () => relay.poke();
-  const sessions = new Sessions({ prisma, outbox, onEventsCommitted, clock, timelines, logger, photos, cards });
+  const sessions = new Sessions({ prisma, prepared: deps.prepared, outbox, onEventsCommitted, clock, timelines, logger, photos, cards });
   const feed = new Feed(prisma, timelines, config.TIMELINE_CAP, cards);
   const app = createServer({
     logger,
