@@ -46,19 +46,22 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       const entry: TimelineEntry = { sessionId: job.sessionId, authorId: job.authorId, score: job.score };
       if (job.after === null) await deps.timelines.add([job.authorId], entry);
       const followers = await audience(deps, job.authorId, job.after);
+      // The next batch is queued before this one's writes, so another worker reads its audience
+      // while these timelines are written (a chained job id: a retry of this batch forks nothing).
+      const last = !(await chain(deps, job, jobId, followers));
       const split = deps.faultGate ? 1 : followers.length;
       await deps.timelines.add(followers.slice(0, split), entry);
       if (followers.length > 1) await deps.faultGate?.();
       await deps.timelines.add(followers.slice(split), entry);
-      if (!(await chain(deps, job, jobId, followers))) deps.fanoutDone?.((Date.now() - job.score) / 1000);
+      if (last) deps.fanoutDone?.((Date.now() - job.score) / 1000);
       return;
     }
     case 'retract': {
       const entry = { sessionId: job.sessionId, authorId: job.authorId };
       if (job.after === null) await deps.timelines.remove([job.authorId], entry);
       const followers = await everyFollower(deps, job.authorId, job.after);
-      await deps.timelines.remove(followers, entry);
       await chain(deps, job, jobId, followers);
+      await deps.timelines.remove(followers, entry);
       return;
     }
     case 'unlink':
