@@ -1,17 +1,22 @@
 import { format } from 'node:util';
 import egLoggers from 'express-gateway/lib/logger';
 import pino from 'pino';
+import { stdoutDestination } from '@hoptrack/runtime/logger';
 
 /**
  * One JSON line per event, in the same shape as the services' pino logs
  * (service, reqId, ISO time), so one log pipeline reads the whole stack.
  */
-export const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
-  base: { service: 'gateway' },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-});
+export const logger = pino(
+  {
+    level: process.env.LOG_LEVEL ?? 'info',
+    base: { service: 'gateway' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+  },
+  // As the services' (runtime logger.ts): no write call per line under load.
+  stdoutDestination(),
+);
 
 const MESSAGE = Symbol.for('message');
 const SPLAT = Symbol.for('splat');

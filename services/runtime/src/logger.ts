@@ -15,6 +15,19 @@ interface LoggedRequest {
 }
 
 /**
+ * Standard output without a write per line: lines logged while a write is
+ * under way go out together in the next one (sonic-boom, asynchronous, no
+ * minimum length, so a quiet process still writes each line at once). At
+ * a thousand requests a second a request log line each was a thousand write
+ * calls a second per process (docs/benchmarks.md). Pino flushes what is
+ * buffered when the process exits; a SIGKILL loses at most the lines of the
+ * write under way.
+ */
+export function stdoutDestination(): DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
+}
+
+/**
  * Structured JSON logs. Secrets never reach them: credentials are redacted
  * wherever they appear in a logged object.
  */
@@ -40,6 +53,6 @@ export function createLogger(service: string, level: string, destination?: Desti
         req: (req: LoggedRequest) => ({ method: req.method, url: redactUrl(req.url ?? ''), host: req.host, remoteAddress: req.ip }),
       },
     },
-    destination,
+    destination ?? stdoutDestination(),
   );
 }
