@@ -1,14 +1,13 @@
+import type { Redis } from 'ioredis';
 import { HttpError } from './errors';
 import { isDependencyUnavailable } from './unavailable';
 
-/** The slice of an ioredis client a limiter needs. */
-export interface LimiterRedis {
-  eval(script: string, numKeys: number, ...args: Array<string | number>): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-}
+export type LimiterRedis = Redis;
 
 // One round trip, atomic: the first hit of a window starts its clock.
 const HIT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n`;
+const HIT_COMMAND = 'hoptrackLimiterHit';
+type HittingRedis = Redis & { [HIT_COMMAND](key: string, windowMs: number): Promise<unknown> };
 
 /**
  * A fixed-window counter in Redis, shared by every replica. It fails closed:
@@ -17,14 +16,20 @@ const HIT = `local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PE
  * on the day someone takes the store down first).
  */
 export class FixedWindowLimiter {
+  private readonly redis: HittingRedis;
+
   constructor(
-    private readonly redis: LimiterRedis,
+    redis: LimiterRedis,
     private readonly options: { prefix: string; windowMs: number },
-  ) {}
+  ) {
+    // Sent by SHA (EVALSHA), not as script text on every hit, as the gateway's limit.
+    if (!(HIT_COMMAND in redis)) redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT });
+    this.redis = redis as HittingRedis;
+  }
 
   /** Counts one hit under `key`; resolves the hits of the current window, this one included. */
   async hit(key: string): Promise<number> {
-    return Number(await this.guard(this.redis.eval(HIT, 1, this.options.prefix + key, this.options.windowMs)));
+    return Number(await this.guard(this.redis[HIT_COMMAND](this.options.prefix + key, this.options.windowMs)));
   }
 
   /** The hits of the current window, without counting one. */
