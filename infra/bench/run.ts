@@ -1,9 +1,10 @@
 import { connectBus, createLogger, createTokenService, DEV_SIGNING_KEY, deleteStreams } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { keepLastLines } from '@hoptrack/testing/processes';
 import { pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
 import type { BenchContext, Benchmark } from './lib/context';
-import { rampRates } from './lib/load';
+import { FULL_SEARCH, SMOKE_SEARCH } from './lib/ladder';
 import { machineInfo } from './lib/machine';
 import { ProcessMeter } from './lib/procstat';
 import type { Section } from './lib/report';
@@ -21,9 +22,11 @@ import { benchWeb } from './web';
 /**
  * `make bench`: seeds the data set into a stack of its own (databases
  * `*_bench`, bus namespace `bench`), runs every benchmark beside its
- * reference, and writes bench/results/<date>.json and the table in
- * docs/benchmarks.md. `--smoke` (CI) runs the same code on a tiny data set
- * with 1-second steps and writes nothing but a JSON in a temp folder.
+ * reference — the stack at production's log level, every capacity three
+ * searches on one ladder (lib/ladder.ts) — and writes
+ * bench/results/<date>.json and the table in docs/benchmarks.md. `--smoke`
+ * (CI) runs the same code on a tiny data set with 1-second steps and one
+ * short search per capacity, and writes nothing but a JSON in a temp folder.
  * `--only=feed,fanout` runs a subset (while working on one figure).
  */
 const args = process.argv.slice(2);
@@ -54,6 +57,11 @@ const databases = {
   messaging: `${pgBase()}/hoptrack_messaging${suffix}`,
   places: `${pgBase()}/hoptrack_places${suffix}`,
 };
+/**
+ * Production's level (LOG_LEVEL=info in deploy/k8s and docker-compose.yml, and the
+ * runtime's default): a request log line costs the process that writes it, so it is in the figures.
+ */
+const logLevel = process.env.BENCH_LOG_LEVEL ?? 'info';
 const log = (message: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
 /** A fresh start: no databases, timelines, queues or streams left from an earlier run. */
@@ -84,21 +92,27 @@ await reset();
 log('starting the stack');
 let stack: Stack | undefined;
 const sections: Section[] = [];
+// Every process's output is read off its pipe as production's log collector reads stdout,
+// but only the last lines are kept (for the error report below), not a run's worth of request logs.
+keepLastLines(2000);
 try {
   stack = await startStack({
     namespace,
     databaseSuffix: suffix,
     serveWeb: true,
     env: {
-      // Request logs at info would go through the bench's own pipes at every request; warnings still show.
-      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+      LOG_LEVEL: logLevel,
       // One client from one address: the per-IP limit would answer 429 within a second.
       GATEWAY_RATE_LIMIT_MAX: '1000000000',
     },
   });
-  log('seeding');
+  log(`stack up, logging at ${logLevel}; seeding`);
   const seedInfo = await seed(smoke ? SMOKE_SCALE : FULL_SCALE, databases);
-  log(`seeded ${seedInfo.scale.users} people, ${seedInfo.friendships} friendships, ${seedInfo.scale.sessions} sessions in ${seedInfo.seconds.toFixed(1)} s`);
+  log(
+    `seeded ${seedInfo.scale.users} people, ${seedInfo.friendships} friendships, ${seedInfo.scale.sessions} sessions (${seedInfo.photos} with a photo), ` +
+      `${seedInfo.blocks} blocks, ${seedInfo.mutes} mutes in ${seedInfo.seconds.toFixed(1)} s; median reader ${seedInfo.reader} (${seedInfo.readerFriends} friends), ` +
+      `heavy reader ${seedInfo.heavyReader} (${seedInfo.heavyReaderFriends})`,
+  );
   const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY] });
   const running = stack;
   const ctx: BenchContext = {
@@ -115,7 +129,8 @@ try {
     ]),
     token: (i) => tokens.sign({ userId: userId(i), tokenVersion: 0 }),
     stepSeconds: smoke ? 1 : Number(process.env.BENCH_STEP_SECONDS ?? 5),
-    rates: (from, to) => (smoke ? [from, from * 2] : rampRates(from, to, 1.4)),
+    search: smoke ? SMOKE_SEARCH : FULL_SEARCH,
+    logLevel,
     log,
   };
   for (const [id, bench] of BENCHMARKS) {
@@ -143,6 +158,7 @@ try {
     machine: await machineInfo({ redisUrl, natsUrl, pgUrl: databases.sessions }),
     seed: seedInfo,
     durationSeconds: (performance.now() - started) / 1000,
+    logLevel,
     sections,
     peakRss: ctx.meter.peaks(),
   });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FILES_PREFIX } from '@hoptrack/runtime';
 import pg from 'pg';
 import { hashPassword } from '../../services/auth/src/domain/passwords';
 
@@ -7,9 +8,10 @@ import { hashPassword } from '../../services/auth/src/domain/passwords';
  * spend most of the bench's 20 minutes in argon2, so the data set is written
  * straight into each service's own tables — the same rows the services and
  * their event consumers write (auth's users; social-graph's users,
- * friendships both ways and session facts; sessions', media's and
- * messaging's read models; sessions, likes, comments, reactions), in one
- * transaction per database. Everything is deterministic: ids are md5-based
+ * friendships both ways, blocks, mutes and session facts; the people and
+ * graph read models of the services that keep them; sessions — one in four
+ * with a stored photo — likes, comments, reactions), in one transaction per
+ * database. Everything is deterministic: ids are md5-based
  * UUIDs of the person's number and the random choices come from seeded
  * generators, so two runs measure the same data.
  */
@@ -64,6 +66,14 @@ export interface SeedInfo {
   /** A typical reader: the person whose degree is the median (their feed is what most people see). */
   reader: number;
   readerFriends: number;
+  /** A heavy reader: the person with the most friends but the celebrity (the fullest timeline). */
+  heavyReader: number;
+  heavyReaderFriends: number;
+  /** Sessions with a stored photo (signed for each viewer on every read). */
+  photos: number;
+  /** Who blocked whom (strangers: a block ends a friendship), and friends muted. */
+  blocks: number;
+  mutes: number;
   seconds: number;
 }
 
@@ -92,6 +102,56 @@ function friendPairs(scale: Scale): Array<[number, number]> {
   return pairs;
 }
 
+/** People who blocked someone (mostly strangers who commented or liked) and who muted a friend. */
+const BLOCKERS = 0.03;
+const MUTERS = 0.05;
+
+/**
+ * Blocks and mutes, as a few percent of people leave them: a blocker blocks
+ * one to three people they are not friends with (a block ends a friendship,
+ * so a blocked pair is never friends), a muter mutes one or two of their
+ * friends. Seeded like the friendships.
+ */
+function blocksAndMutes(scale: Scale, pairs: Array<[number, number]>): { blocks: Array<[number, number]>; mutes: Array<[number, number]> } {
+  const friends = new Map<number, Set<number>>();
+  const friendsOf = (i: number) => {
+    let set = friends.get(i);
+    if (!set) friends.set(i, (set = new Set()));
+    return set;
+  };
+  for (const [a, b] of pairs) {
+    friendsOf(a).add(b);
+    friendsOf(b).add(a);
+  }
+  const rnd = random(7);
+  const blocks: Array<[number, number]> = [];
+  const mutes: Array<[number, number]> = [];
+  const seen = new Set<string>();
+  for (let i = 2; i <= scale.users; i++) {
+    const mine = friends.get(i) ?? new Set<number>();
+    if (rnd() < BLOCKERS) {
+      const count = 1 + Math.floor(rnd() * 3);
+      for (let k = 0; k < count; k++) {
+        const j = 2 + Math.floor(rnd() * (scale.users - 1));
+        if (j === i || mine.has(j) || seen.has(`b${i}:${j}`)) continue;
+        seen.add(`b${i}:${j}`);
+        blocks.push([i, j]);
+      }
+    }
+    if (mine.size > 0 && rnd() < MUTERS) {
+      const list = [...mine];
+      const count = Math.min(list.length, 1 + Math.floor(rnd() * 2));
+      for (let k = 0; k < count; k++) {
+        const j = list[Math.floor(rnd() * list.length)] as number;
+        if (seen.has(`m${i}:${j}`)) continue;
+        seen.add(`m${i}:${j}`);
+        mutes.push([i, j]);
+      }
+    }
+  }
+  return { blocks, mutes };
+}
+
 async function inDatabase(url: string, work: (db: pg.Client) => Promise<void>): Promise<void> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
@@ -109,11 +169,13 @@ const TITLES = ['Friday pints', 'Brewery tour', 'Quiz night', 'After work', 'Tas
 const STYLES = ['IPA', 'Stout', 'Lager', 'Pilsner', 'Porter', 'Sour', 'Wheat', 'Pale Ale'];
 const EMOJIS = ['🍺', '🍻', '🔥', '😂', '👏', '❤️'];
 
-export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph' | 'sessions' | 'media' | 'messaging', string>): Promise<SeedInfo> {
+export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph' | 'sessions' | 'media' | 'messaging' | 'places', string>): Promise<SeedInfo> {
   const started = performance.now();
   const pairs = friendPairs(scale);
   const lo = pairs.map((p) => p[0]);
   const hi = pairs.map((p) => p[1]);
+  const { blocks, mutes } = blocksAndMutes(scale, pairs);
+  const byPerson = (list: Array<[number, number]>) => [list.map((p) => p[0]), list.map((p) => p[1])];
   const password = await hashPassword(SEED_PASSWORD);
   const n = scale.users;
   // Every tenth person is private; the rest public.
@@ -122,6 +184,18 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
                   FROM generate_series(1, ${n}) i`;
   const bothWays = `SELECT ${SQL_USER('a')} AS a, ${SQL_USER('b')} AS b FROM unnest($1::int[], $2::int[]) AS p(x, y),
                     LATERAL (VALUES (x, y), (y, x)) AS d(a, b)`;
+  const oneWay = `SELECT ${SQL_USER('x')} AS a, ${SQL_USER('y')} AS b FROM unnest($1::int[], $2::int[]) AS p(x, y)`;
+  /**
+   * The audience module's graph tables, as its consumer leaves them after
+   * social-graph's events (services/runtime/src/audience/consumer.ts):
+   * friendships as follows both ways, blocks, mutes. Every service that
+   * keeps the graph part has them.
+   */
+  const graph = async (db: pg.Client) => {
+    await db.query(`INSERT INTO follows (follower_id, followee_id, is_friend) SELECT a, b, true FROM (${bothWays}) f`, [lo, hi]);
+    await db.query(`INSERT INTO blocks (blocker_id, blocked_id) SELECT a, b FROM (${oneWay}) f`, byPerson(blocks));
+    await db.query(`INSERT INTO mutes (user_id, muted_id) SELECT a, b FROM (${oneWay}) f`, byPerson(mutes));
+  };
 
   await inDatabase(databases.auth, async (db) => {
     await db.query(
@@ -140,33 +214,46 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
        SELECT gen_random_uuid(), a, b, 'accepted', now(), now() FROM (${bothWays}) f`,
       [lo, hi],
     );
+    // social-graph's own rows behind the events: blocked_users, and the muter's side of the friendship.
+    await db.query(`INSERT INTO blocked_users (id, blocker_id, blocked_id, created_at) SELECT gen_random_uuid(), a, b, now() FROM (${oneWay}) f`, byPerson(blocks));
+    await db.query(`UPDATE friendships f SET is_muted = true FROM (${oneWay}) m WHERE f.user_id = m.a AND f.friend_id = m.b`, byPerson(mutes));
   });
   await inDatabase(databases.media, async (db) => {
     await db.query(`INSERT INTO users (id, is_profile_private, updated_at) SELECT id, private, joined FROM (${people}) p`);
-    await db.query(`INSERT INTO follows (follower_id, followee_id, is_friend) SELECT a, b, true FROM (${bothWays}) f`, [lo, hi]);
+    await graph(db);
   });
   await inDatabase(databases.messaging, async (db) => {
     await db.query(
       `INSERT INTO users (id, username, display_name, allow_direct_messages, token_version, updated_at)
        SELECT id, username, display_name, true, 0, joined FROM (${people}) p`,
     );
+    await graph(db);
   });
+  await inDatabase(databases.places, graph);
   await inDatabase(databases.sessions, async (db) => {
     await db.query('SELECT setseed(0.42)');
     await db.query(`INSERT INTO users (id, username, display_name, is_profile_private, updated_at) SELECT id, username, display_name, private, joined FROM (${people}) p`);
-    await db.query(`INSERT INTO follows (follower_id, followee_id, is_friend) SELECT a, b, true FROM (${bothWays}) f`, [lo, hi]);
+    await graph(db);
     // Authors are skewed too: low numbers (the celebrity among them) log more. Spread over the last 90 days.
+    // One in four (by a hash of its number) has a photo stored as the product stores one: the
+    // author's key under uploads/, which the feed signs for each viewer (the file itself is not needed to read it).
     await db.query(
-      `INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, location, music_track, created_at, updated_at)
-       SELECT ${uuidSql(`'bench-session-' || s`)}, ${SQL_USER(`1 + floor(${n} * power(random(), 2))::int`)},
+      `WITH drawn AS MATERIALIZED (
+         SELECT s, ${SQL_USER(`1 + floor(${n} * power(random(), 2))::int`)} AS user_id, t
+         FROM generate_series(1, ${scale.sessions}) s, LATERAL (SELECT now() - random() * interval '90 days' AS t) c
+       )
+       INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, location, music_track, created_at, updated_at)
+       SELECT ${uuidSql(`'bench-session-' || s`)}, user_id,
               ($1::text[])[1 + s % 8], CASE WHEN s % 3 = 0 THEN 'A good evening with friends.' END,
               1 + s % 8, 30 + (s % 10) * 20, (4 + s % 5) || '.' || (s % 10),
               ARRAY[($2::text[])[1 + s % 8], ($2::text[])[1 + (s / 8) % 8]],
+              CASE WHEN get_byte(decode(md5('bench-photo-' || s), 'hex'), 0) % 4 = 0
+                   THEN $3::text || 'uploads/' || user_id::text || '/' || ${uuidSql(`'bench-photo-' || s`)}::text || '.webp' END,
               CASE WHEN s % 2 = 0 THEN 'The Bench Arms' END,
               CASE WHEN s % 5 = 0 THEN '{"title":"Song","artist":"Band"}'::jsonb END,
               t, t
-       FROM generate_series(1, ${scale.sessions}) s, LATERAL (SELECT now() - random() * interval '90 days' AS t) c`,
-      [TITLES, STYLES],
+       FROM drawn`,
+      [TITLES, STYLES, FILES_PREFIX],
     );
     const perSession = (avg: number) => `generate_series(1, floor(random() * ${2 * avg + 1})::int)`;
     const someone = SQL_USER(`1 + floor(random() * ${n})::int`);
@@ -192,6 +279,7 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
   const facts = new pg.Client({ connectionString: databases.sessions });
   await facts.connect();
   const rows = (await facts.query<{ id: string; user_id: string; beer_count: number; duration: number; created_at: Date }>('SELECT id, user_id, beer_count, duration, created_at FROM beer_sessions')).rows;
+  const photos = Number((await facts.query<{ n: string }>('SELECT count(*) AS n FROM beer_sessions WHERE photo IS NOT NULL')).rows[0]?.n ?? 0);
   await facts.end();
   await inDatabase(databases.socialGraph, async (db) => {
     await db.query(
@@ -208,5 +296,18 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
   }
   const byDegree = [...degree.entries()].filter(([i]) => i !== 1 && i % 10 !== 0).sort((x, y) => x[1] - y[1]);
   const [reader, readerFriends] = byDegree[Math.floor(byDegree.length / 2)] ?? [2, 0];
-  return { scale, friendships: pairs.length, celebrity: 1, reader, readerFriends, seconds: (performance.now() - started) / 1000 };
+  const [heavyReader, heavyReaderFriends] = byDegree[byDegree.length - 1] ?? [2, 0];
+  return {
+    scale,
+    friendships: pairs.length,
+    celebrity: 1,
+    reader,
+    readerFriends,
+    heavyReader,
+    heavyReaderFriends,
+    photos,
+    blocks: blocks.length,
+    mutes: mutes.length,
+    seconds: (performance.now() - started) / 1000,
+  };
 }

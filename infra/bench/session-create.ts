@@ -3,19 +3,22 @@ import pg from 'pg';
 import type { Benchmark } from './lib/context';
 import { openLoop, openLoopCalls } from './lib/load';
 import { ProcessMeter } from './lib/procstat';
-import { capacitySummary, compare } from './lib/report';
+import { capacitySummary, compare, compareCapacities } from './lib/report';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
-import { measuredCapacity, measuredCapacityOf } from './lib/targets';
+import { describeCapacity, httpStep, measureCapacity, type CapacityFigure } from './lib/targets';
 
 /**
  * 3. Session create: POST /api/sessions (the web app's multipart form,
  * without a photo) through the gateway, as the capacity at p99 ≤ 100 ms,
  * beside its reference — a one-row INSERT with pg into a table shaped like
- * beer_sessions (same columns and indexes), at the same rates. The creators
+ * beer_sessions (same columns and indexes), on the same ladder from the
+ * same floor, climbing until it breaks too. The creators
  * are ordinary people; their fan-out runs meanwhile in the fan-out worker and
  * its CPU shows in the costs, because a create is not done until it is fanned out.
  */
 const TARGET_P99_MS = 100;
+/** Both searches' floor: the ladder's first rung. */
+const FLOOR_RPS = 25;
 
 export const benchSessionCreate: Benchmark = async (ctx) => {
   const { users } = ctx.seed.scale;
@@ -48,8 +51,8 @@ export const benchSessionCreate: Benchmark = async (ctx) => {
     { name: 'sessions-fanout', pid: ctx.stack.services['sessions-fanout'].child.pid ?? 0 },
     { name: 'social-graph', pid: ctx.stack.services['social-graph'].child.pid ?? 0 },
   ]);
-  const api = await measuredCapacity(meter, ctx.stack.baseUrl, { rates: ctx.rates(25, 2000), seconds: ctx.stepSeconds, targetP99Ms: TARGET_P99_MS, request });
-  ctx.log(`  create via gateway: ${api.capacity.sustainedRps} rps at p99 ≤ ${TARGET_P99_MS} ms`);
+  const api = await measureCapacity(ctx, meter, httpStep(ctx.stack.baseUrl, { request }), { floorRps: FLOOR_RPS, targetP99Ms: TARGET_P99_MS });
+  ctx.log(`  create via gateway: ${describeCapacity(api)} at p99 ≤ ${TARGET_P99_MS} ms`);
 
   const pool = new pg.Pool({ connectionString: ctx.databases.sessions, max: 10 });
   try {
@@ -64,37 +67,33 @@ export const benchSessionCreate: Benchmark = async (ctx) => {
       return 200;
     };
     await openLoopCalls(50, 1, insert);
-    const reference = await measuredCapacityOf(meter, (rate) => openLoopCalls(rate, ctx.stepSeconds, insert), {
-      rates: ctx.rates(250, 25000),
-      targetP99Ms: TARGET_P99_MS,
-    });
-    ctx.log(`  one-row INSERT: ${reference.capacity.sustainedRps} rps at p99 ≤ ${TARGET_P99_MS} ms`);
+    const reference = await measureCapacity(ctx, meter, (rate, seconds) => openLoopCalls(rate, seconds, insert), { floorRps: FLOOR_RPS, targetP99Ms: TARGET_P99_MS });
+    ctx.log(`  one-row INSERT: ${describeCapacity(reference)} at p99 ≤ ${TARGET_P99_MS} ms`);
     await pool.query('DROP TABLE bench_insert');
-    const p99At = (c: typeof api) => c.capacity.atSustained?.p99 ?? 0;
+    const p99At = (c: CapacityFigure) => c.median.capacity.atSustained?.p99 ?? 0;
     return {
       id: 'session-create',
       title: 'Session create',
       comparisons: [
-        compare({
+        compareCapacities({
           measure: `POST /api/sessions (multipart, no photo) through the gateway, rps at p99 ≤ ${TARGET_P99_MS} ms`,
-          value: api.capacity.sustainedRps,
-          unit: 'rps',
+          value: api,
           reference: 'a one-row pg INSERT into a beer_sessions-shaped table (10 connections)',
-          referenceValue: reference.capacity.sustainedRps,
+          referenceValue: reference,
         }),
         compare({
-          measure: 'p99 of the create at that rate',
+          measure: 'p99 of the create at that rate (median run)',
           value: p99At(api),
           unit: 'ms',
-          reference: 'p99 of the INSERT at its own sustained rate',
+          reference: 'p99 of the INSERT at its own sustained rate (median run)',
           referenceValue: p99At(reference),
         }),
       ],
       costs: [
-        ...api.costs.map((c) => ({ at: `create at ${api.capacity.sustainedRps} rps`, ...c })),
-        ...reference.costs.map((c) => ({ at: `INSERT at ${reference.capacity.sustainedRps} rps`, ...c })),
+        ...api.median.costs.map((c) => ({ at: `create at ${api.rps} rps`, ...c })),
+        ...reference.median.costs.map((c) => ({ at: `INSERT at ${reference.rps} rps`, ...c })),
       ],
-      details: { api: capacitySummary(api.capacity), insert: capacitySummary(reference.capacity) },
+      details: { api: capacitySummary(api), insert: capacitySummary(reference) },
     };
   } finally {
     await pool.end();

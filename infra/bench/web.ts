@@ -145,12 +145,13 @@ async function loadRoute(context: BrowserContext, route: string): Promise<RouteL
   const page = await context.newPage();
   const pending: Array<Promise<LoadedFile | null>> = [];
   let lastAssetAt = performance.now();
-  page.on('requestfinished', (request) => {
+  const onFinished = (request: Request) => {
     const type = request.resourceType();
     if (type !== 'script' && type !== 'stylesheet') return;
     lastAssetAt = performance.now();
     pending.push(loadedFile(request, type));
-  });
+  };
+  page.on('requestfinished', onFinished);
   await page.goto(route, { waitUntil: 'load' });
   const signedIn = await page
     .getByRole(SIGNED_IN_MARK.role, { name: SIGNED_IN_MARK.name })
@@ -158,6 +159,9 @@ async function loadRoute(context: BrowserContext, route: string): Promise<RouteL
     .then(() => true)
     .catch(() => false);
   while (performance.now() - lastAssetAt < ASSET_QUIET_MS) await page.waitForTimeout(100);
+  // What finishes after the quiet wait is not counted, and not read either: its body would be
+  // read after the context closes, and that rejection, awaited by nobody, would end the run.
+  page.off('requestfinished', onFinished);
   const files = (await Promise.all(pending)).filter((f): f is LoadedFile => f !== null);
   const sum = (type: LoadedFile['type'], key: 'transfer' | 'bytes' | 'gzip') =>
     files.filter((f) => f.type === type).reduce((total, f) => total + f[key], 0);

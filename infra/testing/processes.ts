@@ -50,7 +50,7 @@ export interface RunningProcess {
   name: string;
   port: number;
   url: string;
-  /** Every line the process printed (stdout and stderr), in order. */
+  /** Every line the process printed (stdout and stderr), in order; only the last ones with `keepLines`. */
   lines: string[];
   child: ChildProcess;
   /** Stops the process (SIGTERM, SIGKILL after KILL_AFTER_MS) and waits for it to exit. */
@@ -75,6 +75,20 @@ export interface StartOptions {
   readyTimeoutMs?: number;
   /** Echo output to this process's stdout with a name prefix (the dev stack). */
   echo?: boolean;
+  /** Keep only this many of the last lines in `lines` (default: keepLastLines, else every line). */
+  keepLines?: number;
+}
+
+/**
+ * How many lines a process started without `keepLines` keeps: every one by
+ * default, for the tests' assertions. The benchmark runs the stack at
+ * production's log level (a line or two per request) for many minutes: it
+ * still reads every line off the pipe, as production's log collector does,
+ * but keeps only the last few for its error report instead of all of them.
+ */
+let defaultKeptLines = Number.POSITIVE_INFINITY;
+export function keepLastLines(count: number): void {
+  defaultKeptLines = count;
 }
 
 /**
@@ -130,12 +144,15 @@ export async function startProcess(options: StartOptions): Promise<RunningProces
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const keep = options.keepLines ?? defaultKeptLines;
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString().split('\n')) {
       if (!line) continue;
       lines.push(line);
       if (options.echo) process.stdout.write(`[${options.name}] ${line}\n`);
     }
+    // Trimmed in batches (at twice the limit), so a busy process costs an occasional splice, not one per line.
+    if (lines.length > 2 * keep) lines.splice(0, lines.length - keep);
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);

@@ -1,5 +1,6 @@
 import type { Stack } from '../../testing/stack';
 import type { SeedInfo } from '../seed';
+import type { SearchPlan } from './ladder';
 import type { ProcessMeter } from './procstat';
 import type { Section } from './report';
 
@@ -22,8 +23,10 @@ export interface BenchContext {
   token(i: number): Promise<string>;
   /** Seconds per open-loop step (5 in a full run, 1 in the smoke). */
   stepSeconds: number;
-  /** The rate ladder of a capacity search, shortened in the smoke. */
-  rates(from: number, to: number): number[];
+  /** How capacity searches run on the ladder (lib/ladder.ts): three runs to the limit, one short one in the smoke. */
+  search: SearchPlan;
+  /** The stack's LOG_LEVEL: production's (info) unless BENCH_LOG_LEVEL says otherwise. */
+  logLevel: string;
   log(message: string): void;
 }
 

@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { rateOf } from './ladder';
 
 /**
  * An open-loop load generator in the style of wrk2: requests leave at a fixed
@@ -136,10 +137,14 @@ export async function openLoop(origin: string, options: OpenLoopOptions): Promis
   }
 }
 
-export interface CapacityOptions extends Omit<OpenLoopOptions, 'rate'> {
-  /** Rates tried in order; the search stops at the first one that breaks the target. */
-  rates: number[];
+export interface CapacityOptions {
   targetP99Ms: number;
+  /** The rung of the ladder (lib/ladder.ts) tried first. */
+  start: number;
+  /** The lowest rung the search steps down to when its first rung breaks. */
+  floor: number;
+  /** The highest rung it climbs to: a search still holding there has not found the target's limit. */
+  top: number;
   /** Called before each step (to snapshot process counters) and after it with the result. */
   around?: { before(): void; after(step: StepResult): void };
 }
@@ -151,44 +156,73 @@ export interface Capacity {
   atSustained: StepResult | null;
   steps: StepResult[];
   targetP99Ms: number;
+  /** The search stopped at its top rung still holding: the capacity is at least sustainedRps. */
+  reachedCap: boolean;
 }
 
 /** A step holds when it answered everything, kept pace with the offered rate and stayed under the p99 target. */
 export const holds = (step: StepResult, targetP99Ms: number) =>
   step.errors === 0 && step.achievedRps >= step.offeredRps * 0.9 && step.p99 <= targetP99Ms;
 
-/** Steps the rate up until p99 breaks the target: the capacity of the target at that latency. */
-export async function capacityOf(
-  runStep: (rate: number) => Promise<StepResult>,
-  options: Pick<CapacityOptions, 'rates' | 'targetP99Ms' | 'around'>,
-): Promise<Capacity> {
+/**
+ * Steps the rate up the ladder, one rung (×1.4) at a time from `start`,
+ * until p99 breaks the target: the capacity of the target at that latency
+ * is the last rung that held. No rung above `top` is tried. Should the start
+ * rung itself break, the search steps down until a rung holds (or the floor
+ * breaks too): the rung above it has already broken, so that is the figure.
+ */
+export async function capacityOf(runStep: (rate: number) => Promise<StepResult>, options: CapacityOptions): Promise<Capacity> {
   const steps: StepResult[] = [];
-  let atSustained: StepResult | null = null;
-  for (const rate of options.rates) {
+  const attempt = async (rate: number) => {
     options.around?.before();
-    let step = await runStep(rate);
+    const step = await runStep(rate);
     options.around?.after(step);
     steps.push(step);
-    if (!holds(step, options.targetP99Ms)) {
-      // Once more before giving up: on a shared machine one stall (a GC, a neighbour) can break
-      // a p99 that the target meets; a rate beyond the capacity breaks it every time.
-      options.around?.before();
-      step = await runStep(rate);
-      options.around?.after(step);
-      steps.push(step);
-      if (!holds(step, options.targetP99Ms)) break;
+    return step;
+  };
+  let atSustained: StepResult | null = null;
+  let reachedCap = false;
+  let broke = Number.POSITIVE_INFINITY;
+  for (let k = Math.max(options.floor, Math.min(options.start, options.top)); ; ) {
+    let step = await attempt(rateOf(k));
+    // Once more before giving up: on a shared machine one stall (a GC, a neighbour) can break
+    // a p99 that the target meets; a rate beyond the capacity breaks it every time.
+    if (!holds(step, options.targetP99Ms)) step = await attempt(rateOf(k));
+    if (holds(step, options.targetP99Ms)) {
+      atSustained = step;
+      if (k >= options.top) {
+        reachedCap = true;
+        break;
+      }
+      if (k + 1 >= broke) break;
+      k++;
+    } else {
+      broke = k;
+      if (atSustained || k <= options.floor) break;
+      k--;
     }
-    atSustained = step;
   }
-  return { sustainedRps: atSustained?.offeredRps ?? 0, atSustained, steps, targetP99Ms: options.targetP99Ms };
+  return { sustainedRps: atSustained?.offeredRps ?? 0, atSustained, steps, targetP99Ms: options.targetP99Ms, reachedCap };
 }
 
-/** The capacity of an HTTP target. */
-export const capacity = (origin: string, options: CapacityOptions) => capacityOf((rate) => openLoop(origin, { ...options, rate }), options);
-
-/** Rates from `from` growing by `factor` up to `to`, rounded: 50, 75, 113, ... */
-export function rampRates(from: number, to: number, factor = 1.5): number[] {
-  const rates: number[] = [];
-  for (let r = from; r <= to; r *= factor) rates.push(Math.round(r));
-  return rates;
+/**
+ * Where a search should start: short steps two rungs apart from the floor
+ * until one breaks (or the top holds). Not a figure — one-second steps are
+ * too short to trust — only the rung under which the real searches begin,
+ * so they spend their five-second steps near the limit, not climbing to it.
+ */
+export async function probeRung(
+  runStep: (rate: number) => Promise<StepResult>,
+  options: Pick<CapacityOptions, 'floor' | 'top' | 'targetP99Ms'>,
+): Promise<{ held: number | null; steps: StepResult[] }> {
+  const steps: StepResult[] = [];
+  let held: number | null = null;
+  for (let k = options.floor; ; k = Math.min(k + 2, options.top)) {
+    const step = await runStep(rateOf(k));
+    steps.push(step);
+    if (!holds(step, options.targetP99Ms)) break;
+    held = k;
+    if (k >= options.top) break;
+  }
+  return { held, steps };
 }

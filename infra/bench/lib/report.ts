@@ -1,5 +1,6 @@
 import type { ProcessCost } from './procstat';
-import type { Capacity, StepResult } from './load';
+import type { StepResult } from './load';
+import type { CapacityFigure } from './targets';
 
 /**
  * The shape of bench/results/<date>.json and what the markdown table is made
@@ -18,6 +19,14 @@ export interface Comparison {
   /** value ÷ referenceValue. */
   ratio: number;
   note?: string;
+  /** A capacity measured several times: value is the median run's, these are every run's and their range. */
+  runs?: number[];
+  spread?: { min: number; max: number };
+  referenceRuns?: number[];
+  referenceSpread?: { min: number; max: number };
+  /** The search never saw its target break (the ladder's top, or the load generator ran out first): the value is a floor, "≥" in the table. */
+  atLeast?: boolean;
+  referenceAtLeast?: boolean;
 }
 
 export interface Section {
@@ -44,6 +53,38 @@ export const stepSummary = (s: StepResult) => ({
   ...(s.errors > 0 ? { statuses: s.statuses } : {}),
 });
 
-export const capacitySummary = (c: Capacity) => ({ sustainedRps: c.sustainedRps, targetP99Ms: c.targetP99Ms, steps: c.steps.map(stepSummary) });
+/** A capacity against a capacity: both the medians of their runs, with their spreads and floors. */
+export const compareCapacities = (c: { measure: string; value: CapacityFigure; reference: string; referenceValue: CapacityFigure; note?: string }): Comparison => ({
+  ...compare({ measure: c.measure, value: c.value.rps, unit: 'rps', reference: c.reference, referenceValue: c.referenceValue.rps, note: c.note }),
+  ...figureFields(c.value),
+  referenceRuns: c.referenceValue.runs.map((r) => r.capacity.sustainedRps),
+  referenceSpread: c.referenceValue.spread,
+  referenceAtLeast: c.referenceValue.atLeast,
+});
+
+/** The runs, spread and floor of a capacity as a comparison's value. */
+export const figureFields = (f: CapacityFigure): Pick<Comparison, 'runs' | 'spread' | 'atLeast'> => ({
+  runs: f.runs.map((r) => r.capacity.sustainedRps),
+  spread: f.spread,
+  atLeast: f.atLeast,
+});
+
+/** A capacity figure for the JSON: the median, the spread, why a floor is a floor, and every step of the probe and of each run. */
+export const capacitySummary = (f: CapacityFigure) => ({
+  sustainedRps: f.rps,
+  spread: f.spread,
+  atLeast: f.atLeast,
+  reachedCap: f.median.capacity.reachedCap,
+  generatorBound: f.median.generatorBound,
+  targetP99Ms: f.median.capacity.targetP99Ms,
+  probe: f.probe.map((s) => ({ offeredRps: s.offeredRps, achievedRps: Math.round(s.achievedRps), errors: s.errors, p99: round(s.p99) })),
+  runs: f.runs.map((r) => ({
+    sustainedRps: r.capacity.sustainedRps,
+    reachedCap: r.capacity.reachedCap,
+    generatorBusy: r.generatorBusy === null ? null : round(r.generatorBusy),
+    generatorBound: r.generatorBound,
+    steps: r.capacity.steps.map(stepSummary),
+  })),
+});
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../../testing/processes';
 import type { SeedInfo } from '../seed';
 import { describeMachine, type MachineInfo } from './machine';
-import type { Section } from './report';
+import type { Comparison, Section } from './report';
 
 export interface BenchResults {
   smoke: boolean;
@@ -17,6 +17,8 @@ export interface BenchResults {
   machine: MachineInfo;
   seed: SeedInfo;
   durationSeconds: number;
+  /** The stack's LOG_LEVEL (production's, info, unless BENCH_LOG_LEVEL said otherwise). */
+  logLevel?: string;
   sections: Section[];
   peakRss: Array<{ process: string; peakRssMb: number | null }>;
 }
@@ -24,7 +26,31 @@ export interface BenchResults {
 const START = '<!-- bench:results:start -->';
 const END = '<!-- bench:results:end -->';
 
-const fmt = (n: number) => (Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-GB') : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+// Whole numbers (rates on the ladder) as they are; others to three significant figures or so.
+const fmt = (n: number) =>
+  Number.isInteger(n) || Math.abs(n) >= 100 ? Math.round(n).toLocaleString('en-GB') : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2);
+const count = (n: number) => n.toLocaleString('en-GB');
+
+/** "≥ 19,843 rps", "134 rps (96–188)": a floor says so, a median of several runs shows their range. */
+const cell = (value: number, unit: string, atLeast: boolean | undefined, spread: { min: number; max: number } | undefined, runs: number[] | undefined) =>
+  `${atLeast ? '≥ ' : ''}${fmt(value)} ${unit}${spread && runs && runs.length > 1 ? ` (${fmt(spread.min)}–${fmt(spread.max)})` : ''}`;
+
+/** A floor on one side bounds the ratio on that side; floors on both leave it unknown. */
+function ratioCell(c: Comparison): string {
+  if (c.atLeast && c.referenceAtLeast) return `? (both ≥; ${c.ratio.toFixed(2)})`;
+  return `${c.atLeast ? '≥ ' : c.referenceAtLeast ? '≤ ' : ''}${c.ratio.toFixed(2)}`;
+}
+
+/** The data set in one line. */
+function describeData(seed: SeedInfo): string {
+  const people = `${count(seed.scale.users)} people, ${count(seed.friendships)} friendships (person 1 has ${count(seed.scale.celebrityFriends)} friends`;
+  // Results files from before the heavy reader, photos, blocks and mutes lack them.
+  if (seed.heavyReader === undefined) return `Data: ${people}; the reader has ${seed.readerFriends}), ${count(seed.scale.sessions)} sessions.`;
+  return (
+    `Data: ${people}; the median reader, person ${seed.reader}, has ${seed.readerFriends}; the heavy reader, person ${seed.heavyReader}, ${seed.heavyReaderFriends}), ` +
+    `${count(seed.scale.sessions)} sessions (${count(seed.photos)} with a photo), ${count(seed.blocks)} blocks and ${count(seed.mutes)} mutes.`
+  );
+}
 
 /** The generated part of docs/benchmarks.md: every comparison, then costs and memory. */
 export function markdown(results: BenchResults, file: string): string {
@@ -32,7 +58,8 @@ export function markdown(results: BenchResults, file: string): string {
   const lines = [
     START,
     `Run started ${when} UTC (\`${path.relative(repoRoot, file)}\`), ${Math.round(results.durationSeconds / 60)} min, on ${describeMachine(results.machine)}; load average ${results.machine.loadAtStart} at the start.`,
-    `Data: ${results.seed.scale.users.toLocaleString('en-GB')} people, ${results.seed.friendships.toLocaleString('en-GB')} friendships (person 1 has ${results.seed.scale.celebrityFriends.toLocaleString('en-GB')} friends; the reader has ${results.seed.readerFriends}), ${results.seed.scale.sessions.toLocaleString('en-GB')} sessions.`,
+    describeData(results.seed),
+    ...(results.logLevel ? [`The stack logged at \`${results.logLevel}\`. A capacity is the median of its runs, their range in brackets; "≥" marks a search that never saw its target break.`] : []),
     '',
     '| # | Measure | Value | Reference (same run) | Reference value | Ratio |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -40,7 +67,9 @@ export function markdown(results: BenchResults, file: string): string {
   results.sections.forEach((section, i) => {
     if (section.comparisons.length === 0) lines.push(`| ${i + 1} | ${section.title}: **failed** — ${String(section.details?.error ?? 'no figures')} | | | | |`);
     for (const c of section.comparisons) {
-      lines.push(`| ${i + 1} | ${c.measure} | ${fmt(c.value)} ${c.unit} | ${c.reference} | ${fmt(c.referenceValue)} ${c.unit} | ${c.ratio.toFixed(2)} |`);
+      const value = cell(c.value, c.unit, c.atLeast, c.spread, c.runs);
+      const reference = cell(c.referenceValue, c.unit, c.referenceAtLeast, c.referenceSpread, c.referenceRuns);
+      lines.push(`| ${i + 1} | ${c.measure} | ${value} | ${c.reference} | ${reference} | ${ratioCell(c)} |`);
     }
   });
   const costs = results.sections.flatMap((s) => s.costs ?? []);
