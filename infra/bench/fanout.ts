@@ -75,12 +75,15 @@ export const benchFanout: Benchmark = async (ctx) => {
   };
 
   try {
-    // Authors: ordinary people who have friends, with the follower the fan-out reaches last and the audience size.
+    // Authors: ordinary people who have friends, with the follower the fan-out reaches last and the audience size
+    // (a follower who muted the author is not in it: the fan-out skips them).
     const people = Array.from({ length: ctx.smoke ? 20 : 400 }, (_, i) => Math.floor(ctx.seed.scale.users * 0.6) + i).filter((i) => i % 10 !== 0);
     const rows = (
       await db.query<{ followee_id: string; follower_id: string; n: string }>(
         `SELECT DISTINCT ON (f.followee_id) f.followee_id, f.follower_id, count(*) OVER (PARTITION BY f.followee_id) AS n
-         FROM follows f WHERE f.followee_id = ANY($1::uuid[]) ORDER BY f.followee_id, f.follower_id DESC`,
+         FROM follows f WHERE f.followee_id = ANY($1::uuid[])
+           AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.user_id = f.follower_id AND m.muted_id = f.followee_id)
+         ORDER BY f.followee_id, f.follower_id DESC`,
         [people.map(userId)],
       )
     ).rows;
@@ -119,7 +122,12 @@ export const benchFanout: Benchmark = async (ctx) => {
     ctx.log(`  steady: ${created.length} creates, ${inserts} inserts, ${Math.round(insertsPerSecond)} inserts/s, lag p50 ${lag.p50.toFixed(1)} p99 ${lag.p99.toFixed(1)} ms`);
 
     // The celebrity: every friend's timeline, checked in one pipeline per poll.
-    const celebrityFollowers = (await db.query<{ follower_id: string }>('SELECT follower_id FROM follows WHERE followee_id = $1', [userId(ctx.seed.celebrity)])).rows.map(
+    const celebrityFollowers = (
+      await db.query<{ follower_id: string }>(
+        'SELECT f.follower_id FROM follows f WHERE f.followee_id = $1 AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.user_id = f.follower_id AND m.muted_id = f.followee_id)',
+        [userId(ctx.seed.celebrity)],
+      )
+    ).rows.map(
       (r) => r.follower_id,
     );
     const celebrityRuns: number[] = [];
