@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from './common';
+import { pageCursor, pageLimit, uuid } from './common';
 
 /**
  * Messaging (spec sections 2, 3, 4, 5, 7, 8). Two API families read and write
@@ -26,10 +26,6 @@ const messageContent = z
 
 const userId = (field: string) => z.uuid({ error: `${field} must be a valid user id` });
 
-/** Opaque: the `x-next-cursor` header of the previous page. */
-const cursor = z.string().max(100).regex(/^\d{1,16}_[0-9a-f-]{36}$/, { error: 'Malformed cursor' }).optional();
-const limit = (fallback: number, max: number) =>
-  z.coerce.number({ error: 'limit must be a number' }).int({ error: 'limit must be a whole number' }).min(1, { error: 'limit must be at least 1' }).max(max, { error: `limit must be at most ${max}` }).default(fallback);
 
 // ---- Bodies, params, queries ----
 
@@ -45,9 +41,9 @@ export type DirectMessageBody = z.infer<typeof directMessageBody>;
 export const otherUserParams = z.object({ otherUserId: userId('otherUserId') });
 
 /** Conversations (and DM threads), most recent activity first. */
-export const conversationListQuery = z.object({ cursor, limit: limit(CONVERSATION_PAGE_DEFAULT, CONVERSATION_PAGE_MAX) });
+export const conversationListQuery = z.object({ cursor: pageCursor, limit: pageLimit(CONVERSATION_PAGE_DEFAULT, CONVERSATION_PAGE_MAX) });
 /** The newest `limit` messages older than `cursor`, answered oldest first (as a chat shows them). */
-export const messageListQuery = z.object({ cursor, limit: limit(MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX) });
+export const messageListQuery = z.object({ cursor: pageCursor, limit: pageLimit(MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX) });
 
 // ---- Responses ----
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from './common';
+import { pageCursor, pageLimit, pageOffset, uuid } from './common';
 
 /**
  * Beer sessions, likes, comments, reactions and the feed (spec sections 3,
@@ -189,18 +189,12 @@ export type UpdateSessionForm = z.infer<typeof updateSessionForm>;
 
 export const feedQuery = z.object({
   filter: z.enum(FEED_FILTERS, { error: "filter must be 'all', 'following' or 'mine'" }).default('all'),
-  /** Opaque: the `x-next-cursor` header of the previous page. */
-  cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, { error: 'Malformed cursor' }).optional(),
-  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(FEED_PAGE_MAX, { error: `limit must be at most ${FEED_PAGE_MAX}` }).default(FEED_PAGE_DEFAULT),
+  cursor: pageCursor,
+  limit: pageLimit(FEED_PAGE_DEFAULT, FEED_PAGE_MAX),
 });
 export type FeedQuery = z.infer<typeof feedQuery>;
-/** The header carrying the cursor of the next page; absent on the last page. */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
-export const sessionListQuery = z.object({
-  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(FEED_PAGE_MAX).default(20),
-  offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).max(10_000).default(0),
-});
+export const sessionListQuery = z.object({ limit: pageLimit(20, FEED_PAGE_MAX), offset: pageOffset });
 
 export const commentBody = z.object({
   content: z
@@ -283,11 +277,7 @@ export const COMMENTS_IN_CARD = 3;
 export const sessionLike = z.object({ id: uuid, userId: uuid, user: sessionPerson, createdAt: z.string() });
 export type SessionLike = z.infer<typeof sessionLike>;
 export const LIKES_PAGE_MAX = 100;
-export const likeListQuery = z.object({
-  /** Opaque: the `x-next-cursor` header of the previous page. */
-  cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, { error: 'Malformed cursor' }).optional(),
-  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(LIKES_PAGE_MAX, { error: `limit must be at most ${LIKES_PAGE_MAX}` }).default(50),
-});
+export const likeListQuery = z.object({ cursor: pageCursor, limit: pageLimit(50, LIKES_PAGE_MAX) });
 
 /** The spec's public-session shape (a profile's Beer Sessions tab). */
 export const publicSession = z.object({

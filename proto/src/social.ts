@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { uuid } from './common';
+import { pageLimit, pageOffset, uuid } from './common';
 
 /**
  * Social graph contracts (spec sections 3, 5, 7). Semantics (docs/decisions.md):
@@ -19,10 +19,7 @@ export const usernameParams = z.object({
   username: z.string().min(1).max(30, { error: 'Username must be at most 30 characters' }),
 });
 
-export const pagination = {
-  limit: z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(50, { error: 'limit must be at most 50' }).default(20),
-  offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).max(10_000).default(0),
-};
+export const pagination = { limit: pageLimit(20, 50), offset: pageOffset };
 
 export const userSearchQuery = z.object({
   q: z
