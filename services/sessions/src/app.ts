@@ -38,7 +38,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));
   const people = new PeopleCache(redis, `${config.BUS_NAMESPACE}:sessions`, prisma);
   const cardStore = new VersionedCache<Card>({ redis, prefix: `${config.BUS_NAMESPACE}:card`, ttlSeconds: config.CARD_TTL_SECONDS, load: (ids) => buildCards(prisma, ids) });
-  const cards = new CardRenderer({ sql: deps.prepared, cards: cardStore, people, photos });
+  const cards = new CardRenderer({ sql: deps.prepared, cards: cardStore, people, photos, logger });
   const outbox = new Outbox(config.BUS_NAMESPACE, clock);
   const onEventsCommitted = () => relay.poke();
   const sessions = new Sessions({ prisma, prepared: deps.prepared, outbox, onEventsCommitted, clock, timelines, logger, photos, cards });
@@ -51,6 +51,6 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   });
   const authenticate = audienceAuth(tokenVerifierFor(config), prisma, people);
   sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
-  interactionsRoutes(app, new Interactions({ prisma, outbox, onEventsCommitted, cards, people, logger }), authenticate);
+  interactionsRoutes(app, new Interactions({ prisma, outbox, onEventsCommitted, cards, people }), authenticate);
   return { app, relay, feed, timelines, cards, people };
 }

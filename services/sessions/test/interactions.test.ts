@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { REACTION_EMOJIS, type FeedSession, type LikeResponse, type ReactionSummary, type SessionComment } from '@hoptrack/proto';
+import { REACTION_EMOJIS, type FeedSession, type LikeResponse, type ReactionSummary, type SessionComment, type SessionLike } from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ok } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
@@ -44,6 +44,30 @@ describe('likes', () => {
     const u = await t.user();
     expectError(await u.post(`/api/sessions/${randomUUID()}/like`), 404);
     expectError(await u.post('/api/sessions/nope/like'), 400, { field: 'id' });
+  });
+
+  it('the full list (GET /likes) refuses bad paging, hides the session from whoever cannot see it, and leaves out people blocked either way', async () => {
+    const [author, fan, blocker, blocked, stranger] = [await t.user(), await t.user(), await t.user(), await t.user(), await t.user({ private: true })];
+    const { id } = await t.logSession(author);
+    for (const who of [fan, blocker, blocked]) ok(await who.post(`/api/sessions/${id}/like`));
+    expectError(await author.get(`/api/sessions/${id}/likes?limit=0`), 400, { field: 'limit' });
+    expectError(await author.get(`/api/sessions/${id}/likes?limit=101`), 400, { field: 'limit' });
+    expectError(await author.get(`/api/sessions/${id}/likes?limit=abc`), 400, { field: 'limit' });
+    expectError(await author.get(`/api/sessions/${id}/likes?cursor=nonsense`), 400, { field: 'cursor' });
+    expectError(await author.get(`/api/sessions/${id}/likes?cursor=99999999999999999_${randomUUID()}`), 400, { field: 'cursor' });
+    expectError(await author.get('/api/sessions/nope/likes'), 400, { field: 'id' });
+    expectError(await author.get(`/api/sessions/${randomUUID()}/likes`), 404);
+    // A private author's session is not there for a stranger (their likers neither).
+    const hidden = await t.logSession(stranger);
+    expectError(await author.get(`/api/sessions/${hidden.id}/likes`), 404);
+
+    await block(blocker, author);
+    await block(author, blocked);
+    const likers = ok<SessionLike[]>(await author.get(`/api/sessions/${id}/likes`)).map((l) => l.userId);
+    expect(likers).toEqual([fan.id]);
+    expect((await card(author, id)).likeCount).toBe(1);
+    // A third party still sees all three.
+    expect(ok<SessionLike[]>(await fan.get(`/api/sessions/${id}/likes`)).map((l) => l.userId).sort()).toEqual([fan.id, blocker.id, blocked.id].sort());
   });
 });
 

@@ -1,10 +1,10 @@
 import { COMMENTS_IN_CARD, type FeedSession, type ReactionSummary, type SessionPerson } from '@hoptrack/proto';
-import type { PeopleCache, VersionedCache } from '@hoptrack/runtime';
+import type { Logger, PeopleCache, VersionedCache } from '@hoptrack/runtime';
 import type { PreparedSql } from '../db';
 import { personView } from '../domain/views';
 import type { PhotoUrls } from '../photos/photo-urls';
 import type { Card } from './card';
-import { viewerBits, type ViewerBits } from './viewer';
+import { noViewerBits, viewerBits, type ViewerBits } from './viewer';
 
 /** Likers shown on a card (the spec's three avatars; likeCount has the rest). */
 export const LIKES_SHOWN = 3;
@@ -17,6 +17,7 @@ export interface CardRendererDeps {
   cards: VersionedCache<Card>;
   people: PeopleCache;
   photos: PhotoUrls;
+  logger: Logger;
 }
 
 /**
@@ -43,14 +44,28 @@ export class CardRenderer {
 
   /** A session just created by the viewer: nobody has liked, commented or reacted yet, so nothing is read but the author. */
   async renderNew(viewerId: string, card: Card): Promise<FeedSession> {
-    const [view] = await this.compose(viewerId, [card], emptyBits(card.id));
+    const [view] = await this.compose(viewerId, [card], { ...noViewerBits(), visible: new Set([card.id]) });
     if (!view) throw new Error('a new card always renders');
     return view;
   }
 
-  /** Drops cards from the read model: after a write to them commits. */
+  /** Drops cards from the read model; fails if Redis does (the cards consumer retries the event). */
   invalidate(sessionIds: readonly string[]): Promise<void> {
     return this.deps.cards.invalidate(sessionIds);
+  }
+
+  /**
+   * The drop a write makes right after its commit, so its author reads the
+   * change at once. The change is committed by then, so a Redis fault must not
+   * turn it into an error (the client would retry it); the change's event
+   * drops the card again (CardsConsumer).
+   */
+  async dropAfterCommit(sessionId: string): Promise<void> {
+    try {
+      await this.deps.cards.invalidate([sessionId]);
+    } catch (err) {
+      this.deps.logger.warn({ err, sessionId }, 'card not dropped now (Redis unavailable); its event will');
+    }
   }
 
   private async compose(viewerId: string, cards: Card[], bits: ViewerBits): Promise<FeedSession[]> {
@@ -93,10 +108,6 @@ export class CardRenderer {
       updatedAt: card.updatedAt,
     }));
   }
-}
-
-function emptyBits(sessionId: string): ViewerBits {
-  return { visible: new Set([sessionId]), muted: new Set(), liked: new Set(), reacted: new Map(), hidden: new Set(), hiddenLikes: new Map(), hiddenComments: new Map(), hiddenReactions: new Map() };
 }
 
 interface Parts {

@@ -30,6 +30,11 @@ interface Row {
 
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
+/** Nothing seen, nothing of the viewer's, nobody hidden. */
+export function noViewerBits(): ViewerBits {
+  return { visible: new Set(), muted: new Set(), liked: new Set(), reacted: new Map(), hidden: new Set(), hiddenLikes: new Map(), hiddenComments: new Map(), hiddenReactions: new Map() };
+}
+
 /** Planned once per connection (a named statement): planning it cost more than running it. */
 const VIEWER_BITS_SQL = `WITH hidden AS (${audienceSql.blockedPeople('$1::uuid')}),
        people AS (SELECT array_append(ARRAY(SELECT id FROM hidden), $1::uuid) AS ids)
@@ -52,16 +57,7 @@ const VIEWER_BITS_SQL = `WITH hidden AS (${audienceSql.blockedPeople('$1::uuid')
  * never filtered person by person against the whole graph.
  */
 export async function viewerBits(sql: PreparedSql, viewerId: string, sessionIds: readonly string[]): Promise<ViewerBits> {
-  const bits: ViewerBits = {
-    visible: new Set(),
-    muted: new Set(),
-    liked: new Set(),
-    reacted: new Map(),
-    hidden: new Set(),
-    hiddenLikes: new Map(),
-    hiddenComments: new Map(),
-    hiddenReactions: new Map(),
-  };
+  const bits = noViewerBits();
   if (sessionIds.length === 0) return bits;
   const rows = await sql.query<Row>('feed-viewer-bits', VIEWER_BITS_SQL, [viewerId, [...sessionIds]]);
   for (const row of rows) {

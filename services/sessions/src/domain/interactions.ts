@@ -1,5 +1,5 @@
 import type { EventData, EventType, LikeResponse, ReactionSummary, SessionComment, SessionLike } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, type Logger, type Outbox, type PeopleCache } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, type Outbox, type PeopleCache } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
 import type { CardRenderer } from '../cards/renderer';
 import { commentView, personView, summarise } from './views';
@@ -10,9 +10,8 @@ export interface InteractionsDeps {
   outbox: Outbox;
   /** Tells the relay that events were committed. */
   onEventsCommitted: () => void;
-  cards: Pick<CardRenderer, 'invalidate'>;
+  cards: Pick<CardRenderer, 'dropAfterCommit'>;
   people: PeopleCache;
-  logger: Logger;
 }
 
 /** What a change wrote, if it changed anything: the event to publish with it. */
@@ -34,27 +33,28 @@ export class Interactions {
     return this.deps.prisma;
   }
 
-  /** Runs a change and its event in one transaction, then drops the session's card. */
-  private async change(sessionId: string, requestId: string | undefined, write: (tx: Db) => Promise<Change>): Promise<void> {
-    const changed = await this.prisma.$transaction(async (tx) => {
-      const change = await write(tx);
-      if (change) await this.deps.outbox.enqueue(tx, change.type, change.data, requestId);
-      return change !== null;
+  /**
+   * Runs a write and its event (if it changed anything) in one transaction,
+   * then drops the session's card; answers what the write returned.
+   */
+  private async change<T = void>(sessionId: string, requestId: string | undefined, write: (tx: Db) => Promise<{ event: Change; value?: T }>): Promise<T | undefined> {
+    const { event, value } = await this.prisma.$transaction(async (tx) => {
+      const done = await write(tx);
+      if (done.event) await this.deps.outbox.enqueue(tx, done.event.type, done.event.data, requestId);
+      return done;
     });
-    if (!changed) return;
-    this.deps.onEventsCommitted();
-    try {
-      await this.deps.cards.invalidate([sessionId]);
-    } catch (err) {
-      this.deps.logger.warn({ err, sessionId }, 'card not invalidated now (Redis unavailable); its event will');
+    if (event) {
+      this.deps.onEventsCommitted();
+      await this.deps.cards.dropAfterCommit(sessionId);
     }
+    return value;
   }
 
   async like(userId: string, sessionId: string, requestId?: string): Promise<LikeResponse> {
     const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
     await this.change(sessionId, requestId, async (tx) => {
       const { count } = await tx.like.createMany({ data: [{ userId, sessionId }], skipDuplicates: true });
-      return count > 0 ? { type: 'session.liked.v1', data: { sessionId, ownerId, userId } } : null;
+      return { event: count > 0 ? { type: 'session.liked.v1', data: { sessionId, ownerId, userId } } : null };
     });
     return { liked: true, likeCount: await this.likeCount(userId, sessionId) };
   }
@@ -63,7 +63,7 @@ export class Interactions {
     const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
     await this.change(sessionId, requestId, async (tx) => {
       const { count } = await tx.like.deleteMany({ where: { userId, sessionId } });
-      return count > 0 ? { type: 'session.unliked.v1', data: { sessionId, ownerId, userId } } : null;
+      return { event: count > 0 ? { type: 'session.unliked.v1', data: { sessionId, ownerId, userId } } : null };
     });
     return { liked: false, likeCount: await this.likeCount(userId, sessionId) };
   }
@@ -93,12 +93,11 @@ export class Interactions {
 
   async comment(userId: string, sessionId: string, content: string, requestId?: string): Promise<SessionComment> {
     const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
-    let created: { id: string; createdAt: Date } | undefined;
-    await this.change(sessionId, requestId, async (tx) => {
-      created = await tx.comment.create({ data: { userId, sessionId, content }, select: { id: true, createdAt: true } });
-      return { type: 'session.commented.v1', data: { sessionId, ownerId, userId, commentId: created.id, content } };
+    const created = await this.change(sessionId, requestId, async (tx) => {
+      const row = await tx.comment.create({ data: { userId, sessionId, content }, select: { id: true, createdAt: true } });
+      return { event: { type: 'session.commented.v1', data: { sessionId, ownerId, userId, commentId: row.id, content } }, value: row };
     });
-    if (!created) throw new Error('comment not created');
+    if (!created) throw new Error('a comment write always answers its row');
     const user = await this.deps.people.get(userId);
     return commentView({ id: created.id, user_id: userId, session_id: sessionId, content, created_at: created.createdAt }, personView(userId, user ?? undefined));
   }
@@ -124,7 +123,7 @@ export class Interactions {
     if (comment.userId !== userId && ownerId !== userId) throw forbidden('You can only delete your own comments');
     await this.change(sessionId, requestId, async (tx) => {
       const { count } = await tx.comment.deleteMany({ where: { id: commentId, sessionId } });
-      return count > 0 ? { type: 'session.comment.deleted.v1', data: { sessionId, ownerId, userId, commentId } } : null;
+      return { event: count > 0 ? { type: 'session.comment.deleted.v1', data: { sessionId, ownerId, userId, commentId } } : null };
     });
   }
 
@@ -137,7 +136,7 @@ export class Interactions {
     const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
     await this.change(sessionId, requestId, async (tx) => {
       const { count } = await tx.reaction.createMany({ data: [{ userId, sessionId, emoji }], skipDuplicates: true });
-      return count > 0 ? { type: 'session.reacted.v1', data: { sessionId, ownerId, userId, emoji } } : null;
+      return { event: count > 0 ? { type: 'session.reacted.v1', data: { sessionId, ownerId, userId, emoji } } : null };
     });
     return this.summary(userId, sessionId);
   }
@@ -146,7 +145,7 @@ export class Interactions {
     const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
     await this.change(sessionId, requestId, async (tx) => {
       const { count } = await tx.reaction.deleteMany({ where: { userId, sessionId, emoji } });
-      return count > 0 ? { type: 'session.unreacted.v1', data: { sessionId, ownerId, userId, emoji } } : null;
+      return { event: count > 0 ? { type: 'session.unreacted.v1', data: { sessionId, ownerId, userId, emoji } } : null };
     });
     return this.summary(userId, sessionId);
   }

@@ -71,15 +71,6 @@ export class Sessions {
     }
   }
 
-  /** After a commit; the cards consumer drops the card again from the change's event, so a Redis fault here loses nothing. */
-  private async dropCard(id: string): Promise<void> {
-    try {
-      await this.deps.cards.invalidate([id]);
-    } catch (err) {
-      this.deps.logger.warn({ err, sessionId: id }, 'card not invalidated now (Redis unavailable); its event will');
-    }
-  }
-
   async create(userId: string, form: CreateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
     // Milliseconds, set here: timelines sort by a ms score, and Postgres must agree to the last digit.
     const now = this.deps.clock();
@@ -140,7 +131,7 @@ export class Sessions {
       return updated;
     });
     this.deps.onEventsCommitted();
-    await this.dropCard(session.id);
+    await this.deps.cards.dropAfterCommit(session.id);
     return this.view(userId, session.id);
   }
 
@@ -151,7 +142,7 @@ export class Sessions {
       await this.deps.outbox.enqueue(tx, 'session.deleted.v1', { sessionId: id, userId }, requestId);
     });
     this.deps.onEventsCommitted();
-    await this.dropCard(id);
+    await this.deps.cards.dropAfterCommit(id);
     await this.ownTimeline(() => this.deps.timelines.remove([userId], { sessionId: id, authorId: userId }));
   }
 
