@@ -23,8 +23,11 @@ interface LoggedRequest {
  * buffered when the process exits; a SIGKILL loses at most the lines of the
  * write under way.
  */
+let stdout: DestinationStream | undefined;
+/** One per process, however many loggers: two buffered writers on one descriptor could split each other's lines. */
 export function stdoutDestination(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+  stdout ??= pino.destination({ dest: 1, sync: false });
+  return stdout;
 }
 
 /**
