@@ -1,6 +1,5 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import {
-  NEXT_CURSOR_HEADER,
   type Conversation,
   type ConversationMessage,
   type ConversationReadResponse,
@@ -10,7 +9,8 @@ import {
   type SendMessageBody,
   type StartConversationBody,
 } from '@hoptrack/proto';
-import { apiRequest, apiResponse } from './api';
+import { apiRequest } from './api';
+import { cursorPage, listItems, type CursorPage } from './cursorPages';
 
 /**
  * Messaging (spec section 7, 'Messaging'). Two families read one store: the
@@ -30,21 +30,9 @@ export const DM_THREADS_KEY = DM_ROOT;
 export const dmThreadKey = (otherUserId: string) => [...DM_ROOT, otherUserId] as const;
 export const UNREAD_KEY = [...DM_ROOT, 'unread'] as const;
 
-/** One page of a list and the cursor of the next (older) one, null on the last page. */
-export interface CursorPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
 export type ConversationListData = InfiniteData<CursorPage<Conversation>>;
 /** Pages of a chat: the first is the newest messages, each page oldest first. */
 export type ChatData = InfiniteData<CursorPage<ConversationMessage>>;
-
-async function cursorPage<T>(url: string, cursor: string | undefined): Promise<CursorPage<T>> {
-  const target = cursor ? `${url}?cursor=${encodeURIComponent(cursor)}` : url;
-  const res = await apiResponse('GET', target);
-  const items = (await res.json()) as T[];
-  return { items, nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null };
-}
 
 const conversationUrl = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
 
@@ -66,20 +54,6 @@ export const messagingApi = {
 /** The participant who is not the viewer. */
 export function otherParticipant(conversation: Conversation, viewerId: string): MessagingPerson {
   return conversation.participant1Id === viewerId ? conversation.participant2 : conversation.participant1;
-}
-
-/** Every loaded item, each once, in the order the pages hold them. */
-export function listItems<T extends { id: string }>(data: InfiniteData<CursorPage<T>> | undefined): T[] {
-  const seen = new Set<string>();
-  const out: T[] = [];
-  for (const page of data?.pages ?? []) {
-    for (const item of page.items) {
-      if (seen.has(item.id)) continue;
-      seen.add(item.id);
-      out.push(item);
-    }
-  }
-  return out;
 }
 
 /** A chat's loaded messages, oldest first: the pages run newest to oldest. */

@@ -12,6 +12,7 @@ import {
   type SessionLike,
 } from '@hoptrack/proto';
 import { apiRequest, apiResponse } from './api';
+import { cursorPage, listItems } from './cursorPages';
 import { MY_STATS_KEY, userKey } from './socialApi';
 
 /**
@@ -72,12 +73,6 @@ export interface FeedPage {
 
 export type FeedData = InfiniteData<FeedPage>;
 
-/** One page of a session's likers, newest first, and the cursor of the next one (null on the last page). */
-export interface LikesPage {
-  likes: SessionLike[];
-  nextCursor: string | null;
-}
-
 /** The fields of the Log and Edit dialogs, as typed (numbers are still text). */
 export interface SessionDraft {
   title: string;
@@ -135,13 +130,8 @@ export const sessionsApi = {
   unlike: (id: string) => apiRequest<LikeResponse>('DELETE', `${sessionUrl(id)}/like`),
   /** Every comment, oldest first (the card carries only the newest few). */
   comments: (id: string) => apiRequest<SessionComment[]>('GET', `${sessionUrl(id)}/comments`),
-  /** A page of likers at the server's default size; the next page's cursor comes in the `x-next-cursor` header, as the feed's does. */
-  async likes(id: string, cursor: string | undefined): Promise<LikesPage> {
-    const query = cursor ? `?${new URLSearchParams({ cursor }).toString()}` : '';
-    const res = await apiResponse('GET', `${sessionUrl(id)}/likes${query}`);
-    const likes = (await res.json()) as SessionLike[];
-    return { likes, nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null };
-  },
+  /** A page of likers, newest first, at the server's default size. */
+  likes: (id: string, cursor: string | undefined) => cursorPage<SessionLike>(`${sessionUrl(id)}/likes`, cursor),
   comment: (id: string, content: string) => apiRequest<SessionComment>('POST', `${sessionUrl(id)}/comments`, { content }),
   deleteComment: (id: string, commentId: string) =>
     apiRequest<null>('DELETE', `${sessionUrl(id)}/comments/${encodeURIComponent(commentId)}`),
@@ -183,18 +173,6 @@ export const sessionLikesQuery = (sessionId: string) =>
     staleTime: 0,
   });
 
-/** The likers of every loaded page, each once (a like given meanwhile shifts the later pages). */
-export function likesOf(data: InfiniteData<LikesPage> | undefined): SessionLike[] {
-  const seen = new Set<string>();
-  return (data?.pages ?? []).flatMap((page) =>
-    page.likes.filter((like) => {
-      if (seen.has(like.id)) return false;
-      seen.add(like.id);
-      return true;
-    }),
-  );
-}
-
 /**
  * Writes a change of one session into every cached feed page that holds it,
  * so a like or a reaction shows at once; the invalidation that follows brings
@@ -220,14 +198,5 @@ export function patchCachedSession(
 
 /** The sessions of every loaded page, each once (a session logged meanwhile can shift a later page). */
 export function feedSessions(data: FeedData | undefined): FeedSession[] {
-  const seen = new Set<string>();
-  const out: FeedSession[] = [];
-  for (const page of data?.pages ?? []) {
-    for (const session of page.sessions) {
-      if (seen.has(session.id)) continue;
-      seen.add(session.id);
-      out.push(session);
-    }
-  }
-  return out;
+  return listItems(data && { ...data, pages: data.pages.map((page) => ({ items: page.sessions, nextCursor: page.nextCursor })) });
 }

@@ -9,7 +9,7 @@ import { ConversationList } from '../components/messages/ConversationList';
 import { NewConversationSearch } from '../components/messages/NewConversationSearch';
 import { PageHeader } from '../components/PageHeader';
 import { useAuth } from '../lib/auth';
-import { listItems } from '../lib/messagingApi';
+import { listItems } from '../lib/cursorPages';
 import { useConversationList, useStartConversation } from '../lib/useMessaging';
 
 /**

@@ -2,6 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FeedFilter } from '@hoptrack/proto';
 import { feedQuery, feedSessions } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
+import { LoadMoreButton } from '../LoadMoreButton';
 import { ListError } from '../social/UserList';
 import { FeedSkeleton } from './FeedSkeleton';
 import { SessionCard } from './SessionCard';
@@ -47,18 +48,7 @@ export function FeedList({ filter, onLogSession }: FeedListProps) {
           Failed to fetch sessions
         </p>
       )}
-      {feed.hasNextPage && (
-        <div className="button-row button-row--center">
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={feed.isFetchingNextPage}
-            onClick={() => void feed.fetchNextPage()}
-          >
-            {feed.isFetchingNextPage ? 'Loading...' : 'Load More Activities'}
-          </button>
-        </div>
-      )}
+      <LoadMoreButton pages={feed} label="Load More Activities" centered />
     </>
   );
 }

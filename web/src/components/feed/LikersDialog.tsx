@@ -1,6 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { likesOf, sessionLikesQuery } from '../../lib/sessionsApi';
+import { listItems } from '../../lib/cursorPages';
+import { sessionLikesQuery } from '../../lib/sessionsApi';
 import { Modal } from '../Modal';
+import { LoadMoreButton } from '../LoadMoreButton';
 import { ListError, UserList, UserListSkeleton } from '../social/UserList';
 import { UserCard } from '../social/UserCard';
 
@@ -27,7 +29,7 @@ function Likers({ sessionId }: { sessionId: string }) {
   if (likes.isError && !likes.isFetchNextPageError) {
     return <ListError text="Could not load likes." onRetry={() => void likes.refetch()} />;
   }
-  const people = likesOf(likes.data);
+  const people = listItems(likes.data);
   return (
     <>
       {people.length > 0 ? (
@@ -42,18 +44,7 @@ function Likers({ sessionId }: { sessionId: string }) {
           Could not load more likes.
         </p>
       )}
-      {likes.hasNextPage && (
-        <div className="button-row button-row--center">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={likes.isFetchingNextPage}
-            onClick={() => void likes.fetchNextPage()}
-          >
-            {likes.isFetchingNextPage ? 'Loading...' : 'Load more'}
-          </button>
-        </div>
-      )}
+      <LoadMoreButton pages={likes} label="Load more" className="button button--secondary button--small" centered />
     </>
   );
 }

@@ -2,6 +2,7 @@ import type { Conversation } from '@hoptrack/proto';
 import { chatMessages, otherParticipant } from '../../lib/messagingApi';
 import { useChat, useMarkConversationRead, useSendMessage } from '../../lib/useMessaging';
 import { LoadingState } from '../LoadingState';
+import { LoadMoreButton } from '../LoadMoreButton';
 import { avatarOf } from '../social/UserCard';
 import { ListError } from '../social/UserList';
 import { ChatHeader } from './ChatHeader';
@@ -31,18 +32,7 @@ export function ChatPane({ conversation, viewerId }: { conversation: Conversatio
         <ChatLog
           label={`Messages with ${other.displayName}`}
           lines={messages.map((message) => ({ ...message, own: message.senderId === viewerId }))}
-          before={
-            chat.hasNextPage && (
-              <button
-                type="button"
-                className="button button--ghost button--small chat-log__older"
-                disabled={chat.isFetchingNextPage}
-                onClick={() => void chat.fetchNextPage()}
-              >
-                {chat.isFetchingNextPage ? 'Loading...' : 'Load older messages'}
-              </button>
-            )
-          }
+          before={<LoadMoreButton pages={chat} label="Load older messages" className="button button--ghost button--small chat-log__older" />}
         />
       )}
       <Composer

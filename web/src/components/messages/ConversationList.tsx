@@ -1,5 +1,7 @@
 import type { Conversation } from '@hoptrack/proto';
-import { listItems, otherParticipant } from '../../lib/messagingApi';
+import { listItems } from '../../lib/cursorPages';
+import { LoadMoreButton } from '../LoadMoreButton';
+import { otherParticipant } from '../../lib/messagingApi';
 import type { useConversationList } from '../../lib/useMessaging';
 import { EmptyState } from '../EmptyState';
 import { MessageIcon } from '../icons';
@@ -35,16 +37,7 @@ export function ConversationList({ list, viewerId, selectedId }: ConversationLis
           <ConversationListItem key={conversation.id} entry={entryOf(conversation, viewerId, conversation.id === selectedId)} />
         ))}
       </ul>
-      {list.hasNextPage && (
-        <button
-          type="button"
-          className="button button--ghost button--small"
-          disabled={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage()}
-        >
-          {list.isFetchingNextPage ? 'Loading...' : 'Load more conversations'}
-        </button>
-      )}
+      <LoadMoreButton pages={list} label="Load more conversations" className="button button--ghost button--small" />
     </>
   );
 }
