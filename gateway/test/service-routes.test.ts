@@ -19,6 +19,7 @@ describe('routing table', () => {
         PLACES_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         SESSIONS_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         MESSAGING_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        NOTIFICATIONS_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('routes'),
       },
     });
@@ -60,6 +61,9 @@ describe('routing table', () => {
     ['GET', '/api/messages', 'messaging'],
     ['PUT', '/api/messages/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/read', 'messaging'],
     ['GET', '/api/messages/events', 'messaging'],
+    ['GET', '/api/notifications', 'notifications'],
+    ['POST', '/api/notifications/read', 'notifications'],
+    ['PUT', '/api/notifications/settings', 'notifications'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

@@ -36,6 +36,15 @@ export const PROCESSES = [
   { name: 'places', dir: 'services/places', entry: 'src/server.ts', kind: 'api', port: 4004, database: 'hoptrack_places', gatewayVar: 'PLACES_SERVICE_URL' },
   { name: 'sessions', dir: 'services/sessions', entry: 'src/server.ts', kind: 'api', port: 4005, database: 'hoptrack_sessions', gatewayVar: 'SESSIONS_SERVICE_URL' },
   { name: 'messaging', dir: 'services/messaging', entry: 'src/server.ts', kind: 'api', port: 4006, database: 'hoptrack_messaging', gatewayVar: 'MESSAGING_SERVICE_URL' },
+  {
+    name: 'notifications',
+    dir: 'services/notifications',
+    entry: 'src/server.ts',
+    kind: 'api',
+    port: 4007,
+    database: 'hoptrack_notifications',
+    gatewayVar: 'NOTIFICATIONS_SERVICE_URL',
+  },
   // Workers, not behind the gateway: they serve only health and metrics.
   { name: 'media-worker', dir: 'services/media', entry: 'src/workers/thumbnails/main.ts', kind: 'worker', port: 4013, database: 'hoptrack_media', gatewayVar: null },
   { name: 'sessions-fanout', dir: 'services/sessions', entry: 'src/workers/fanout/main.ts', kind: 'worker', port: 4015, database: 'hoptrack_sessions', gatewayVar: null },

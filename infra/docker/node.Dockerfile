@@ -17,6 +17,7 @@ COPY services/media/package.json services/media/
 COPY services/places/package.json services/places/
 COPY services/sessions/package.json services/sessions/
 COPY services/messaging/package.json services/messaging/
+COPY services/notifications/package.json services/notifications/
 COPY services/queue-board/package.json services/queue-board/
 COPY gateway/package.json gateway/
 COPY web/package.json web/

@@ -49,7 +49,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
       [
         'postgres', 'redis', 'nats', 'minio',
-        'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging',
+        'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications',
         'thumbnail-worker', 'fanout-worker', 'gateway', 'edge', 'queue-board', 'prometheus', 'grafana',
       ].sort(),
     );
@@ -152,7 +152,7 @@ describe('docker-compose.yml', () => {
     const resolved = execFileSync(command as string, [...args, '--env-file', '.env.example', 'config'], {
       cwd: repoRoot,
       stdio: 'pipe',
-      env: { ...process.env, JWT_SIGNING_KEYS: '[]', FILE_URL_SECRET: 'x'.repeat(32), POSTGRES_PASSWORD: 'p', MINIO_ROOT_PASSWORD: 'p'.repeat(8), GRAFANA_ADMIN_PASSWORD: 'p', QUEUE_BOARD_PASSWORD: 'p'.repeat(12) },
+      env: { ...process.env, JWT_SIGNING_KEYS: '[]', FILE_URL_SECRET: 'x'.repeat(32), UNSUBSCRIBE_SECRET: 'u'.repeat(32), POSTGRES_PASSWORD: 'p', MINIO_ROOT_PASSWORD: 'p'.repeat(8), GRAFANA_ADMIN_PASSWORD: 'p', QUEUE_BOARD_PASSWORD: 'p'.repeat(12) },
     }).toString();
     const config = parse(resolved) as { services: Record<string, ComposeService> };
     const ours = Object.entries(config.services).filter(([, s]) => s.command?.[0] === 'node');

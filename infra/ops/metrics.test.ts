@@ -21,7 +21,7 @@ if (!prometheusInstalled()) {
 }
 
 /** Every process the stack runs, as prometheus.yml names its jobs. */
-const JOBS = ['gateway', 'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'media-worker', 'sessions-fanout', 'queue-board'];
+const JOBS = ['gateway', 'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'media-worker', 'sessions-fanout', 'queue-board'];
 
 /** The metrics the issue names, by the names our processes give them. */
 export const KEY_METRICS = [
@@ -94,6 +94,8 @@ describe('metrics of every process, scraped by Prometheus', () => {
     await waitForMessagingUser(baseUrl, alice, bob);
     await expectApi(baseUrl, alice.token, 'POST', '/api/messages', { toUserId: bob.id, content: 'Metrics, cheers' }, 201);
     await expectApi(baseUrl, alice.token, 'GET', '/api/bars/nearby?lat=45.52&lng=-122.68');
+    // The friend request and the message made notifications; bob reads his count.
+    await expectApi(baseUrl, bob.token, 'GET', '/api/notifications/unread-count');
     expect((await callApi(baseUrl, alice.token, 'GET', '/api/no-such-route')).status).toBe(404);
 
     await eventually(
@@ -121,13 +123,13 @@ describe('metrics of every process, scraped by Prometheus', () => {
     await expectJobs('http_request_duration_seconds_count', JOBS);
     await expectJobs('process_cpu_seconds_total', JOBS);
     // Every consumer process reports what it consumed and its lag.
-    const consumers = ['social-graph', 'media', 'places', 'sessions', 'messaging', 'media-worker', 'sessions-fanout'];
+    const consumers = ['social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'media-worker', 'sessions-fanout'];
     await expectJobs('bus_events_consumed_total', consumers);
     await expectJobs('bus_consumer_pending_events', consumers);
     // Every publisher reports what it published (places publishes nothing). The media service and
     // its worker share one outbox, and either relay may publish a row first (SKIP LOCKED), so the
     // photo's events are counted by one of the two, not necessarily by both (CI saw media miss out).
-    await expectJobs('bus_events_published_total', ['auth', 'social-graph', 'sessions', 'messaging'], false);
+    await expectJobs('bus_events_published_total', ['auth', 'social-graph', 'sessions', 'messaging', 'notifications'], false);
     const mediaPublishers = async () => (await jobsWith('bus_events_published_total')).filter((job) => job === 'media' || job === 'media-worker');
     await eventually(async () => (await mediaPublishers()).length > 0, 'the photo events published').catch(() => undefined);
     expect((await mediaPublishers()).length, 'media or media-worker published the photo events').toBeGreaterThan(0);
@@ -139,7 +141,7 @@ describe('metrics of every process, scraped by Prometheus', () => {
     expect(await fannedOut()).toBeGreaterThan(0);
     // The gateway labels requests by service route, never by raw path.
     const gatewayRoutes = async () => new Set((await prometheus.query('count by (route) (http_request_duration_seconds_count{job="gateway"})')).map((r) => r.metric.route));
-    const wanted = ['auth', 'social-graph', 'sessions', 'media', 'messaging', 'places', 'unknownApi'];
+    const wanted = ['auth', 'social-graph', 'sessions', 'media', 'messaging', 'notifications', 'places', 'unknownApi'];
     await eventually(async () => {
       const routes = await gatewayRoutes();
       return wanted.every((r) => routes.has(r));

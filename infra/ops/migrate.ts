@@ -10,6 +10,7 @@ import { createLogger, prepareDatabase, type AudiencePart } from '@hoptrack/runt
 import * as auth from '../../services/auth/src/connections';
 import * as media from '../../services/media/src/connections';
 import * as messaging from '../../services/messaging/src/connections';
+import * as notifications from '../../services/notifications/src/connections';
 import * as places from '../../services/places/src/connections';
 import * as sessions from '../../services/sessions/src/connections';
 import * as socialGraph from '../../services/social-graph/src/connections';
@@ -21,6 +22,7 @@ const SCHEMAS: Record<string, { migrationsDir: string; AUDIENCE?: readonly Audie
   places,
   sessions,
   messaging,
+  notifications,
 };
 
 const [service] = process.argv.slice(2);

@@ -12,7 +12,7 @@ signing_keys() {
 while IFS= read -r line; do
   case "$line" in
     JWT_SIGNING_KEYS=) echo "${line}$(signing_keys)" ;;
-    FILE_URL_SECRET=|POSTGRES_PASSWORD=|MINIO_ROOT_PASSWORD=|GRAFANA_ADMIN_PASSWORD=|QUEUE_BOARD_PASSWORD=) echo "${line}$(secret)" ;;
+    FILE_URL_SECRET=|UNSUBSCRIBE_SECRET=|POSTGRES_PASSWORD=|MINIO_ROOT_PASSWORD=|GRAFANA_ADMIN_PASSWORD=|QUEUE_BOARD_PASSWORD=) echo "${line}$(secret)" ;;
     *) echo "$line" ;;
   esac
 done < .env.example > .env

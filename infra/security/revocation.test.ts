@@ -57,6 +57,8 @@ const PUBLIC: Record<string, string> = {
     'stored files for <img> tags: profile pictures are public, album images need a signed URL (exp/v/sig query string, checked against the read models), a capability rather than the bearer token',
   'PUT /api/media/uploads/:token':
     'the signed upload URL (HMAC, one user, 10 minutes) is the credential for the profile-picture bytes; issuing it (POST /api/profile-picture/upload) takes the bearer token',
+  'POST /api/notifications/unsubscribe':
+    "a notification mail's unsubscribe link, opened wherever the mail is read: the HMAC-signed token in the body is the credential, and all it can do is turn that person's notification e-mail off",
 };
 
 /** Valid query strings and bodies, for routes that validate them before authenticating (else 400 for any token). */
@@ -83,6 +85,8 @@ const INPUTS: Record<string, { query?: Record<string, string>; json?: unknown }>
   'DELETE /api/sessions/:id/react': { json: { emoji: '🍺' } },
   'POST /api/friendships': { json: { friendId: randomUUID() } },
   'PATCH /api/friendships/:id': { json: { action: 'accept' } },
+  'POST /api/notifications/read': { json: { all: true } },
+  'PUT /api/notifications/settings': { json: { kinds: { 'session.liked': { inApp: true, email: false } } } },
 };
 
 /** Well-formed values for a path parameter: the object need not exist, the request only has to pass validation. */

@@ -23,10 +23,13 @@ const stack = await startStack({
     places: Number(process.env.PLACES_PORT ?? 4004),
     sessions: Number(process.env.SESSIONS_PORT ?? 4005),
     messaging: Number(process.env.MESSAGING_PORT ?? 4006),
+    notifications: Number(process.env.NOTIFICATIONS_PORT ?? 4007),
     'sessions-fanout': Number(process.env.SESSIONS_FANOUT_PORT ?? 4015),
     'queue-board': Number(process.env.QUEUE_BOARD_PORT ?? 4020),
   },
   s3Port: Number(process.env.S3_PORT ?? 4569),
+  // The local SMTP catcher: every mail the stack sends (resets, notifications) is read at its HTTP port.
+  mailPorts: { smtp: Number(process.env.SMTP_PORT ?? 1025), http: Number(process.env.MAIL_PORT ?? 8025) },
   // REPLICAS=2 make dev: two copies of every service and worker (second ones on port + 100).
   replicas: Number(process.env.REPLICAS ?? 1),
   serveWeb: process.env.SERVE_WEB === 'true',
@@ -59,6 +62,7 @@ process.stdout.write(
     `  Open ${webUrl}`,
     `  API gateway: http://localhost:${gatewayPort}/api   metrics: http://localhost:${gatewayPort}/metrics`,
     `  Queues (Bull Board): ${stack.services['queue-board'].url}/queues   operator / hoptrack-queues`,
+    ...(stack.mailUrl ? [`  Mail the stack sent (nothing leaves this machine): ${stack.mailUrl.replace('127.0.0.1', 'localhost')}`] : []),
     '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack" (alice and bob are friends with sessions in their feeds; carol has asked alice)',
     '  Ctrl-C stops everything.',
     '',

@@ -39,6 +39,8 @@ export interface StackOptions {
   replicas?: number;
   /** Port of the local S3 server (s3rver), when no S3_ENDPOINT is given. */
   s3Port?: number;
+  /** Ports of the local SMTP catcher (SMTP, and HTTP to read what arrived), when no SMTP_URL is given. */
+  mailPorts?: { smtp: number; http: number };
   /** Serve web/dist from the gateway (production shape); `make dev` uses Vite instead. */
   serveWeb?: boolean;
   /** The origin reset links point to: the gateway, or Vite in `make dev`. */
@@ -56,6 +58,8 @@ export interface Stack {
   /** Copies of each service and worker (StackOptions.replicas). */
   replicas: number;
   gateway: RunningProcess;
+  /** The SMTP catcher's HTTP address (`GET /messages`), when the stack runs one (no SMTP_URL given). */
+  mailUrl: string | null;
   stop(): Promise<void>;
 }
 
@@ -82,6 +86,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // for a consumer that is down). Tests assert what it promises within the bound; on a machine
     // busy with other work a healthy consumer can lag past 2 s, so the bound is wider here.
     READ_MODEL_BARRIER_MS: mode === 'dev' ? undefined : '10000',
+    // Notification mails batch a person's news per window (10 minutes in production): a developer
+    // sees a mail within a minute, a test within a second.
+    MAIL_BATCH_MS: mode === 'dev' ? '60000' : '1000',
     // A made-up pub menu on brewpubs, so the bar detail shows food (no open data has menus).
     DEMO_MENUS: 'on',
     // The local queue board's operator password (make dev prints it; compose requires its own).
@@ -109,6 +116,23 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       });
       started.push(s3);
       s3Endpoint = s3.url;
+    }
+    // Mail goes to SMTP: the operator's relay if given, else the local catcher (nothing leaves the machine).
+    let smtpUrl = options.env?.SMTP_URL ?? process.env.SMTP_URL;
+    let mailUrl: string | null = null;
+    if (!smtpUrl) {
+      const smtpPort = options.mailPorts?.smtp ?? (await freePort());
+      const mail = await startProcess({
+        name: 'mail',
+        entry: 'infra/stack/mail.ts',
+        port: options.mailPorts?.http ?? (await freePort()),
+        readyPath: '/messages',
+        env: { SMTP_PORT: String(smtpPort) },
+        echo: options.echo,
+      });
+      started.push(mail);
+      smtpUrl = `smtp://127.0.0.1:${smtpPort}`;
+      mailUrl = mail.url;
     }
     // Services start side by side; each creates and migrates its own database.
     // Ports first: sessions stores photos through the media service's internal API, so it needs media's address.
@@ -148,6 +172,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               // the suite run side by side (replicas x pool under max_connections, docs/scaling.md).
               ...(replicas > 1 ? { DATABASE_POOL_MAX: '2' } : {}),
               S3_ENDPOINT: s3Endpoint,
+              SMTP_URL: smtpUrl,
               MEDIA_INTERNAL_URL: mediaUrl,
               // Verify tokens as production does: with auth's published keys, fetched over HTTP.
               AUTH_JWKS_URL: service.name === 'auth' ? undefined : `${authUrl}/.well-known/jwks.json`,
@@ -185,6 +210,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       instances,
       replicas,
       gateway,
+      mailUrl,
       async stop() {
         await stopAll();
         if (mode === 'e2e') await dropStreams(namespace, shared.NATS_URL);

@@ -1,17 +1,11 @@
 import { z } from 'zod';
+import { BIO_MAX, DISPLAY_NAME_MAX, PASSWORD_MIN, PRIVACY_KEYS, USERNAME_MAX, USERNAME_MIN } from './constants';
 import { uuid } from './common';
 
 /**
  * Auth, current user and privacy contracts (spec sections 3, 5 and 7).
  * Messages are the exact texts the product shows.
  */
-export const PASSWORD_MIN = 6;
-export const USERNAME_MIN = 3;
-export const USERNAME_MAX = 30;
-export const DISPLAY_NAME_MAX = 50;
-export const BIO_MAX = 200;
-export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
-
 export const email = z
   .string({ error: 'Email is required' })
   .trim()
@@ -95,9 +89,6 @@ export const authResponse = z.object({
   user: currentUser,
 });
 export type AuthResponse = z.infer<typeof authResponse>;
-
-export const PRIVACY_KEYS = ['isProfilePrivate', 'allowDirectMessages', 'showOnlineStatus'] as const;
-export type PrivacyKey = (typeof PRIVACY_KEYS)[number];
 
 /** PUT /api/privacy: one or more of the three switches. */
 export const privacyUpdateRequest = z

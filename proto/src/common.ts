@@ -37,8 +37,6 @@ export const pageOffset = z.coerce.number({ error: 'offset must be a number' }).
  * and an id (the runtime's encodeTimeCursor/decodeTimeCursor).
  */
 export const pageCursor = z.string().max(100).regex(/^\d{1,16}_[0-9a-f-]{36}$/, { error: 'Malformed cursor' }).optional();
-/** The header carrying the cursor of the next page; absent on the last page. */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
 
 /** Path parameter `:id` for any object addressed by uuid. */
 export const idParams = z.object({ id: uuid });

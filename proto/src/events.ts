@@ -6,7 +6,9 @@ import { liveMessageEvent, liveReadEvent } from './messaging';
  * Events on NATS JetStream. The subject of an event is its type name, prefixed
  * by the deployment's bus namespace (`hoptrack.user.registered.v1`).
  * Type names are a persisted contract: a new shape gets a new version (`.v2`),
- * never an edit, or consumers strand on messages they cannot read.
+ * never an edit, or consumers strand on messages they cannot read. The one
+ * edit allowed is a new optional field: every consumer reads the old messages
+ * still in the stream without it.
  */
 
 /** What every service may know about a user: public profile, privacy switches, email for search. */
@@ -35,6 +37,8 @@ const sessionFacts = z.object({
   beerCount: z.number().int(),
   /** Minutes. */
   duration: z.number().int(),
+  /** Added for notifications' texts ("liked Friday pints"); absent on events published before. */
+  title: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -97,6 +101,8 @@ export const eventSchemas = {
   'message.sent.v1': liveMessageEvent,
   /** readerId read `count` of senderId's messages in the conversation (read receipts, badges). */
   'message.read.v1': liveReadEvent,
+  /** userId's inbox changed (a new or regrouped entry, a retraction, a read): every messaging instance tells their open streams. */
+  'notification.changed.v1': z.object({ userId: uuid, unreadCount: z.number().int().nonnegative() }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -136,6 +142,7 @@ export const streams = {
   MEDIA: { subjects: ['media.>'] },
   SESSIONS: { subjects: ['session.>'] },
   MESSAGES: { subjects: ['message.>'] },
+  NOTIFICATIONS: { subjects: ['notification.>'] },
   /** Events no consumer could handle (poison): kept for an operator to inspect and replay (docs/operations.md). */
   DEADLETTER: { subjects: ['deadletter.>'] },
 } as const;

@@ -1,3 +1,4 @@
+export * from './constants';
 export * from './common';
 export * from './auth';
 export * from './events';
@@ -6,3 +7,4 @@ export * from './media';
 export * from './places';
 export * from './sessions';
 export * from './messaging';
+export * from './notifications';

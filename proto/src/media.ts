@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ALBUM_NAME_MAX, PHOTO_STATUSES } from './constants';
 
 /**
  * Media contracts (spec sections 5 and 7). The profile-picture flow:
@@ -6,11 +7,6 @@ import { z } from 'zod';
  * 2. PUT <uploadURL> with the image bytes and their content type → { url }
  * 3. PUT /api/me/profile-picture { profilePictureUrl: url } (auth service)
  */
-export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
-export const PHOTO_PICKER_MAX = 10;
-/** Images larger than this many pixels are refused before decoding (decompression bombs). */
-export const IMAGE_MAX_PIXELS = 40_000_000;
-
 export const uploadUrlResponse = z.object({
   uploadURL: z.string(),
   /** When the URL stops working (ISO time). */
@@ -33,9 +29,6 @@ export const uploadTokenParams = z.object({
 
 // ---- Albums and photos ----
 
-export const ALBUM_NAME_MAX = 100;
-export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
-
 export const albumCreateRequest = z.object({
   name: z
     .string({ error: 'Album name is required' })
@@ -57,8 +50,6 @@ export const album = z.object({
   createdAt: z.string(),
 });
 export type Album = z.infer<typeof album>;
-
-export const PHOTO_STATUSES = ['processing', 'ready', 'failed'] as const;
 
 /**
  * A photo as a viewer may see it. `url` and `thumbnailUrl` are signed for this

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONVERSATION_PAGE_DEFAULT, CONVERSATION_PAGE_MAX, MESSAGE_MAX, MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX } from './constants';
 import { pageCursor, pageLimit, uuid } from './common';
 
 /**
@@ -7,17 +8,6 @@ import { pageCursor, pageLimit, uuid } from './common';
  * (/api/conversations…) and the older thread API (/api/messages…). A DM
  * thread is a conversation seen from one side; a DM message is a message.
  */
-export const MESSAGE_MAX = 2000;
-export const CONVERSATION_PAGE_DEFAULT = 50;
-export const CONVERSATION_PAGE_MAX = 100;
-export const MESSAGE_PAGE_DEFAULT = 50;
-export const MESSAGE_PAGE_MAX = 100;
-
-/** Server-sent events of the viewer's messaging: new messages and read receipts, from every instance. */
-export const LIVE_EVENTS_PATH = '/api/messages/events';
-/** Sent as an SSE comment at this interval so proxies (the gateway's idle timeout is 30 s) keep the stream open. */
-export const LIVE_HEARTBEAT_MS = 15_000;
-
 const messageContent = z
   .string({ error: 'Message cannot be empty' })
   .trim()
@@ -155,6 +145,10 @@ export const liveReadEvent = z.object({
 });
 export type LiveReadEvent = z.infer<typeof liveReadEvent>;
 
-/** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message` and `read`. */
-export const LIVE_EVENT_NAMES = ['ready', 'message', 'read'] as const;
+/** `event: notifications` — the viewer's notification inbox changed; the bell shows `unreadCount`. */
+export const liveNotificationsEvent = z.object({ unreadCount: z.number().int().nonnegative() });
+export type LiveNotificationsEvent = z.infer<typeof liveNotificationsEvent>;
+
+/** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message`, `read` and `notifications`. */
+export const LIVE_EVENT_NAMES = ['ready', 'message', 'read', 'notifications'] as const;
 export type LiveEventName = (typeof LIVE_EVENT_NAMES)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BAR_DETAIL_REVIEWS, CATALOGUE_SEARCH_MAX, NEARBY_DEFAULT_RADIUS_M, NEARBY_MAX_RADIUS_M, PLACES_STATUSES, REVIEW_TEXT_MAX } from './constants';
 import { uuid } from './common';
 import { pagination } from './social';
 
@@ -6,11 +7,6 @@ import { pagination } from './social';
  * The catalogue (spec sections 3, 7, 9). Distances are miles on a sphere of
  * radius 3959 (spec section 9); radii are metres, as the Places API takes them.
  */
-export const EARTH_RADIUS_MILES = 3959;
-export const NEARBY_DEFAULT_RADIUS_M = 5000;
-export const NEARBY_MAX_RADIUS_M = 50_000;
-export const CATALOGUE_SEARCH_MAX = 100;
-
 const searchText = z
   .string({ error: 'q is required' })
   .trim()
@@ -76,10 +72,6 @@ export const beer = z.object({
 export type Beer = z.infer<typeof beer>;
 
 // ---- Menus and reviews (spec section 3: food_items, bar_food, bar_reviews, review_helpfulness) ----
-
-export const REVIEW_TEXT_MAX = 2000;
-/** How many of the newest reviews a bar's detail carries; the rest are paged from /api/bars/{id}/reviews. */
-export const BAR_DETAIL_REVIEWS = 5;
 
 /** A dish on a bar's menu: a food item with this bar's price and availability. */
 export const foodItem = z.object({
@@ -184,7 +176,6 @@ export const place = z.object({
 });
 export type Place = z.infer<typeof place>;
 
-export const PLACES_STATUSES = ['OK', 'ZERO_RESULTS', 'NOT_FOUND', 'INVALID_REQUEST'] as const;
 export const placesResults = z.object({ results: z.array(place), status: z.enum(PLACES_STATUSES) });
 export type PlacesResults = z.infer<typeof placesResults>;
 export const placeDetails = z.object({ result: place, status: z.enum(PLACES_STATUSES) });

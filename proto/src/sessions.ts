@@ -1,4 +1,23 @@
 import { z } from 'zod';
+import {
+  BEER_TYPE_MAX,
+  BEER_TYPES_MAX,
+  COMMENT_MAX,
+  FEED_FILTERS,
+  FEED_PAGE_DEFAULT,
+  FEED_PAGE_MAX,
+  LIKES_PAGE_MAX,
+  normaliseBeerTypes,
+  REACTION_EMOJI_MAX,
+  REACTION_EMOJIS,
+  SESSION_BEER_COUNT_MAX,
+  SESSION_DEFAULTS,
+  SESSION_DESCRIPTION_MAX,
+  SESSION_DURATION_MAX,
+  SESSION_LOCATION_MAX,
+  SESSION_TITLE_MAX,
+  type ReactionEmoji,
+} from './constants';
 import { pageCursor, pageLimit, pageOffset, uuid } from './common';
 
 /**
@@ -7,36 +26,6 @@ import { pageCursor, pageLimit, pageOffset, uuid } from './common';
  * form data: every field arrives as text (beerTypes and musicTrack as JSON),
  * so the form schema parses text; the photo is the file part `sessionPhoto`.
  */
-export const SESSION_TITLE_MAX = 100;
-export const SESSION_DESCRIPTION_MAX = 1000;
-export const SESSION_LOCATION_MAX = 200;
-export const SESSION_BEER_COUNT_MAX = 100;
-/** A day: longer is a different kind of problem. */
-export const SESSION_DURATION_MAX = 24 * 60;
-export const BEER_TYPE_MAX = 50;
-export const BEER_TYPES_MAX = 20;
-export const COMMENT_MAX = 500;
-export const REACTION_EMOJI_MAX = 10;
-export const SESSION_DEFAULTS = { beerCount: 1, duration: 60 } as const;
-/** Page size of the feed and of session lists. */
-export const FEED_PAGE_DEFAULT = 10;
-export const FEED_PAGE_MAX = 50;
-
-/**
- * The 18 reactions of spec 9, in the order of the reaction bar: thumbs up,
- * heart, laugh, surprise, sad, angry, beer, beers, toast, party, fire, 100,
- * yum, drool, ok, party face, star eyes, raised hands.
- */
-export const REACTION_EMOJIS = ['👍', '❤️', '😂', '😮', '😢', '😠', '🍺', '🍻', '🥂', '🎉', '🔥', '💯', '😋', '🤤', '👌', '🥳', '🤩', '🙌'] as const;
-export type ReactionEmoji = (typeof REACTION_EMOJIS)[number];
-
-/** Preset beer types of the Log (create) and Edit dialogs (spec 9). */
-export const CREATE_BEER_TYPES = ['IPA', 'Lager', 'Stout', 'Porter', 'Wheat', 'Pilsner', 'Ale', 'Sour'] as const;
-export const EDIT_BEER_TYPES = ['IPA', 'Lager', 'Stout', 'Pilsner', 'Wheat', 'Porter', 'Pale Ale', 'Belgian', 'Sour', 'Amber', 'Brown Ale', 'Saison'] as const;
-
-export const FEED_FILTERS = ['all', 'following', 'mine'] as const;
-export type FeedFilter = (typeof FEED_FILTERS)[number];
-
 export const musicTrack = z.object({
   id: z.string().trim().min(1).max(200),
   name: z.string().trim().min(1).max(200),
@@ -110,19 +99,6 @@ function jsonField<T extends z.ZodType>(field: string, schema: T, message: strin
     }
     return result.data;
   });
-}
-
-/** Custom types trimmed, blanks dropped, duplicates (ignoring case) removed, first spelling kept. */
-export function normaliseBeerTypes(types: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const raw of types) {
-    const type = raw.trim();
-    if (!type || seen.has(type.toLowerCase())) continue;
-    seen.add(type.toLowerCase());
-    out.push(type);
-  }
-  return out;
 }
 
 const beerTypesJson = jsonField(
@@ -271,12 +247,10 @@ export const feedSession = z.object({
   updatedAt: z.string(),
 });
 export type FeedSession = z.infer<typeof feedSession>;
-export const COMMENTS_IN_CARD = 3;
 
 /** One like in the full list (GET /api/sessions/{id}/likes), newest first. */
 export const sessionLike = z.object({ id: uuid, userId: uuid, user: sessionPerson, createdAt: z.string() });
 export type SessionLike = z.infer<typeof sessionLike>;
-export const LIKES_PAGE_MAX = 100;
 export const likeListQuery = z.object({ cursor: pageCursor, limit: pageLimit(50, LIKES_PAGE_MAX) });
 
 /** The spec's public-session shape (a profile's Beer Sessions tab). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FRIENDSHIP_STATUSES, MAX_PINNED_FRIENDS, SEARCH_QUERY_MAX } from './constants';
 import { pageLimit, pageOffset, uuid } from './common';
 
 /**
@@ -6,10 +7,6 @@ import { pageLimit, pageOffset, uuid } from './common';
  * friends follow each other; a pending request makes its sender a follower of
  * the recipient; blocks hide both users from each other everywhere.
  */
-export const MAX_PINNED_FRIENDS = 5;
-export const SEARCH_QUERY_MAX = 100;
-
-export const FRIENDSHIP_STATUSES = ['accepted', 'sent', 'pending', 'none'] as const;
 /** The relationship as the viewer sees it: sent = I asked them, pending = they asked me. */
 export const friendshipStatus = z.enum(FRIENDSHIP_STATUSES);
 export type FriendshipStatus = z.infer<typeof friendshipStatus>;
@@ -133,9 +130,3 @@ export const blockRequest = z.object({
 export const pinRequest = z.object({
   order: z.number({ error: 'order must be a number' }).int().min(0).max(MAX_PINNED_FRIENDS - 1).optional(),
 });
-
-/** Refusal texts the web turns into 'Access Restricted' (spec section 6). */
-export const PRIVATE_FOLLOWERS_MESSAGE = 'This profile is private: you can only view followers of your friends';
-export const PRIVATE_FOLLOWING_MESSAGE = 'This profile is private: you can only view following of your friends';
-export const PRIVATE_PROFILE_MESSAGE = 'This profile is private';
-export const PIN_LIMIT_MESSAGE = 'You can only pin up to 5 friends.';

@@ -9,7 +9,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
 export type MessagingConnections = DatabaseAndBus<PrismaClient>;
 
-/** The migrated database and the bus, with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL). */
+/** The migrated database and the bus, with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; NOTIFICATIONS for the live bell). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
   return withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
@@ -18,6 +18,6 @@ export async function openConnections(config: MessagingConfig, logger: Logger, n
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL', 'MESSAGES'],
+    streams: ['USERS', 'SOCIAL', 'MESSAGES', 'NOTIFICATIONS'],
   });
 }

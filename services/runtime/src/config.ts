@@ -82,6 +82,10 @@ export function loadConfig<S extends z.ZodType>(
  */
 export const DEV_FILE_URL_SECRET = 'hoptrack-development-file-url-secret-change-me';
 
+export const DEV_UNSUBSCRIBE_SECRET = 'hoptrack-development-unsubscribe-secret-change-me';
+/** UNSUBSCRIBE_SECRET, for the services that mail (notifications): signs the links that turn e-mail off without signing in. */
+export const unsubscribeSecretSchema = z.string().min(32, { error: 'must be at least 32 characters' }).default(DEV_UNSUBSCRIBE_SECRET);
+
 /** FILE_URL_SECRET, for the services that sign or check file URLs (sessions, media): its own key, not the tokens'. */
 export const fileUrlSecretSchema = z.string().min(32, { error: 'must be at least 32 characters' }).default(DEV_FILE_URL_SECRET);
 
@@ -89,8 +93,8 @@ export const fileUrlSecretSchema = z.string().min(32, { error: 'must be at least
  * A service's config schema: the base settings with its port and database
  * defaults, plus its own. In production, what a development default would
  * leave open stops the process instead: no JWKS URL (a service would trust
- * the published development key), the published file-URL secret, or the
- * development signing key.
+ * the published development key), the published file-URL or unsubscribe
+ * secret, or the development signing key.
  */
 export function serviceConfigSchema<E extends z.ZodRawShape>(defaults: { port: number; database: string }, extra: E) {
   return baseConfigSchema
@@ -100,11 +104,18 @@ export function serviceConfigSchema<E extends z.ZodRawShape>(defaults: { port: n
     })
     .extend(extra)
     .superRefine((config, ctx) => {
-      const given = config as { NODE_ENV: string; AUTH_JWKS_URL?: string; FILE_URL_SECRET?: string; JWT_SIGNING_KEYS?: Array<{ kid: string }> };
+      const given = config as {
+        NODE_ENV: string;
+        AUTH_JWKS_URL?: string;
+        FILE_URL_SECRET?: string;
+        UNSUBSCRIBE_SECRET?: string;
+        JWT_SIGNING_KEYS?: Array<{ kid: string }>;
+      };
       if (given.NODE_ENV !== 'production') return;
       // Auth signs (it has JWT_SIGNING_KEYS); everyone else verifies with its published keys.
       if (!given.JWT_SIGNING_KEYS && !given.AUTH_JWKS_URL) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'is required in production' });
       if (given.FILE_URL_SECRET === DEV_FILE_URL_SECRET) ctx.addIssue({ code: 'custom', path: ['FILE_URL_SECRET'], message: 'is required in production' });
+      if (given.UNSUBSCRIBE_SECRET === DEV_UNSUBSCRIBE_SECRET) ctx.addIssue({ code: 'custom', path: ['UNSUBSCRIBE_SECRET'], message: 'is required in production' });
       if (given.JWT_SIGNING_KEYS?.some((key) => key.kid === DEV_SIGNING_KEY.kid)) {
         ctx.addIssue({ code: 'custom', path: ['JWT_SIGNING_KEYS'], message: 'is required in production (the development key is published)' });
       }

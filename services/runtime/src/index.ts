@@ -1,4 +1,15 @@
-export { baseConfigSchema, serviceConfigSchema, loadConfig, ConfigError, DEV_FILE_URL_SECRET, fileUrlSecretSchema, tokenVerifierFor, type BaseConfig } from './config';
+export {
+  baseConfigSchema,
+  serviceConfigSchema,
+  loadConfig,
+  ConfigError,
+  DEV_FILE_URL_SECRET,
+  fileUrlSecretSchema,
+  DEV_UNSUBSCRIBE_SECRET,
+  unsubscribeSecretSchema,
+  tokenVerifierFor,
+  type BaseConfig,
+} from './config';
 export { createLogger, type Logger } from './logger';
 export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions } from './http/server';
 export { createMetrics, type ServiceMetrics } from './http/metrics';

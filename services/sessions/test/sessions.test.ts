@@ -38,7 +38,7 @@ describe('logging a session', () => {
     expect(await eventsOf(created.id)).toEqual([
       {
         type: 'session.created.v1',
-        data: { sessionId: created.id, userId: author.id, beerCount: 1, duration: 60, createdAt: created.createdAt, updatedAt: created.updatedAt },
+        data: { sessionId: created.id, userId: author.id, beerCount: 1, duration: 60, title: created.title, createdAt: created.createdAt, updatedAt: created.updatedAt },
       },
     ]);
   });
@@ -161,7 +161,7 @@ describe('editing a session', () => {
       expect.objectContaining({ type: 'session.created.v1' }),
       {
         type: 'session.updated.v1',
-        data: { sessionId: created.id, userId: author.id, beerCount: 5, duration: 90, createdAt: created.createdAt, updatedAt: updated.updatedAt },
+        data: { sessionId: created.id, userId: author.id, beerCount: 5, duration: 90, title: 'Renamed', createdAt: created.createdAt, updatedAt: updated.updatedAt },
       },
     ]);
   });

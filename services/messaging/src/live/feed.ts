@@ -1,4 +1,4 @@
-import { parseEvent, streamNameFor, type EventEnvelope, type LiveMessageEvent, type LiveReadEvent, type StreamName, type UserSnapshot } from '@hoptrack/proto';
+import { parseEvent, streamNameFor, type EventData, type EventEnvelope, type LiveMessageEvent, type LiveReadEvent, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Bus, Logger } from '@hoptrack/runtime';
 import { DeliverPolicy, type ConsumerMessages } from 'nats';
 import type { LiveHub } from './hub';
@@ -16,6 +16,13 @@ const reactions: Partial<Record<StreamName, (event: EventEnvelope, hub: LiveHub)
     } else if (event.type === 'message.read.v1') {
       const data = event.data as LiveReadEvent;
       hub.deliver([data.readerId, data.senderId], 'read', data);
+    }
+  },
+  // The notifications service's inbox changed: the bell shows the new count at once, on every tab.
+  NOTIFICATIONS(event, hub) {
+    if (event.type === 'notification.changed.v1') {
+      const { userId, unreadCount } = event.data as EventData<'notification.changed.v1'>;
+      hub.deliver([userId], 'notifications', { unreadCount });
     }
   },
   // A password reset bumps the token version: streams opened with an older token close.

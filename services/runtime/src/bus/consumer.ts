@@ -73,6 +73,12 @@ export interface ConsumerOptions<Tx = SqlClient> {
   maxAckPending?: number;
   maxDeliver?: number;
   ackWaitMs?: number;
+  /**
+   * Called once a handler's writes are committed (and not for a duplicate):
+   * e.g. to poke an outbox relay the handler wrote events to, which could not
+   * see them before the commit.
+   */
+  afterCommit?: () => void;
 }
 
 export interface RunningConsumer {
@@ -178,6 +184,7 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
     } else {
       await handler(event, { logger: log, redeliveryCount });
     }
+    if (ran) options.afterCommit?.();
     msg.ack();
     count(event.type, ran ? 'ok' : 'duplicate');
   } catch (err) {

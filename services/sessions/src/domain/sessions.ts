@@ -36,6 +36,7 @@ const facts = (s: BeerSession) => ({
   userId: s.userId,
   beerCount: s.beerCount,
   duration: s.duration,
+  title: s.title,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
 });

@@ -1,0 +1,52 @@
+import { audienceAuth, createServer, Outbox, OutboxRelay, tokenVerifierFor, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import type { NotificationsConfig } from './config';
+import type { NotificationsConnections } from './connections';
+import { Notifications } from './domain/notifications';
+import { MailDigests, type DigestJob } from './mail/digests';
+import { UnsubscribeTokens } from './mail/unsubscribe';
+import { notificationsRoutes } from './routes/notifications.routes';
+import { unsubscribeRoutes } from './routes/unsubscribe.routes';
+import type { Queue } from 'bullmq';
+import nodemailer from 'nodemailer';
+
+export interface NotificationsDepsIn extends NotificationsConnections {
+  config: NotificationsConfig;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** The mail digests' queue (server.ts and the tests make it). */
+  mailQueue: Queue<DigestJob>;
+}
+
+export interface NotificationsApp {
+  app: ServiceApp;
+  relay: OutboxRelay;
+  outbox: Outbox;
+  notifications: Notifications;
+  digests: MailDigests;
+}
+
+export function buildNotificationsApp(deps: NotificationsDepsIn): NotificationsApp {
+  const { config, prisma, bus, logger } = deps;
+  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const outbox = new Outbox(config.BUS_NAMESPACE);
+  const notifications = new Notifications({ prisma, outbox, onEventsCommitted: () => relay.poke() });
+  const tokens = new UnsubscribeTokens(config.UNSUBSCRIBE_SECRET);
+  const digests = new MailDigests({
+    queue: deps.mailQueue,
+    batchMs: config.MAIL_BATCH_MS,
+    transport: config.SMTP_URL ? nodemailer.createTransport(config.SMTP_URL) : null,
+    from: config.MAIL_FROM,
+    publicWebUrl: config.PUBLIC_WEB_URL,
+    tokens,
+    logger: logger.child({ component: 'mail' }),
+  });
+  const app = createServer({
+    logger,
+    metrics: deps.metrics,
+    trustProxy: config.TRUST_PROXY,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
+  });
+  notificationsRoutes(app, notifications, audienceAuth(tokenVerifierFor(config), prisma));
+  unsubscribeRoutes(app, notifications, tokens);
+  return { app, relay, outbox, notifications, digests };
+}

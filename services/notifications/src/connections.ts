@@ -1,0 +1,23 @@
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import path from 'node:path';
+import type { NotificationsConfig } from './config';
+import { createPrisma, type PrismaClient } from './db';
+
+export const migrationsDir = path.join(packageDir('@hoptrack/notifications'), 'prisma/migrations');
+/** The audience tables this service keeps: people (actors' names and pictures, privacy, token versions) and the graph (friendships, blocks, mutes). */
+export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
+
+export type NotificationsConnections = DatabaseAndBus<PrismaClient>;
+
+/** The migrated database and the bus: the streams whose events make notifications, and NOTIFICATIONS, which it publishes to. */
+export async function openConnections(config: NotificationsConfig, logger: Logger): Promise<NotificationsConnections> {
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  return withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
+    url: config.NATS_URL,
+    name: 'notifications',
+    namespace: config.BUS_NAMESPACE,
+    streamReplicas: config.NATS_STREAM_REPLICAS,
+    logger,
+    streams: ['USERS', 'SOCIAL', 'SESSIONS', 'MESSAGES', 'NOTIFICATIONS'],
+  });
+}

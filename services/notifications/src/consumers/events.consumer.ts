@@ -1,0 +1,129 @@
+import type { EventData, EventEnvelope, EventType, StreamName } from '@hoptrack/proto';
+import { sqlInbox, startConsumer, type Bus, type EventHandlers, type Logger, type Outbox, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
+import type { Prisma, PrismaClient } from '../db';
+import { InboxWriter, type OnAdded } from '../domain/inbox';
+import { announceChanges } from '../domain/notifications';
+import { SessionRefs } from '../domain/session-refs';
+
+/**
+ * Commenters told of a later comment on a session: the most recent ones. A
+ * session with hundreds of commenters does not write hundreds of rows per comment.
+ */
+export const FOLLOWERS_PER_COMMENT = 50;
+
+/** What an event does to inboxes: the recipients whose inbox changed. */
+type Effect<T extends EventType> = (tx: SqlClient, event: EventEnvelope<T>) => Promise<string[]>;
+type Effects = { [T in EventType]?: Effect<T> };
+
+const at = (event: EventEnvelope) => new Date(event.occurredAt);
+
+function effects(inbox: InboxWriter, sessions: SessionRefs): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES', Effects> {
+  const interaction = (tx: SqlClient, data: EventData<'session.liked.v1'>, when: Date) => sessions.ensure(tx, data.sessionId, data.ownerId, when);
+  return {
+    SOCIAL: {
+      'social.friendship.requested.v1': (tx, e) =>
+        inbox.add(tx, { recipientId: e.data.recipientId, kind: 'friend.requested', targetId: e.data.requesterId, actorId: e.data.requesterId, sourceId: e.data.friendshipId, at: at(e) }),
+      // The request is answered: its entry goes, and the requester hears of the yes.
+      'social.friendship.accepted.v1': async (tx, e) => [
+        ...(await inbox.retract(tx, { kind: 'friend.requested', targetId: e.data.requesterId, sourceId: e.data.friendshipId, recipientId: e.data.recipientId })),
+        ...(await inbox.add(tx, { recipientId: e.data.requesterId, kind: 'friend.accepted', targetId: e.data.recipientId, actorId: e.data.recipientId, sourceId: e.data.friendshipId, at: at(e) })),
+      ],
+      // Declined or withdrawn: the request's entry goes (a no is not announced).
+      'social.friendship.rejected.v1': (tx, e) =>
+        inbox.retract(tx, { kind: 'friend.requested', targetId: e.data.requesterId, sourceId: e.data.friendshipId, recipientId: e.data.recipientId }),
+    },
+    SESSIONS: {
+      'session.created.v1': async (tx, e) => {
+        await sessions.upsert(tx, e.data);
+        return [];
+      },
+      'session.updated.v1': async (tx, e) => {
+        await sessions.upsert(tx, e.data);
+        return [];
+      },
+      // Everything the session caused goes with it, in every inbox.
+      'session.deleted.v1': async (tx, e) => {
+        const changed = await inbox.dropTarget(tx, e.data.sessionId);
+        await sessions.forget(tx, e.data.sessionId);
+        return changed;
+      },
+      'session.liked.v1': async (tx, e) => {
+        await interaction(tx, e.data, at(e));
+        return inbox.add(tx, { recipientId: e.data.ownerId, kind: 'session.liked', targetId: e.data.sessionId, actorId: e.data.userId, sourceId: e.data.userId, at: at(e) });
+      },
+      'session.unliked.v1': (tx, e) => inbox.retract(tx, { kind: 'session.liked', targetId: e.data.sessionId, sourceId: e.data.userId }),
+      'session.reacted.v1': async (tx, e) => {
+        await interaction(tx, e.data, at(e));
+        const sourceId = `${e.data.emoji}:${e.data.userId}`;
+        return inbox.add(tx, { recipientId: e.data.ownerId, kind: 'session.reacted', targetId: e.data.sessionId, actorId: e.data.userId, sourceId, at: at(e) });
+      },
+      'session.unreacted.v1': (tx, e) => inbox.retract(tx, { kind: 'session.reacted', targetId: e.data.sessionId, sourceId: `${e.data.emoji}:${e.data.userId}` }),
+      'session.commented.v1': async (tx, e) => {
+        const when = at(e);
+        await interaction(tx, e.data, when);
+        const earlier = await sessions.commenters(tx, e.data.sessionId, FOLLOWERS_PER_COMMENT);
+        await sessions.commented(tx, e.data.sessionId, e.data.userId, when);
+        const base = { targetId: e.data.sessionId, actorId: e.data.userId, sourceId: e.data.commentId, at: when };
+        const changed = await inbox.add(tx, { ...base, recipientId: e.data.ownerId, kind: 'session.commented' });
+        for (const commenter of earlier) {
+          if (commenter === e.data.ownerId) continue;
+          changed.push(...(await inbox.add(tx, { ...base, recipientId: commenter, kind: 'comment.followed' })));
+        }
+        return changed;
+      },
+      'session.comment.deleted.v1': async (tx, e) => [
+        ...(await inbox.retract(tx, { kind: 'session.commented', targetId: e.data.sessionId, sourceId: e.data.commentId })),
+        ...(await inbox.retract(tx, { kind: 'comment.followed', targetId: e.data.sessionId, sourceId: e.data.commentId })),
+      ],
+    },
+    MESSAGES: {
+      'message.sent.v1': (tx, e) =>
+        inbox.add(tx, { recipientId: e.data.recipientId, kind: 'message.received', targetId: e.data.senderId, actorId: e.data.senderId, sourceId: e.data.messageId, at: at(e) }),
+      // The conversation was read (it is open, or was opened): its entry has nothing left to say.
+      'message.read.v1': (tx, e) => inbox.dropTarget(tx, e.data.senderId, { kind: 'message.received', recipientId: e.data.readerId }),
+    },
+  };
+}
+
+export interface NotificationConsumersOptions {
+  bus: Bus;
+  prisma: PrismaClient;
+  outbox: Outbox;
+  /** Durable-name prefix: `<prefix>-social`, `-sessions`, `-messages`. */
+  durable: string;
+  logger: Logger;
+  onEventsCommitted: () => void;
+  /** Each new contribution, in its transaction: the mail digests remember what to mail. */
+  onAdded?: OnAdded;
+}
+
+/**
+ * One durable consumer per stream the inbox listens to. Each event runs in
+ * the inbox transaction (a replay is skipped whole) and ends by writing a
+ * `notification.changed.v1` for every person whose inbox it changed.
+ */
+export function startNotificationConsumers(options: NotificationConsumersOptions): Promise<RunningConsumer[]> {
+  const byStream = effects(new InboxWriter(options.onAdded), new SessionRefs());
+  const inbox = sqlInbox<Prisma.TransactionClient>(options.prisma);
+  return Promise.all(
+    (Object.entries(byStream) as Array<[StreamName, Effects]>).map(([stream, table]) => {
+      const handlers: EventHandlers<Prisma.TransactionClient> = {};
+      for (const [type, effect] of Object.entries(table) as Array<[EventType, Effect<EventType>]>) {
+        (handlers as Record<string, unknown>)[type] = async (event: EventEnvelope, { tx }: { tx?: Prisma.TransactionClient }) => {
+          if (!tx) throw new Error('notification consumers run in the inbox transaction');
+          const changed = await effect(tx, event);
+          await announceChanges(options.outbox, tx, changed, event.requestId);
+        };
+      }
+      return startConsumer<Prisma.TransactionClient>({
+        bus: options.bus,
+        stream,
+        durable: `${options.durable}-${stream.toLowerCase()}`,
+        logger: options.logger.child({ component: `notifications-${stream.toLowerCase()}` }),
+        inbox,
+        handlers,
+        afterCommit: options.onEventsCommitted,
+      });
+    }),
+  );
+}

@@ -1,0 +1,103 @@
+import {
+  NOTIFICATION_KIND_NAMES,
+  NOTIFICATION_KINDS,
+  type MarkReadBody,
+  type NotificationKind,
+  type NotificationSettings,
+  type NotificationSettingsBody,
+} from '@hoptrack/proto';
+import { notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
+import type { PrismaClient } from '../db';
+import { countsOf } from './inbox';
+import { listInbox, unreadCount, type InboxPage } from './reads';
+
+export interface NotificationsDeps {
+  prisma: PrismaClient;
+  outbox: Outbox;
+  /** After a commit that wrote events: the relay sends them now rather than at its next poll. */
+  onEventsCommitted: () => void;
+}
+
+/** What the API does with a person's own inbox and settings. */
+export class Notifications {
+  constructor(private readonly deps: NotificationsDeps) {}
+
+  list(userId: string, cursor: string | undefined, limit: number): Promise<InboxPage> {
+    return listInbox(this.deps.prisma, userId, cursor, limit);
+  }
+
+  unreadCount(userId: string): Promise<number> {
+    return unreadCount(this.deps.prisma, userId);
+  }
+
+  /**
+   * Marks the named entries (or all) read. An id that is not one of the
+   * reader's entries answers 404 and changes nothing: someone else's
+   * notification is indistinguishable from none.
+   */
+  async markRead(userId: string, body: MarkReadBody, requestId?: string): Promise<number> {
+    const updated = await this.deps.prisma.$transaction(async (tx) => {
+      let count: number;
+      if ('all' in body) {
+        count = await tx.$executeRawUnsafe('UPDATE "notifications" SET read = true WHERE user_id = $1::uuid AND NOT read', userId);
+      } else {
+        const ids = [...new Set(body.ids)];
+        const owned = await tx.$queryRawUnsafe<Array<{ id: string; read: boolean }>>(
+          'SELECT id::text AS "id", read FROM "notifications" WHERE user_id = $1::uuid AND id = ANY($2::uuid[]) FOR UPDATE',
+          userId,
+          ids,
+        );
+        if (owned.length < ids.length) throw notFound('Notification not found');
+        count = await tx.$executeRawUnsafe('UPDATE "notifications" SET read = true WHERE id = ANY($1::uuid[]) AND NOT read', owned.filter((o) => !o.read).map((o) => o.id));
+      }
+      if (count > 0) await this.announce(tx, [userId], requestId);
+      return count;
+    });
+    if (updated > 0) this.deps.onEventsCommitted();
+    return updated;
+  }
+
+  async settings(userId: string): Promise<NotificationSettings> {
+    const rows = await this.deps.prisma.notificationSetting.findMany({ where: { userId } });
+    const chosen = new Map(rows.map((row) => [row.kind, row]));
+    const kinds = Object.fromEntries(
+      NOTIFICATION_KIND_NAMES.map((kind) => {
+        const row = chosen.get(kind);
+        return [kind, { inApp: row?.inApp ?? true, email: row?.email ?? NOTIFICATION_KINDS[kind].emailByDefault, label: NOTIFICATION_KINDS[kind].label }];
+      }),
+    ) as NotificationSettings['kinds'];
+    return { kinds };
+  }
+
+  /** Changes the kinds named; turning a kind off in-app hides its entries (and its unread ones leave the count). */
+  async updateSettings(userId: string, body: NotificationSettingsBody, requestId?: string): Promise<NotificationSettings> {
+    const changes = Object.entries(body.kinds) as Array<[NotificationKind, { inApp: boolean; email: boolean }]>;
+    await this.deps.prisma.$transaction(async (tx) => {
+      for (const [kind, setting] of changes) {
+        await tx.notificationSetting.upsert({ where: { userId_kind: { userId, kind } }, create: { userId, kind, ...setting }, update: setting });
+      }
+      // The count may have changed: the bell hears of it.
+      if (changes.length > 0) await this.announce(tx, [userId], requestId);
+    });
+    if (changes.length > 0) this.deps.onEventsCommitted();
+    return this.settings(userId);
+  }
+
+  /** Every kind's e-mail off (an unsubscribe link); in-app stays as it was. */
+  async stopEmail(userId: string, requestId?: string): Promise<void> {
+    const current = await this.settings(userId);
+    const kinds = Object.fromEntries(
+      Object.entries(current.kinds).map(([kind, setting]) => [kind, { inApp: setting.inApp, email: false }]),
+    ) as NotificationSettingsBody['kinds'];
+    await this.updateSettings(userId, { kinds }, requestId);
+  }
+
+  private async announce(tx: SqlClient, userIds: readonly string[], requestId?: string): Promise<void> {
+    await announceChanges(this.deps.outbox, tx, userIds, requestId);
+  }
+}
+
+/** One `notification.changed.v1` per person whose inbox changed, with their new unread count, in the caller's transaction. */
+export async function announceChanges(outbox: Outbox, tx: SqlClient, userIds: readonly string[], requestId?: string): Promise<void> {
+  for (const change of await countsOf(tx, userIds)) await outbox.enqueue(tx, 'notification.changed.v1', change, requestId);
+}

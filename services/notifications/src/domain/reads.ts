@@ -1,0 +1,140 @@
+import {
+  NOTIFICATION_ACTORS_SHOWN,
+  NOTIFICATION_KIND_NAMES,
+  NOTIFICATION_KINDS,
+  type Notification,
+  type NotificationActor,
+  type NotificationKind,
+} from '@hoptrack/proto';
+import { decodeTimeCursor, encodeTimeCursor, type SqlClient } from '@hoptrack/runtime';
+import { notificationText } from './texts';
+import { inboxSql } from './visibility';
+
+/** The read side: a page of the inbox and the unread count, under the same visibility rules. */
+
+interface EntryRow {
+  id: string;
+  /** The newest visible contribution's kind. */
+  kind: NotificationKind;
+  kinds: NotificationKind[];
+  target_id: string;
+  read: boolean;
+  updated_at: Date;
+  title: string | null;
+  owner_id: string | null;
+  actor_ids: string[];
+  actor_count: number;
+  contributions: number;
+}
+
+interface PersonRow {
+  id: string;
+  username: string;
+  display_name: string;
+  profile_picture: string | null;
+  avatar: string | null;
+}
+
+/** An entry with the session it is about (when it is about one). */
+const ENTRIES = `"notifications" n LEFT JOIN "session_refs" sr ON sr.session_id = n.target_id`;
+/** The reader's ($1) entries they may see. */
+const READERS_VISIBLE = `n.user_id = $1::uuid AND ${inboxSql.entryVisible()}`;
+
+export async function unreadCount(db: SqlClient, userId: string): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<Array<{ count: number }>>(`SELECT count(*)::int AS "count" FROM ${ENTRIES} WHERE ${READERS_VISIBLE} AND NOT n.read`, userId);
+  return row?.count ?? 0;
+}
+
+export interface InboxPage {
+  items: Notification[];
+  next: string | null;
+}
+
+/** Newest activity first; each entry with its newest visible actors, their count and its words. */
+export async function listInbox(db: SqlClient, userId: string, cursorText: string | undefined, limit: number): Promise<InboxPage> {
+  const cursor = decodeTimeCursor(cursorText);
+  const rows = await entryRows(db, userId, {
+    where: '($2::timestamptz IS NULL OR (n.updated_at, n.id) < ($2::timestamptz, $3::uuid))',
+    values: [cursor ? new Date(cursor.at) : null, cursor?.id ?? null],
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const items = await toNotifications(db, page);
+  const last = page.at(-1);
+  return { items, next: rows.length > limit && last ? encodeTimeCursor({ at: last.updated_at, id: last.id }) : null };
+}
+
+/** The reader's entries with these ids, as the list shows them (those the reader may still see), newest first. */
+export async function entriesByIds(db: SqlClient, userId: string, ids: readonly string[]): Promise<Notification[]> {
+  if (ids.length === 0) return [];
+  const rows = await entryRows(db, userId, { where: 'n.id = ANY($2::uuid[])', values: [[...new Set(ids)]], limit: ids.length });
+  return toNotifications(db, rows);
+}
+
+/** The one query of entries: `filter.where` uses parameters from $2 on ($1 is the reader). */
+async function entryRows(db: SqlClient, userId: string, filter: { where: string; values: unknown[]; limit: number }): Promise<EntryRow[]> {
+  const limitParam = `$${filter.values.length + 2}`;
+  return db.$queryRawUnsafe<EntryRow[]>(
+    `SELECT n.id::text AS "id", people.kind, kinds_of.kinds, n.target_id::text AS "target_id", n.read, n.updated_at, sr.title, sr.owner_id::text AS "owner_id",
+            people.actor_ids, people.actor_count, people.contributions
+       FROM ${ENTRIES} CROSS JOIN LATERAL (
+         SELECT (array_agg(v.actor_id::text ORDER BY v.last_at DESC))[1:${NOTIFICATION_ACTORS_SHOWN}] AS actor_ids,
+                count(*)::int AS actor_count, COALESCE(sum(v.n), 0)::int AS contributions,
+                (array_agg(v.last_kind ORDER BY v.last_at DESC))[1] AS kind
+           FROM (SELECT a.actor_id, max(a.at) AS last_at, count(*) AS n, (array_agg(a.kind ORDER BY a.at DESC))[1] AS last_kind
+                   FROM "notification_actors" a
+                  WHERE a.notification_id = n.id AND ${inboxSql.actorVisible('a', 'n')} GROUP BY a.actor_id) v
+       ) people
+       CROSS JOIN LATERAL (
+         SELECT array_agg(DISTINCT a.kind) AS kinds FROM "notification_actors" a WHERE a.notification_id = n.id AND ${inboxSql.actorVisible('a', 'n')}
+       ) kinds_of
+      WHERE ${READERS_VISIBLE} AND ${filter.where}
+      ORDER BY n.updated_at DESC, n.id DESC
+      LIMIT ${limitParam}`,
+    userId,
+    ...filter.values,
+    filter.limit,
+  );
+}
+
+async function toNotifications(db: SqlClient, rows: readonly EntryRow[]): Promise<Notification[]> {
+  const people = await peopleById(db, rows.flatMap((row) => row.actor_ids));
+  return rows.map((row) => toNotification(row, people));
+}
+
+async function peopleById(db: SqlClient, ids: readonly string[]): Promise<Map<string, NotificationActor>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.$queryRawUnsafe<PersonRow[]>(
+    `SELECT id::text AS "id", username, display_name, profile_picture, avatar FROM "users" WHERE id = ANY($1::uuid[])`,
+    [...new Set(ids)],
+  );
+  return new Map(
+    rows.map((p) => [p.id, { id: p.id, username: p.username, displayName: p.display_name, profilePicture: p.profile_picture, avatar: p.avatar }]),
+  );
+}
+
+function toNotification(row: EntryRow, people: Map<string, NotificationActor>): Notification {
+  const actors = row.actor_ids.flatMap((id) => people.get(id) ?? []);
+  const target: Notification['target'] =
+    NOTIFICATION_KINDS[row.kind].target === 'session'
+      ? { type: 'session', id: row.target_id, title: row.title, ownerId: row.owner_id }
+      : { type: 'user', id: row.target_id };
+  return {
+    id: row.id,
+    kind: row.kind,
+    kinds: NOTIFICATION_KIND_NAMES.filter((kind) => row.kinds.includes(kind)),
+    actors,
+    actorCount: row.actor_count,
+    target,
+    text: notificationText({
+      kind: row.kind,
+      kinds: row.kinds,
+      names: actors.map((a) => a.displayName),
+      actorCount: row.actor_count,
+      contributions: row.contributions,
+      sessionTitle: row.title,
+    }),
+    createdAt: row.updated_at.toISOString(),
+    read: row.read,
+  };
+}
