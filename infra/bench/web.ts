@@ -5,7 +5,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { TOKEN_KEY } from '../../web/src/lib/tokenStorage';
-import { launchBrowser, WIDE_VIEWPORT } from '@hoptrack/testing/browser';
+import { launchBrowser, WIDE_VIEWPORT, ZOD_IN_SCRIPT } from '@hoptrack/testing/browser';
 import { repoRoot } from '@hoptrack/testing/processes';
 import type { BenchContext, Benchmark } from './lib/context';
 import { summarise } from './lib/load';
@@ -58,7 +58,11 @@ export const benchWeb: Benchmark = async (ctx) => {
       comparisons: [...bundleComparisons(routes, floor), ...feed.comparisons],
       details: {
         compression: compressionOf(routes),
-        routes: routes.map(({ files, ...route }) => ({ ...route, files: files.map((f) => `${f.path} ${f.bytes}`) })),
+        routes: routes.map(({ files, ...route }) => ({
+          ...route,
+          files: files.map((f) => `${f.path} ${f.bytes}`),
+          zodFiles: files.filter((f) => f.zod).map((f) => f.path),
+        })),
         distAssets,
         reactFloor: floor,
         feed: feed.details,
@@ -81,6 +85,8 @@ interface LoadedFile {
   /** What the same body is with gzip -6: what a compressing proxy in front would send. */
   gzip: number;
   contentEncoding: string | null;
+  /** A script that carries zod (the signed-in first screen should load none: web/e2e/speed.test.ts). */
+  zod: boolean;
 }
 
 interface RouteLoad {
@@ -138,6 +144,8 @@ async function measureRoutes(browser: Browser, ctx: BenchContext, token: string)
   }
   const signedOut = loads.filter((l) => !l.signedIn).map((l) => l.route);
   if (signedOut.length > 0) ctx.log(`  warning: not signed in on ${signedOut.join(', ')}`);
+  const home = loads.find((l) => l.route === '/');
+  if (home?.files.some((f) => f.zod)) ctx.log('  warning: the signed-in home page loads zod');
   return loads;
 }
 
@@ -189,6 +197,7 @@ async function loadedFile(request: Request, type: LoadedFile['type']): Promise<L
     bytes: body.length,
     gzip: gzipSync(body).length,
     contentEncoding: response.headers()['content-encoding'] ?? null,
+    zod: type === 'script' && ZOD_IN_SCRIPT.test(body.toString('utf8')),
   };
 }
 

@@ -85,3 +85,11 @@ export function collectConsoleErrors(page: Page): string[] {
   });
   return errors;
 }
+
+/**
+ * Matches built JavaScript that carries zod: zod 4's core names its schema
+ * classes `$ZodType…` and its error `ZodError`, strings a minifier keeps. The
+ * signed-in first screen must load none (web/e2e/speed.test.ts, and the web
+ * benchmark's route details).
+ */
+export const ZOD_IN_SCRIPT = /\$ZodType|ZodError/;

@@ -4,12 +4,16 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectApi, logSessionViaApi, makeFriends, registerUser, useE2eStack, type RegisteredUser } from './support';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
+import { ZOD_IN_SCRIPT } from '@hoptrack/testing/browser';
+import { feedPageUrl } from '../src/lib/earlyRequests';
+import { FIRST_RENDER_CARDS } from '../src/components/feed/FeedList';
 
 /**
- * Speed of the web app as the browser sees it (issue 11): the signed-in first
- * screen loads only its own chunks, within the recorded JavaScript budget, and
- * the feed is one call for a whole page of cards, started while /api/me is
- * still on its way. Figures of the bundle over time: docs/benchmarks.md.
+ * Speed of the web app as the browser sees it (issues 11 and 21): the
+ * signed-in first screen loads only its own chunks, no zod among them, within
+ * the recorded JavaScript budget, and the feed is one call for a whole page of
+ * cards, started with /api/me by the early script before the app's JavaScript
+ * has arrived (src/lib/earlyRequests.ts). Figures over time: docs/benchmarks.md.
  */
 const stack = useE2eStack();
 
@@ -38,12 +42,11 @@ const NOT_ON_FIRST_SCREEN = [
 const pathOf = (request: Request) => new URL(request.url()).pathname;
 const isFeedCall = (request: Request) => request.method() === 'GET' && pathOf(request) === '/api/sessions';
 
-/** A reader whose friend has logged a page and a half of sessions, all in the reader's feed. */
-async function readerWithFullFeed(): Promise<RegisteredUser> {
+/** A reader whose friend has logged `count` sessions (by default a page and a half), all in the reader's feed. */
+async function readerWithFullFeed(count = FEED_PAGE_DEFAULT + 5): Promise<RegisteredUser> {
   const reader = await registerUser(stack.baseUrl, 'reader');
   const friend = await registerUser(stack.baseUrl, 'brewer');
   await makeFriends(stack.baseUrl, reader, friend);
-  const count = FEED_PAGE_DEFAULT + 5;
   for (let i = 1; i <= count; i += 1) {
     await logSessionViaApi(stack.baseUrl, friend, { title: `Tasting flight ${i}`, beerCount: '2', duration: '45' });
   }
@@ -116,7 +119,10 @@ describe('the signed-in first screen', () => {
     for (const url of scripts) {
       const res = await fetch(url);
       expect(res.status).toBe(200);
-      gzipBytes += gzipSync(Buffer.from(await res.arrayBuffer())).length;
+      const body = Buffer.from(await res.arrayBuffer());
+      gzipBytes += gzipSync(body).length;
+      // No zod: a schema imported by anything on this screen (rather than lazily) brings all of them.
+      expect(ZOD_IN_SCRIPT.test(body.toString('utf8')), `${new URL(url).pathname} carries zod`).toBe(false);
     }
     console.info(`first screen JS: ${scripts.length} chunks, ${(gzipBytes / 1024).toFixed(1)} kB gzip`);
     expect(gzipBytes).toBeLessThan(FIRST_SCREEN_JS_BUDGET_GZIP);
@@ -130,6 +136,58 @@ describe('the signed-in first screen', () => {
     // Nothing else per card. The live stream (re)connects on its own schedule, so a late
     // connection may land in this window; it is no call of the feed's.
     expect(more.filter((r) => !isFeedCall(r) && pathOf(r) !== '/api/messages/events').map(pathOf)).toEqual([]);
+  });
+
+  it('asks for /api/me and the feed before the app script has arrived, and the app takes those answers rather than asking again', async () => {
+    const count = FIRST_RENDER_CARDS + 2;
+    const reader = await readerWithFullFeed(count);
+    const { page, context } = await tabWithStoredToken(reader);
+    const requests: Request[] = [];
+    page.on('request', (request) => requests.push(request));
+
+    // The app's own script (index.html's module script) is held until the feed call is seen, or
+    // for the condition bound: only the early script, which runs before it, can ask meanwhile.
+    const html = await (await fetch(`${stack.baseUrl}/`)).text();
+    const appScript = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
+    expect(appScript, 'index.html loads the app as a module script').toBeDefined();
+    let feedSeen: () => void = () => undefined;
+    const feedRequested = new Promise<void>((resolve) => (feedSeen = resolve));
+    page.on('request', (request) => {
+      if (isFeedCall(request)) feedSeen();
+    });
+    let resolveOrder: (first: boolean) => void = () => undefined;
+    const feedBeforeApp = new Promise<boolean>((resolve) => (resolveOrder = resolve));
+    await context.route(
+      (url) => url.pathname === appScript,
+      async (route) => {
+        resolveOrder(await Promise.race([feedRequested.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), CONDITION_BOUND_MS))]));
+        await route.continue();
+      },
+    );
+    await page.goto('/');
+    const cards = page.getByRole('list', { name: 'Activities', exact: true }).getByRole('article');
+    await cards.first().waitFor();
+    expect(await feedBeforeApp).toBe(true);
+    // The first render shows the first cards; the rest follow at once.
+    await expect.poll(() => cards.count()).toBe(count);
+
+    // Each call once: the early requests' answers were taken, not asked for again.
+    const apiCalls = requests.filter((r) => pathOf(r).startsWith('/api/'));
+    expect(apiCalls.filter(isFeedCall).map((r) => r.url())).toEqual([`${stack.baseUrl}${feedPageUrl('all')}`]);
+    expect(apiCalls.filter((r) => pathOf(r) === '/api/me')).toHaveLength(1);
+  });
+
+  it('loads zod with a screen that checks a form with it, not before', async () => {
+    // The check above is only worth something if it would see zod: here it must.
+    const { page } = await stack.open('about:blank');
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(request.url());
+    });
+    await page.goto('/forgot-password');
+    await page.getByRole('heading', { level: 1, name: 'Forgot your password?' }).waitFor();
+    const carriesZod = await Promise.all(scripts.map(async (url) => ZOD_IN_SCRIPT.test(await (await fetch(url)).text())));
+    expect(carriesZod).toContain(true);
   });
 
   it('fetches another screen as its own chunk when it is first opened', async () => {

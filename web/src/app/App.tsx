@@ -1,20 +1,18 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
-import { RouterProvider } from 'react-router/dom';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { BrowserRouter } from 'react-router';
 import { AuthProvider } from '../lib/auth';
 import { ToastProvider } from '../lib/toast';
-import { createQueryClient } from './queryClient';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 
-/** Providers, outermost first: server cache → toasts → auth (uses both) → routes. */
-export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [router] = useState(createAppRouter);
+/** Providers, outermost first: server cache (created by main.tsx, which may fill it first) → toasts → auth (uses both) → routes. */
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ToastProvider>
         <AuthProvider>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
         </AuthProvider>
       </ToastProvider>
     </QueryClientProvider>

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { Component, type ReactNode } from 'react';
+import { useLocation, useRoutes, type RouteObject } from 'react-router';
 import { RequireAuth } from '../components/RequireAuth';
 import { HomePage } from '../pages/HomePage';
 import { NotFoundPage } from '../pages/NotFoundPage';
@@ -43,7 +43,6 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
-    errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <HomePage /> },
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
@@ -57,6 +56,36 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/**
+ * The screens, inside App's BrowserRouter. A declarative router, not a data
+ * router (createBrowserRouter): the app has no loaders or actions, and the
+ * data router's code and its set-up were a fifth of the signed-in first
+ * screen's JavaScript and of its first render (docs/benchmarks.md). What its
+ * errorElement did, RouteErrorBoundary does.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  return <RouteErrorBoundary pathname={pathname}>{useRoutes(routes)}</RouteErrorBoundary>;
+}
+
+/**
+ * A screen that throws while rendering shows RouteErrorPage instead of a
+ * blank page, until the next navigation (the back button, say) renders the
+ * routes again.
+ */
+class RouteErrorBoundary extends Component<{ pathname: string; children: ReactNode }, { failedAt: string | null }> {
+  override state: { failedAt: string | null } = { failedAt: null };
+
+  static getDerivedStateFromError(): { failedAt: string | null } {
+    return { failedAt: window.location.pathname };
+  }
+
+  override componentDidUpdate(previous: { pathname: string }) {
+    // Coming back to the screen that failed tries it again.
+    if (previous.pathname !== this.props.pathname && this.state.failedAt !== null) this.setState({ failedAt: null });
+  }
+
+  override render() {
+    return this.state.failedAt !== null && this.state.failedAt === this.props.pathname ? <RouteErrorPage /> : this.props.children;
+  }
 }

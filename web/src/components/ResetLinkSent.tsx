@@ -1,4 +1,5 @@
-import { RESET_TOKEN_TTL_MS, type ForgotPasswordResponse } from '@hoptrack/proto';
+import type { ForgotPasswordResponse } from '@hoptrack/proto';
+import { RESET_TOKEN_TTL_MS } from '@hoptrack/proto/constants';
 
 const TTL_HOURS = RESET_TOKEN_TTL_MS / (60 * 60 * 1000);
 

@@ -1,5 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
-import { errorBody, type ErrorBody } from '@hoptrack/proto';
+import type { ErrorBody } from '@hoptrack/proto';
+import { takeEarlyResponse } from './earlyRequests';
 import { readStoredToken } from './tokenStorage';
 
 /**
@@ -16,10 +17,20 @@ export async function apiRequest<T>(method: HttpMethod, url: string, body?: unkn
   return (await res.json()) as T;
 }
 
-/** The same call, handing back the OK response itself (for answers that carry headers, such as a page cursor). */
+/**
+ * The same call, handing back the OK response itself (for answers that carry headers, such as a page cursor).
+ * A GET that main.tsx already started with the same token (earlyRequests.ts) takes that answer instead.
+ */
 export async function apiResponse(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
   const headers = new Headers();
   const token = readStoredToken();
+  if (method === 'GET' && body === undefined) {
+    const early = await takeEarlyResponse(url, token);
+    if (early) {
+      await throwIfNotOk(early);
+      return early;
+    }
+  }
   if (token) headers.set('Authorization', `Bearer ${token}`);
 
   let payload: BodyInit | undefined;
@@ -48,7 +59,6 @@ export function errorStatus(error: unknown): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-const shownError = errorBody.pick({ message: true, field: true });
 export type ShownError = Pick<ErrorBody, 'message' | 'field'>;
 
 /** `message` (and `field`) of an `apiRequest` error whose body is the shared error JSON. */
@@ -57,11 +67,23 @@ export function serverError(error: unknown): ShownError | undefined {
   const match = /^\d{3}: ([\s\S]*)$/.exec(error.message);
   if (!match?.[1]) return undefined;
   try {
-    const parsed = shownError.safeParse(JSON.parse(match[1]));
-    return parsed.success ? parsed.data : undefined;
+    return shownError(JSON.parse(match[1]));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The two fields of proto's `errorBody` a screen shows, checked by hand: the
+ * schema would bring zod (and every schema of the index) into the first
+ * screen, which needs none of it (web/e2e/speed.test.ts).
+ */
+function shownError(body: unknown): ShownError | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { message, field } = body as Record<string, unknown>;
+  if (typeof message !== 'string') return undefined;
+  if (field === undefined) return { message };
+  return typeof field === 'string' ? { message, field } : undefined;
 }
 
 /** What a toast shows for a failed call: the server's message, else the screen's fallback. */

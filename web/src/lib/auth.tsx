@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { getQueryFn } from './api';
@@ -24,24 +24,28 @@ export interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
-const currentUserQueryFn = getQueryFn<CurrentUser>({ on401: 'returnNull' });
 /** Tries of /api/me after a failure other than 401, with TanStack Query's backoff (1, 2, 4 s). */
 const ME_RETRIES = 3;
+
+/**
+ * GET /api/me as the provider reads it: a refused token (401) is null. main.tsx
+ * also starts it before the first render (app/firstScreen.ts).
+ */
+export const currentUserQuery = queryOptions({
+  queryKey: CURRENT_USER_KEY,
+  queryFn: getQueryFn<CurrentUser>({ on401: 'returnNull' }),
+  // The one call every signed-in screen waits on. A refused token answers 401, which
+  // resolves to null (signed out) and is never retried; what fails otherwise (a restarting
+  // service, a dropped connection) is tried again rather than showing the welcome page
+  // to someone who is signed in. Meanwhile the app shows that it is loading.
+  retry: ME_RETRIES,
+});
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readStoredToken);
 
-  const me = useQuery({
-    queryKey: CURRENT_USER_KEY,
-    queryFn: currentUserQueryFn,
-    enabled: token !== null,
-    // The one call every signed-in screen waits on. A refused token answers 401, which
-    // resolves to null (signed out) and is never retried; what fails otherwise (a restarting
-    // service, a dropped connection) is tried again rather than showing the welcome page
-    // to someone who is signed in. Meanwhile the app shows that it is loading.
-    retry: ME_RETRIES,
-  });
+  const me = useQuery({ ...currentUserQuery, enabled: token !== null });
 
   const signOut = useCallback(() => {
     writeStoredToken(null);

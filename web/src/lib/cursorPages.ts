@@ -1,5 +1,5 @@
 import type { InfiniteData } from '@tanstack/react-query';
-import { NEXT_CURSOR_HEADER } from '@hoptrack/proto';
+import { NEXT_CURSOR_HEADER } from '@hoptrack/proto/constants';
 import { apiResponse } from './api';
 
 /** One page of a list and the cursor of the next one, null on the last page. */

@@ -1,4 +1,4 @@
-import { EARTH_RADIUS_MILES } from '@hoptrack/proto';
+import { EARTH_RADIUS_MILES } from '@hoptrack/proto/constants';
 import type { ToastInput } from './toast';
 
 /**

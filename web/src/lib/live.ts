@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { LIVE_EVENTS_PATH, liveMessageEvent, liveReadEvent } from '@hoptrack/proto';
+import { LIVE_EVENTS_PATH } from '@hoptrack/proto/constants';
 import { useEffect } from 'react';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
 import { SseParser, type SseEvent } from './sse';
@@ -23,17 +23,26 @@ export function useLiveMessaging(viewerId: string | null): void {
   useEffect(() => {
     if (!viewerId) return;
     const controller = new AbortController();
-    void followStream(controller.signal, (event) => applyEvent(queryClient, viewerId, event));
+    // An event whose schemas fail to load (a new deploy removed the chunk) is dropped: the next `ready` refetches everything.
+    void followStream(controller.signal, (event) => void applyEvent(queryClient, viewerId, event).catch(() => undefined));
     return () => controller.abort();
   }, [viewerId, queryClient]);
 }
 
-function applyEvent(queryClient: QueryClient, viewerId: string, { event, data }: SseEvent): void {
+/**
+ * The events' schemas come with zod and the rest of proto's index, loaded on
+ * the first event that needs them rather than with the first screen.
+ */
+const eventSchemas = () => import('@hoptrack/proto');
+
+async function applyEvent(queryClient: QueryClient, viewerId: string, { event, data }: SseEvent): Promise<void> {
   if (event === 'ready') {
     void refreshAllMessaging(queryClient);
     return;
   }
+  if (event !== 'message' && event !== 'read') return;
   const json = parseJson(data);
+  const { liveMessageEvent, liveReadEvent } = await eventSchemas();
   if (event === 'message') {
     const parsed = liveMessageEvent.safeParse(json);
     if (!parsed.success) return;

@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES, PHOTO_PICKER_MAX } from '@hoptrack/proto';
+import { PHOTO_MAX_BYTES, PHOTO_PICKER_MAX } from '@hoptrack/proto/constants';
 
 /** One image waiting in the add-photos dialog; `key` tells two picks of the same file apart. */
 export interface PickedImage {

@@ -1,10 +1,5 @@
-import {
-  PROFILE_PICTURE_MAX_BYTES,
-  type CurrentUser,
-  type ProfilePictureUpdateRequest,
-  type StoredImageResponse,
-  type UploadUrlResponse,
-} from '@hoptrack/proto';
+import type { CurrentUser, ProfilePictureUpdateRequest, StoredImageResponse, UploadUrlResponse } from '@hoptrack/proto';
+import { PROFILE_PICTURE_MAX_BYTES } from '@hoptrack/proto/constants';
 import { apiRequest } from './api';
 import type { ToastInput } from './toast';
 

@@ -1,4 +1,5 @@
-import { REACTION_EMOJIS, type ReactionEmoji, type ReactionSummary } from '@hoptrack/proto';
+import type { ReactionEmoji, ReactionSummary } from '@hoptrack/proto';
+import { REACTION_EMOJIS } from '@hoptrack/proto/constants';
 
 /** What each of the 18 reactions is called (spec section 9), for the buttons' accessible names. */
 export const REACTION_NAMES: Readonly<Record<ReactionEmoji, string>> = {

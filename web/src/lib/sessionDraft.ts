@@ -1,11 +1,5 @@
-import {
-  SESSION_BEER_COUNT_MAX,
-  SESSION_DEFAULTS,
-  SESSION_DURATION_MAX,
-  SESSION_TITLE_MAX,
-  normaliseBeerTypes,
-  type FeedSession,
-} from '@hoptrack/proto';
+import type { FeedSession } from '@hoptrack/proto';
+import { SESSION_BEER_COUNT_MAX, SESSION_DEFAULTS, SESSION_DURATION_MAX, SESSION_TITLE_MAX, normaliseBeerTypes } from '@hoptrack/proto/constants';
 import type { SessionDraft } from './sessionsApi';
 
 /** The Log dialog's starting point: beerCount 1, duration 60 (spec section 9), everything else empty. */

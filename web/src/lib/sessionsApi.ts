@@ -1,18 +1,9 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import {
-  FEED_PAGE_DEFAULT,
-  NEXT_CURSOR_HEADER,
-  type FeedFilter,
-  type FeedSession,
-  type LikeResponse,
-  type MusicTrack,
-  type MyStats,
-  type ReactionSummary,
-  type SessionComment,
-  type SessionLike,
-} from '@hoptrack/proto';
+import type { FeedFilter, FeedSession, LikeResponse, MusicTrack, MyStats, ReactionSummary, SessionComment, SessionLike } from '@hoptrack/proto';
+import { FEED_PAGE_DEFAULT, NEXT_CURSOR_HEADER } from '@hoptrack/proto/constants';
 import { apiRequest, apiResponse } from './api';
 import { cursorPage, listItems } from './cursorPages';
+import { feedPageUrl } from './earlyRequests';
 import { MY_STATS_KEY, userKey } from './socialApi';
 
 /**
@@ -116,9 +107,7 @@ const sessionUrl = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
 export const sessionsApi = {
   async feedPage(filter: FeedFilter, cursor: string | undefined, limit = FEED_PAGE_DEFAULT): Promise<FeedPage> {
-    const params = new URLSearchParams({ filter, limit: String(limit) });
-    if (cursor) params.set('cursor', cursor);
-    const res = await apiResponse('GET', `/api/sessions?${params.toString()}`);
+    const res = await apiResponse('GET', feedPageUrl(filter, cursor, limit));
     const sessions = (await res.json()) as FeedSession[];
     return { sessions, nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null };
   },

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { MAX_PINNED_FRIENDS, type Friend } from '@hoptrack/proto';
+import type { Friend } from '@hoptrack/proto';
+import { MAX_PINNED_FRIENDS } from '@hoptrack/proto/constants';
 import { BlockedUsersPanel } from '../components/friends/BlockedUsersPanel';
 import { FindFriendsPanel } from '../components/friends/FindFriendsPanel';
 import { FriendRequestsPanel } from '../components/friends/FriendRequestsPanel';

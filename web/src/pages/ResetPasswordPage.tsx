@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { PASSWORD_MIN, type VerifyResetTokenResponse } from '@hoptrack/proto';
+import type { VerifyResetTokenResponse } from '@hoptrack/proto';
+import { PASSWORD_MIN } from '@hoptrack/proto/constants';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useAuthDialog } from '../components/auth-dialog/AuthDialogProvider';

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { PASSWORD_MIN, type RegisterRequest } from '@hoptrack/proto';
+import type { RegisterRequest } from '@hoptrack/proto';
+import { PASSWORD_MIN } from '@hoptrack/proto/constants';
 import { useRef, useState, type FormEvent } from 'react';
 import { serverError } from '../../lib/api';
 import { authApi } from '../../lib/authApi';

@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { BAR_DETAIL_REVIEWS, type BarDetail, type Review } from '@hoptrack/proto';
+import type { BarDetail, Review } from '@hoptrack/proto';
+import { BAR_DETAIL_REVIEWS } from '@hoptrack/proto/constants';
 import { useId, useState } from 'react';
 import { barReviewsKey, catalogueApi, reviewCountLabel, REVIEWS_PAGE } from '../../lib/catalogueApi';
 import { useErrorToast } from '../../lib/useErrorToast';

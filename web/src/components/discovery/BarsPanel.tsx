@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { SearchInput } from '../SearchInput';
-import { CATALOGUE_SEARCH_MAX, type Bar } from '@hoptrack/proto';
+import type { Bar } from '@hoptrack/proto';
+import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto/constants';
 import { useState } from 'react';
 import { barListQuery, type BarListSource } from '../../lib/catalogueApi';
 import type { Coordinates } from '../../lib/geolocation';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { SearchInput } from '../SearchInput';
-import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto';
+import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto/constants';
 import { useEffect, useId, useState } from 'react';
 import { beerListQuery } from '../../lib/catalogueApi';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';

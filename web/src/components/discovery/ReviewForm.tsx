@@ -1,4 +1,5 @@
-import { createReviewBody, REVIEW_TEXT_MAX, type CreateReviewBody, type Review } from '@hoptrack/proto';
+import { createReviewBody, type CreateReviewBody, type Review } from '@hoptrack/proto';
+import { REVIEW_TEXT_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type FormEvent } from 'react';
 import { errorStatus, serverMessage } from '../../lib/api';
 import { catalogueApi, REVIEW_WRITES_AFFECT } from '../../lib/catalogueApi';

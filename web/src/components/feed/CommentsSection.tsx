@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { COMMENT_MAX, COMMENTS_IN_CARD, type FeedSession, type SessionComment } from '@hoptrack/proto';
+import type { FeedSession, SessionComment } from '@hoptrack/proto';
+import { COMMENT_MAX, COMMENTS_IN_CARD } from '@hoptrack/proto/constants';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAuth } from '../../lib/auth';
 import { relativeTime } from '../../lib/format';

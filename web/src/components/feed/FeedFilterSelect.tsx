@@ -1,4 +1,5 @@
-import { FEED_FILTERS, type FeedFilter } from '@hoptrack/proto';
+import type { FeedFilter } from '@hoptrack/proto';
+import { FEED_FILTERS } from '@hoptrack/proto/constants';
 
 const LABELS: Readonly<Record<FeedFilter, string>> = {
   all: 'All Activities',

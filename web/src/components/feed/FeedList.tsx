@@ -1,11 +1,19 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FeedFilter } from '@hoptrack/proto';
+import { startTransition, useEffect, useState } from 'react';
 import { feedQuery, feedSessions } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { LoadMoreButton } from '../LoadMoreButton';
 import { ListError } from '../social/UserList';
-import { FeedSkeleton } from './FeedSkeleton';
+import { FEED_SKELETON_COUNT, FeedSkeleton } from './FeedSkeleton';
 import { SessionCard } from './SessionCard';
+
+/**
+ * The cards the list first renders, as many as its skeleton (what a screen
+ * shows of the feed at first); the rest of the page follows in a transition
+ * right after, so the first cards are painted without waiting for the others.
+ */
+export const FIRST_RENDER_CARDS = FEED_SKELETON_COUNT;
 
 interface FeedListProps {
   filter: FeedFilter;
@@ -15,18 +23,25 @@ interface FeedListProps {
 /**
  * The feed for one filter, newest first, a page at a time: 3 skeleton cards
  * while the first page loads, an error with a retry, the empty state, or the
- * cards and 'Load More Activities' while the server has a next page.
+ * cards and 'Load More Activities' while the server has a next page. The
+ * first render with cards shows FIRST_RENDER_CARDS of them.
  */
 export function FeedList({ filter, onLogSession }: FeedListProps) {
   // The home page prefetches the feed while /api/me answers: if that call failed, mounting the
   // list must show the failure, not send the call again (spec section 9: queries are not retried).
   const feed = useInfiniteQuery({ ...feedQuery(filter), retryOnMount: false });
+  const sessions = feedSessions(feed.data);
+  const [firstCardsOnly, setFirstCardsOnly] = useState(true);
+  const hasCards = sessions.length > 0;
+  useEffect(() => {
+    // The first cards are committed: every card from now on, in a transition that does not hold up their paint.
+    if (hasCards && firstCardsOnly) startTransition(() => setFirstCardsOnly(false));
+  }, [hasCards, firstCardsOnly]);
 
   if (feed.isPending) return <FeedSkeleton />;
   if (feed.isError && !feed.isFetchNextPageError) {
     return <ListError text="Failed to fetch sessions" onRetry={() => void feed.refetch()} />;
   }
-  const sessions = feedSessions(feed.data);
   if (sessions.length === 0) {
     return (
       <EmptyState title="No activities yet" text="Be the first to log a beer session!">
@@ -39,7 +54,7 @@ export function FeedList({ filter, onLogSession }: FeedListProps) {
   return (
     <>
       <ul className="session-list" aria-label="Activities">
-        {sessions.map((session) => (
+        {(firstCardsOnly ? sessions.slice(0, FIRST_RENDER_CARDS) : sessions).map((session) => (
           <SessionCard key={session.id} session={session} />
         ))}
       </ul>

@@ -1,5 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { MAX_PINNED_FRIENDS, type Friend } from '@hoptrack/proto';
+import type { Friend } from '@hoptrack/proto';
+import { MAX_PINNED_FRIENDS } from '@hoptrack/proto/constants';
 import { PinToggle } from '../social/FriendActions';
 import { UserCard } from '../social/UserCard';
 import { QueryUserList } from '../social/UserList';

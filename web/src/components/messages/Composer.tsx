@@ -1,4 +1,4 @@
-import { MESSAGE_MAX } from '@hoptrack/proto';
+import { MESSAGE_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 
 interface ComposerProps {

@@ -1,4 +1,5 @@
-import { SEARCH_QUERY_MAX, type OtherUser } from '@hoptrack/proto';
+import type { OtherUser } from '@hoptrack/proto';
+import { SEARCH_QUERY_MAX } from '@hoptrack/proto/constants';
 import { useState, type ReactNode } from 'react';
 import { useUserSearch } from '../../lib/useUserSearch';
 import { SearchInput } from '../SearchInput';

@@ -1,4 +1,5 @@
-import { PHOTO_PICKER_MAX, type Album } from '@hoptrack/proto';
+import type { Album } from '@hoptrack/proto';
+import { PHOTO_PICKER_MAX } from '@hoptrack/proto/constants';
 import { useEffect, useState, type FormEvent } from 'react';
 import { pickImages, type PickedImage } from '../../lib/photoPicker';
 import { ALBUM_WRITES_AFFECT, photosApi } from '../../lib/photosApi';

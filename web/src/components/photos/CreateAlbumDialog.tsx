@@ -1,4 +1,5 @@
-import { ALBUM_NAME_MAX, albumCreateRequest, type Album } from '@hoptrack/proto';
+import { albumCreateRequest, type Album } from '@hoptrack/proto';
+import { ALBUM_NAME_MAX } from '@hoptrack/proto/constants';
 import { useRef, useState, type FormEvent } from 'react';
 import { ALBUM_WRITES_AFFECT, photosApi } from '../../lib/photosApi';
 import { useSocialAction } from '../../lib/useSocialAction';

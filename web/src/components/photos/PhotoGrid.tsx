@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { SEARCH_QUERY_MAX, type Photo } from '@hoptrack/proto';
+import type { Photo } from '@hoptrack/proto';
+import { SEARCH_QUERY_MAX } from '@hoptrack/proto/constants';
 import { useEffect, useRef, useState } from 'react';
 import { ALBUMS_KEY, albumPhotosKey, photosApi } from '../../lib/photosApi';
 import { EmptyState } from '../EmptyState';

@@ -1,4 +1,5 @@
-import { BIO_MAX, DISPLAY_NAME_MAX, profileUpdateRequest, type CurrentUser } from '@hoptrack/proto';
+import { profileUpdateRequest, type CurrentUser } from '@hoptrack/proto';
+import { BIO_MAX, DISPLAY_NAME_MAX } from '@hoptrack/proto/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { authApi, CURRENT_USER_KEY } from '../../lib/authApi';

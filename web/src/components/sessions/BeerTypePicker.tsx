@@ -1,4 +1,4 @@
-import { BEER_TYPE_MAX } from '@hoptrack/proto';
+import { BEER_TYPE_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { addBeerType, toggleBeerType } from '../../lib/sessionDraft';
 

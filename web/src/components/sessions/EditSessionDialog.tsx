@@ -1,4 +1,5 @@
-import { EDIT_BEER_TYPES, type FeedSession } from '@hoptrack/proto';
+import type { FeedSession } from '@hoptrack/proto';
+import { EDIT_BEER_TYPES } from '@hoptrack/proto/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { draftOf } from '../../lib/sessionDraft';
 import { adjustMyStats, sessionsApi, type PhotoChange, type SessionDraft } from '../../lib/sessionsApi';

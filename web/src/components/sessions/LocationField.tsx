@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { SESSION_LOCATION_MAX, type Bar } from '@hoptrack/proto';
+import type { Bar } from '@hoptrack/proto';
+import { SESSION_LOCATION_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type KeyboardEvent } from 'react';
 import { barAddress, catalogueApi } from '../../lib/catalogueApi';
 import { currentPosition, locationFailureToast } from '../../lib/geolocation';

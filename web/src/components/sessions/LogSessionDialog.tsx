@@ -1,4 +1,4 @@
-import { CREATE_BEER_TYPES } from '@hoptrack/proto';
+import { CREATE_BEER_TYPES } from '@hoptrack/proto/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { emptyDraft } from '../../lib/sessionDraft';
 import { adjustMyStats, sessionsApi, type PhotoChange, type SessionDraft } from '../../lib/sessionsApi';

@@ -1,4 +1,4 @@
-import { PHOTO_MAX_BYTES } from '@hoptrack/proto';
+import { PHOTO_MAX_BYTES } from '@hoptrack/proto/constants';
 import { useEffect, useState } from 'react';
 import type { PhotoChange } from '../../lib/sessionsApi';
 import { useToast } from '../../lib/toast';

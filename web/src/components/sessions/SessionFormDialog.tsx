@@ -1,4 +1,5 @@
-import { SESSION_DESCRIPTION_MAX, SESSION_TITLE_MAX, type FeedSession } from '@hoptrack/proto';
+import type { FeedSession } from '@hoptrack/proto';
+import { SESSION_DESCRIPTION_MAX, SESSION_TITLE_MAX } from '@hoptrack/proto/constants';
 import { useState, type FormEvent } from 'react';
 import { draftErrors, type DraftErrors } from '../../lib/sessionDraft';
 import type { PhotoChange, SessionDraft } from '../../lib/sessionsApi';

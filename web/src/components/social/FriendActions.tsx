@@ -1,4 +1,5 @@
-import { MAX_PINNED_FRIENDS, PIN_LIMIT_MESSAGE, type BlockedUser, type Friend } from '@hoptrack/proto';
+import type { BlockedUser, Friend } from '@hoptrack/proto';
+import { MAX_PINNED_FRIENDS, PIN_LIMIT_MESSAGE } from '@hoptrack/proto/constants';
 import { useState, type ReactNode } from 'react';
 import {
   BLOCKED_KEY,

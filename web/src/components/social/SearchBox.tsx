@@ -1,4 +1,4 @@
-import { SEARCH_QUERY_MAX } from '@hoptrack/proto';
+import { SEARCH_QUERY_MAX } from '@hoptrack/proto/constants';
 import { useId } from 'react';
 import { SearchInput } from '../SearchInput';
 

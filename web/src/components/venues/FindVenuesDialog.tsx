@@ -1,4 +1,5 @@
-import { CATALOGUE_SEARCH_MAX, type Place } from '@hoptrack/proto';
+import type { Place } from '@hoptrack/proto';
+import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto/constants';
 import { useState, type FormEvent } from 'react';
 import { catalogueApi } from '../../lib/catalogueApi';
 import { currentPosition, locationFailureToast, milesBetween, milesLabel, type Coordinates } from '../../lib/geolocation';
