@@ -37,7 +37,7 @@ import { compare, round } from './lib/report';
 /** OutboxRelay's default batch, which no service overrides. (Consumer settings are read back from JetStream.) */
 const RELAY_BATCH = 100;
 /** The fan-out worker's defaults (services/sessions/src/config.ts: FANOUT_*). */
-const FANOUT = { attempts: 8, concurrency: 4, lockMs: 30_000, stalledIntervalMs: 30_000 } as const;
+const FANOUT = { attempts: 8, concurrency: 16, lockMs: 30_000, stalledIntervalMs: 30_000 } as const;
 /**
  * Publishes the raw client keeps in flight. It is a throughput-minded use of
  * the client (publish returns a promise; nothing forces waiting for each ack),

@@ -1,36 +1,112 @@
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
+import { bullConnection, bullmq, queuePrefix } from '@hoptrack/runtime/queues';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
-import type { Benchmark } from './lib/context';
-import { openLoopCalls, summarise } from './lib/load';
-import { ProcessMeter } from './lib/procstat';
-import { compare, round, stepSummary } from './lib/report';
+import type { FanoutJob } from '../../services/sessions/src/feed/fanout';
+import type { BenchContext, Benchmark } from './lib/context';
+import { openLoopCalls, summarise, type StepResult } from './lib/load';
+import { ENGINES, LOAD_GENERATOR, ProcessMeter, type ProcessCost } from './lib/procstat';
+import { capacitySummary, compare, figureFields, round } from './lib/report';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
-import { userId } from './seed';
+import { measureCapacity } from './lib/targets';
+import { seededSessionIdSql, userId } from './seed';
 
 /**
- * 4. Fan-out: sessions created at a steady rate through the gateway by
- * ordinary people; how many timeline inserts per second the fan-out worker
- * completes, how long until each new session is on a friend's timeline (the
- * friend last in the fan-out's order, so the worst of its friends), and how
- * long a 5,000-friend author's session takes to reach every friend. The
- * reference is redis-benchmark's pipelined ZADD and LPUSH against the same
- * Redis in the same run: the ceiling of any timeline store on this machine
- * (each of our inserts is a ZADD, a trim and an EXPIRE).
+ * 4. Fan-out, as capacities that cannot flatter it, each on a quiet stack:
+ *
+ * - **The worker's drain rate** (its capacity). The fan-out queue is
+ *   paused, loaded with a backlog of fan-out jobs for seeded sessions by
+ *   ordinary people (the jobs the sessions' JetStream consumer would queue
+ *   for them), resumed, and timed until it is empty. The inserts are counted
+ *   from Redis — the sum of every person's timeline size after, less
+ *   before — not from what was queued; a session already on a timeline (a
+ *   reader's timeline rebuilt by the feed benchmark of a full run) or a
+ *   trim at the cap makes the count lower, never higher (timelines at the
+ *   cap are reported). A probe drain sizes the runs (about DRAIN_SECONDS
+ *   each); the figure is the median of `ctx.search.runs` drains, each over
+ *   sessions no other drain used. Each drain says which process was busy:
+ *   what limited it.
+ * - **Through the gateway.** Creates by ordinary people climb the ladder
+ *   until the lag from a create's request to its session on the friend the
+ *   fan-out reaches last stops being bounded (p99 over LAG_BOUND_MS within a
+ *   5-second step); each rung's inserts are counted from Redis too. Each
+ *   broken rung says what broke first: a fan-out behind its input holds a
+ *   backlog of waiting jobs; creates that miss their own target while the
+ *   queue stays short put the limit in the create path, and the figure is
+ *   then a floor of the fan-out ("≥").
+ * - **The 5,000-friend author**: the time until one session reaches every friend.
+ *
+ * References, against the same Redis in the same run: redis-benchmark's
+ * pipelined ZADD over random keys (`-r`, a key per person, as timelines are;
+ * its built-in `-t zadd` test writes one key whatever `-r` says), and what
+ * one of our inserts is — ZADD, trim and EXPIRE on each of an audience's
+ * timelines, pipelined — done with plain ioredis pipelines from the bench process.
  */
 const FORM = sessionFormBody({ title: 'Fan-out night', beerCount: '2', duration: '90' });
 const run = promisify(execFile);
+
+/** The queue the stack's worker consumes (FANOUT_QUEUE's default; the stack does not override it). */
+const FANOUT_QUEUE = 'feed-fanout';
+/** TIMELINE_CAP's default: a timeline at it may have been trimmed, so a count over it is a floor. */
+const TIMELINE_CAP = 800;
+/** A rung holds while the create → last friend lag stays under this at p99 (5-second steps: 1.4× over capacity piles ~2 s). */
+const LAG_BOUND_MS = 1000;
+/** The create's own target (session-create.ts): a rung whose creates miss it broke in the create path. */
+const CREATE_P99_MS = 100;
+/** Seconds of work each drain is sized for, from the probe's rate. */
+const DRAIN_SECONDS = 8;
+/** Pipelines the insert reference keeps in flight (as many as the worker runs jobs at once, FANOUT_CONCURRENCY's default). */
+const REFERENCE_IN_FLIGHT = 16;
+/** redis-benchmark's pipeline depth (its random keys: one per person, as timelines are). */
+const REDIS_BENCHMARK_PIPELINE = 64;
 
 interface Created {
   sessionId: string;
   authorId: string;
   /** The follower the fan-out reaches last (it goes in follower-id order). */
   lastFollower: string;
-  audience: number;
   sentAt: number;
+  answeredAt: number;
   seenAt?: number;
+}
+
+/** One rung of the gateway ladder, beyond its StepResult: where the lag went and what was busy. */
+interface Rung {
+  offeredRps: number;
+  creates: number;
+  createP99: number;
+  lagP50: number;
+  lagP99: number;
+  /** From the create's answer to the last friend's timeline, p99. */
+  afterAnswerP99: number;
+  /** Most fan-out jobs waiting at once during the step (not counting those running). */
+  queueMax: number;
+  /** Inserts found in Redis for the step's sessions (every friend's timeline and the author's), and per second of the step. */
+  inserts: number;
+  insertsPerSecond: number;
+  missing: number;
+  /** Share of one core each busy process used in the step. */
+  cores: Record<string, number>;
+  holds: boolean;
+  /** What broke first, for a rung that did not hold. */
+  limit?: string;
+}
+
+interface Drain {
+  sessions: number;
+  inserts: number;
+  seconds: number;
+  insertsPerSecond: number;
+  jobsPerSecond: number;
+  /** Timelines at the cap after the drain: a trim there may have hidden an insert (the count is then a floor). */
+  timelinesAtCap: number;
+  /** Share of one core each busy process used during the drain. */
+  cores: Record<string, number>;
+  costs: ProcessCost[];
 }
 
 export const benchFanout: Benchmark = async (ctx) => {
@@ -38,8 +114,11 @@ export const benchFanout: Benchmark = async (ctx) => {
   const db = new pg.Client({ connectionString: ctx.databases.sessions });
   await db.connect();
   const http = new Pool(ctx.stack.baseUrl, { connections: 32 });
+  const queue = new bullmq.Queue<FanoutJob>(FANOUT_QUEUE, { connection: bullConnection(ctx.redisUrl), prefix: queuePrefix(ctx.namespace) });
   const timeline = (user: string) => `${ctx.namespace}:timeline:${user}`;
-  const create = async (person: number): Promise<{ sessionId: string; sentAt: number }> => {
+  const everyone = Array.from({ length: ctx.seed.scale.users }, (_, i) => userId(i + 1));
+
+  const create = async (person: number): Promise<{ sessionId: string; sentAt: number; answeredAt: number }> => {
     const sentAt = performance.now();
     const res = await http.request({
       path: '/api/sessions',
@@ -49,15 +128,48 @@ export const benchFanout: Benchmark = async (ctx) => {
     });
     const body = (await res.body.json()) as { id?: string };
     if (res.statusCode !== 201 || !body.id) throw new Error(`create answered ${res.statusCode}`);
-    return { sessionId: body.id, sentAt };
+    return { sessionId: body.id, sentAt, answeredAt: performance.now() };
+  };
+  /** Jobs waiting or running in the fan-out queue. */
+  const queued = async () => {
+    const counts = await queue.getJobCounts('waiting', 'paused', 'active', 'delayed', 'prioritized', 'waiting-children');
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  };
+  /** Jobs waiting for the worker (not those it is running: up to FANOUT_CONCURRENCY of them). */
+  const backlog = async () => {
+    const counts = await queue.getJobCounts('waiting', 'prioritized');
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  };
+  const untilIdle = async (deadlineMs: number, pollMs = 5) => {
+    const deadline = performance.now() + deadlineMs;
+    while ((await queued()) > 0) {
+      if (performance.now() > deadline) throw new Error(`the fan-out queue still held jobs after ${deadlineMs / 1000} s`);
+      await sleep(pollMs);
+    }
+  };
+  /** Sum of the sizes of every person's timeline, and how many are at the cap. */
+  const timelineSizes = async (): Promise<{ total: number; atCap: number }> => {
+    let total = 0;
+    let atCap = 0;
+    for (let i = 0; i < everyone.length; i += 2000) {
+      const pipeline = redis.pipeline();
+      for (const id of everyone.slice(i, i + 2000)) pipeline.zcard(timeline(id));
+      for (const [, n] of (await pipeline.exec()) ?? []) {
+        total += Number(n);
+        if (Number(n) >= TIMELINE_CAP) atCap++;
+      }
+    }
+    return { total, atCap };
   };
   /**
    * Polls every 5 ms, from the first create on, until each session is on its
    * last follower's timeline: `created` grows while the load runs, and the
-   * watch ends once `loadDone` is set and nothing is pending (or at the deadline).
+   * watch ends once `loadDone` is set and nothing is pending (or at the
+   * deadline). Samples the queue's depth every 50 ms meanwhile.
    */
-  const watch = async (created: Created[], isLoadDone: () => boolean, deadlineMs: number) => {
+  const watch = async (created: Created[], isLoadDone: () => boolean, deadlineMs: number, onDepth?: (n: number) => void) => {
     const deadline = performance.now() + deadlineMs;
+    let sampled = 0;
     for (;;) {
       const pending = created.filter((c) => c.seenAt === undefined);
       if ((pending.length === 0 && isLoadDone()) || performance.now() > deadline) return;
@@ -70,70 +182,203 @@ export const benchFanout: Benchmark = async (ctx) => {
           if (answers[i]?.[1] !== null && answers[i]?.[1] !== undefined) c.seenAt = now;
         });
       }
-      await new Promise((r) => setTimeout(r, 5));
+      if (onDepth && performance.now() - sampled >= 50) {
+        sampled = performance.now();
+        onDepth(await backlog());
+      }
+      await sleep(5);
     }
   };
 
   try {
-    // Authors: ordinary people who have friends, with the follower the fan-out reaches last and the audience size
-    // (a follower who muted the author is not in it: the fan-out skips them).
+    // Authors for the gateway ladder: ordinary public people who have friends, with their audience (a follower
+    // who muted the author is not in it: the fan-out skips them) in id order, so the last is the one reached last.
     const people = Array.from({ length: ctx.smoke ? 20 : 400 }, (_, i) => Math.floor(ctx.seed.scale.users * 0.6) + i).filter((i) => i % 10 !== 0);
     const rows = (
-      await db.query<{ followee_id: string; follower_id: string; n: string }>(
-        `SELECT DISTINCT ON (f.followee_id) f.followee_id, f.follower_id, count(*) OVER (PARTITION BY f.followee_id) AS n
-         FROM follows f WHERE f.followee_id = ANY($1::uuid[])
+      await db.query<{ followee_id: string; follower_id: string }>(
+        `SELECT f.followee_id, f.follower_id FROM follows f WHERE f.followee_id = ANY($1::uuid[])
            AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.user_id = f.follower_id AND m.muted_id = f.followee_id)
-         ORDER BY f.followee_id, f.follower_id DESC`,
+         ORDER BY f.followee_id, f.follower_id`,
         [people.map(userId)],
       )
     ).rows;
-    const byId = new Map(rows.map((r) => [r.followee_id, { lastFollower: r.follower_id, audience: Number(r.n) }]));
-    const authors = people.filter((i) => byId.has(userId(i)));
+    const audiences = new Map<string, string[]>();
+    for (const r of rows) audiences.set(r.followee_id, [...(audiences.get(r.followee_id) ?? []), r.follower_id]);
+    const authors = people.filter((i) => audiences.has(userId(i)));
     if (authors.length === 0) throw new Error('no author with friends');
 
-    // Steady load: creates at a fixed rate; the worker's CPU is counted over the whole window until the last insert.
-    const rate = ctx.smoke ? 5 : 40;
-    const seconds = ctx.smoke ? 2 : 15;
-    const meter = ProcessMeter.of([
-      { name: 'sessions', pid: ctx.stack.services.sessions.child.pid ?? 0 },
-      { name: 'sessions-fanout', pid: ctx.stack.services['sessions-fanout'].child.pid ?? 0 },
+    const stackMeter = ProcessMeter.of([
+      { name: 'gateway', pid: ctx.stack.gateway.child.pid ?? 0 },
+      ...Object.values(ctx.stack.services).map((p) => ({ name: p.name, pid: p.child.pid ?? 0 })),
     ]);
-    const created: Created[] = [];
-    meter.begin();
-    const started = performance.now();
-    let loadDone = false;
-    const watching = watch(created, () => loadDone, (seconds + 60) * 1000);
-    const step = await openLoopCalls(rate, seconds, async (i) => {
-      const person = authors[i % authors.length] as number;
-      const { sessionId, sentAt } = await create(person);
-      created.push({ sessionId, authorId: userId(person), sentAt, ...(byId.get(userId(person)) as { lastFollower: string; audience: number }) });
-      return 201;
-    });
-    loadDone = true;
-    await watching;
-    if (step.errors > 0) throw new Error(`creates failed: ${JSON.stringify(step.statuses)}`);
-    const lastSeen = Math.max(...created.map((c) => c.seenAt ?? Number.POSITIVE_INFINITY));
-    const inserts = created.reduce((sum, c) => sum + c.audience + 1, 0); // +1: the author's own timeline
-    const costs = meter.end(inserts).map((c) => ({ at: `fan-out, per timeline insert, at ${rate} creates/s`, ...c }));
-    const missing = created.filter((c) => c.seenAt === undefined).length;
-    if (missing > 0) throw new Error(`${missing} of ${created.length} sessions never reached their last follower`);
-    const insertsPerSecond = inserts / ((lastSeen - started) / 1000);
-    const lag = summarise(created.map((c) => (c.seenAt as number) - c.sentAt));
-    ctx.log(`  steady: ${created.length} creates, ${inserts} inserts, ${Math.round(insertsPerSecond)} inserts/s, lag p50 ${lag.p50.toFixed(1)} p99 ${lag.p99.toFixed(1)} ms`);
+    // Each figure starts on a quiet stack: nothing left over from the seed (or from the previous rung) in any process.
+    await quiet(ctx, stackMeter);
 
-    // The celebrity: every friend's timeline, checked in one pipeline per poll.
+    // --- 1. The worker's capacity: a paused queue loaded with a backlog, resumed, timed until empty.
+    const celebrityId = userId(ctx.seed.celebrity);
+    // Seeded sessions by number (their authors are random), each drain past the last one used, the celebrity's left out.
+    let used = 0;
+    const drain = async (n: number, label: string): Promise<Drain> => {
+      const sessions = (
+        await db.query<{ g: number; id: string; user_id: string; created_at: Date }>(
+          `SELECT g, s.id, s.user_id, s.created_at FROM generate_series($1::int + 1, $2::int) g
+           JOIN beer_sessions s ON s.id = ${seededSessionIdSql('g')} WHERE s.user_id <> $3::uuid ORDER BY g LIMIT $4`,
+          [used, Math.min(ctx.seed.scale.sessions, used + Math.ceil(n * 1.2) + 10), celebrityId, n],
+        )
+      ).rows;
+      if (sessions.length < n) throw new Error(`only ${sessions.length} seeded sessions left for a drain of ${n}`);
+      used = (sessions.at(-1) as { g: number }).g;
+      await untilIdle(60_000);
+      await queue.pause();
+      try {
+        const jobs = sessions.map((s) => ({
+          name: 'fanout',
+          // The session's own creation time: the timelines end as the product's own fan-out would leave them.
+          data: { kind: 'fanout', sessionId: s.id, authorId: s.user_id, score: s.created_at.getTime(), after: null } satisfies FanoutJob,
+          opts: {
+            jobId: `bench-drain-${label}-${s.id}`,
+            attempts: 8,
+            backoff: { type: 'exponential', delay: 500 },
+            removeOnComplete: { count: 5000 },
+            removeOnFail: { count: 5000 },
+          },
+        }));
+        for (let i = 0; i < jobs.length; i += 1000) await queue.addBulk(jobs.slice(i, i + 1000));
+      } catch (err) {
+        await queue.resume();
+        throw err;
+      }
+      const failedBefore = (await queue.getJobCounts('failed')).failed ?? 0;
+      const before = await timelineSizes();
+      stackMeter.begin();
+      const started = performance.now();
+      await queue.resume();
+      await untilIdle(600_000);
+      const seconds = (performance.now() - started) / 1000;
+      const spent = stackMeter.end(1);
+      const after = await timelineSizes();
+      const failed = ((await queue.getJobCounts('failed')).failed ?? 0) - failedBefore;
+      if (failed > 0) throw new Error(`${failed} fan-out jobs of the drain failed`);
+      const inserts = after.total - before.total;
+      const result: Drain = {
+        sessions: sessions.length,
+        inserts,
+        seconds: round(seconds, 3),
+        insertsPerSecond: Math.round(inserts / seconds),
+        jobsPerSecond: Math.round(sessions.length / seconds),
+        timelinesAtCap: after.atCap,
+        cores: coreShares(spent, seconds),
+        costs: spent.map((c) => ({ ...c, cpuMsPerRequest: c.cpuMs === null || inserts === 0 ? null : c.cpuMs / inserts })),
+      };
+      ctx.log(
+        `  drain ${label}: ${sessions.length} sessions, ${inserts} inserts in ${seconds.toFixed(2)} s: ${result.insertsPerSecond} inserts/s (${result.jobsPerSecond} jobs/s); ` +
+          `cores: ${Object.entries(result.cores).map(([p, c]) => `${p} ${c}`).join(', ')}`,
+      );
+      return result;
+    };
+    ctx.log('  worker: backlog drains');
+    // The probe also warms the worker up (its JIT, its connections' named statement, the script in Redis).
+    const probe = await drain(ctx.smoke ? 50 : 2_000, 'probe');
+    const perSession = probe.inserts / probe.sessions;
+    const drainSize = ctx.smoke ? 100 : Math.min(30_000, Math.max(5_000, Math.round((probe.insertsPerSecond * DRAIN_SECONDS) / perSession)));
+    const drains: Drain[] = [];
+    for (let i = 0; i < ctx.search.runs; i++) drains.push(await drain(drainSize, `run${i + 1}`));
+    const sortedDrains = [...drains].sort((a, b) => a.insertsPerSecond - b.insertsPerSecond);
+    const medianDrain = sortedDrains[Math.floor(sortedDrains.length / 2)] as Drain;
+
+    // --- 2. Through the gateway: creates up the ladder until the lag is no longer bounded.
+    const rungs: Rung[] = [];
+    const rungOfStep = new Map<StepResult, Rung>();
+    const createStep = async (rate: number, seconds: number): Promise<StepResult> => {
+      const created: Created[] = [];
+      let loadDone = false;
+      let queueMax = 0;
+      stackMeter.begin();
+      const watching = watch(created, () => loadDone, (seconds + 30) * 1000, (n) => (queueMax = Math.max(queueMax, n)));
+      const step = await openLoopCalls(rate, seconds, async (i) => {
+        const person = authors[i % authors.length] as number;
+        const authorId = userId(person);
+        const answer = await create(person);
+        created.push({ ...answer, authorId, lastFollower: (audiences.get(authorId) as string[]).at(-1) as string });
+        return 201;
+      });
+      loadDone = true;
+      await watching;
+      const busy = stackMeter.end(1);
+      // Inserts counted from Redis: each session on its author's and every friend's timeline.
+      const pipeline = redis.pipeline();
+      for (const c of created) for (const id of [c.authorId, ...(audiences.get(c.authorId) ?? [])]) pipeline.zscore(timeline(id), `${c.authorId}:${c.sessionId}`);
+      const inserts = ((await pipeline.exec()) ?? []).filter(([, score]) => score !== null && score !== undefined).length;
+      const missing = created.filter((c) => c.seenAt === undefined).length;
+      const lags = created.map((c) => (c.seenAt ?? Number.POSITIVE_INFINITY) - c.sentAt);
+      const lag = summarise(lags.map((ms) => (Number.isFinite(ms) ? ms : 60_000)));
+      const afterAnswer = summarise(created.map((c) => (c.seenAt ?? c.answeredAt + 60_000) - c.answeredAt));
+      const result: StepResult = { ...step, errors: step.errors + missing, p50: lag.p50, p90: lag.p90, p99: lag.p99, max: lag.max };
+      const holds = result.errors === 0 && result.achievedRps >= rate * 0.9 && lag.p99 <= LAG_BOUND_MS;
+      const cores = coreShares(busy, step.seconds);
+      // A fan-out behind its input holds a backlog of jobs (a quarter second's worth or more); a create path that
+      // cannot keep up shows in the creates' own p99 with the queue short.
+      const fanoutBehind = queueMax >= Math.max(10, rate * 0.25);
+      const createMissed = step.errors > 0 || step.achievedRps < rate * 0.9 || step.p99 > CREATE_P99_MS;
+      const limit = holds
+        ? undefined
+        : fanoutBehind
+          ? `fan-out worker (${queueMax} jobs waiting)`
+          : createMissed
+            ? `create path (create p99 ${round(step.p99, 0)} ms, fan-out queue ≤ ${queueMax})`
+            : `between the create and the queue (relay, bus, consumer): creates in time, queue ≤ ${queueMax}`;
+      const rung: Rung = {
+        offeredRps: rate,
+        creates: created.length,
+        createP99: round(step.p99),
+        lagP50: round(lag.p50),
+        lagP99: round(lag.p99),
+        afterAnswerP99: round(afterAnswer.p99),
+        queueMax,
+        inserts,
+        insertsPerSecond: Math.round(inserts / seconds),
+        missing,
+        cores,
+        holds,
+        ...(limit ? { limit } : {}),
+      };
+      rungs.push(rung);
+      rungOfStep.set(result, rung);
+      ctx.log(
+        `  ${rate} creates/s: ${inserts} inserts (${Math.round(inserts / seconds)}/s), lag p50 ${lag.p50.toFixed(0)} p99 ${lag.p99.toFixed(0)} ms, ` +
+          `create p99 ${step.p99.toFixed(0)} ms, queue ≤ ${queueMax}${limit ? ` — broke: ${limit}` : ''}`,
+      );
+      // A rung that fell behind leaves its backlog to drain before the next one starts.
+      await untilIdle(120_000, 20);
+      return result;
+    };
+    await quiet(ctx, stackMeter);
+    ctx.log('  gateway: creates up the ladder until the lag to the last friend is unbounded');
+    const ladder = await measureCapacity(ctx, ctx.meter, createStep, { floorRps: 25, targetP99Ms: LAG_BOUND_MS });
+    // The median search's sustained rung, and the last rung it saw break (what limited it).
+    const steps = ladder.median.capacity.steps.map((s) => rungOfStep.get(s));
+    const median = {
+      sustained: ladder.median.capacity.atSustained ? rungOfStep.get(ladder.median.capacity.atSustained) : undefined,
+      broke: [...steps].reverse().find((r) => r !== undefined && !r.holds),
+    };
+    // Inserts per create at the sustained rung, counted from Redis; the figure in inserts/s is the rung's rate times it.
+    const insertsPerCreate = median.sustained && median.sustained.creates > 0 ? median.sustained.inserts / median.sustained.creates : 0;
+    const ladderInserts = ladder.rps * insertsPerCreate;
+    const limitedByFanout = median.broke?.limit?.startsWith('fan-out') ?? false;
+
+    // --- 3. The celebrity: every friend's timeline, checked in one pipeline per poll (the stack quiet again
+    // first: the ladder's top rungs leave consumers of the sessions' events catching up).
+    await quiet(ctx, stackMeter);
     const celebrityFollowers = (
       await db.query<{ follower_id: string }>(
         'SELECT f.follower_id FROM follows f WHERE f.followee_id = $1 AND NOT EXISTS (SELECT 1 FROM mutes m WHERE m.user_id = f.follower_id AND m.muted_id = f.followee_id)',
-        [userId(ctx.seed.celebrity)],
+        [celebrityId],
       )
-    ).rows.map(
-      (r) => r.follower_id,
-    );
+    ).rows.map((r) => r.follower_id);
     const celebrityRuns: number[] = [];
     for (let k = 0; k < (ctx.smoke ? 1 : 3); k++) {
       const { sessionId, sentAt } = await create(ctx.seed.celebrity);
-      const member = `${userId(ctx.seed.celebrity)}:${sessionId}`;
+      const member = `${celebrityId}:${sessionId}`;
       let waiting = celebrityFollowers;
       const deadline = performance.now() + 120_000;
       while (waiting.length > 0 && performance.now() < deadline) {
@@ -141,63 +386,230 @@ export const benchFanout: Benchmark = async (ctx) => {
         for (const f of waiting) pipeline.zscore(timeline(f), member);
         const answers = (await pipeline.exec()) ?? [];
         waiting = waiting.filter((_, i) => answers[i]?.[1] === null || answers[i]?.[1] === undefined);
-        if (waiting.length > 0) await new Promise((r) => setTimeout(r, 20));
+        if (waiting.length > 0) await sleep(20);
       }
       if (waiting.length > 0) throw new Error(`the celebrity's session missed ${waiting.length} friends after 2 minutes`);
       celebrityRuns.push(performance.now() - sentAt);
     }
     const celebrityMs = summarise(celebrityRuns).p50;
+    const celebrityRate = celebrityFollowers.length / (celebrityMs / 1000);
     ctx.log(`  celebrity (${celebrityFollowers.length} friends): ${celebrityMs.toFixed(0)} ms`);
 
-    // The reference, same Redis, same run.
-    const url = new URL(ctx.redisUrl);
-    const { stdout } = await run('redis-benchmark', ['-h', url.hostname, '-p', url.port || '6379', '-t', 'zadd,lpush', '-n', ctx.smoke ? '20000' : '500000', '-P', '64', '-q', '--csv']);
-    const rps = (test: string) => Number(new RegExp(`"${test}","([\\d.]+)"`).exec(stdout)?.[1] ?? 0);
-    const zadd = rps('ZADD');
-    const lpush = rps('LPUSH');
-    const celebrityRate = celebrityFollowers.length / (celebrityMs / 1000);
+    // --- 4. The references, same Redis, same run, on a quiet stack.
+    await quiet(ctx, stackMeter);
+    const keyspace = ctx.seed.scale.users;
+    const zaddRandom = await redisBenchmark(ctx, [
+      '-r',
+      String(keyspace),
+      '-P',
+      String(REDIS_BENCHMARK_PIPELINE),
+      '-n',
+      ctx.smoke ? '20000' : '1000000',
+      'ZADD',
+      `${ctx.namespace}:ref:zadd:__rand_int__`,
+      '__rand_int__',
+      'm:__rand_int__',
+    ]);
+    const zaddOneKey = await redisBenchmark(ctx, ['-t', 'zadd', '-P', String(REDIS_BENCHMARK_PIPELINE), '-n', ctx.smoke ? '20000' : '500000']);
+    const audience = Math.max(1, Math.round(medianDrain.inserts / medianDrain.sessions));
+    const timelinesAlone = await pipelinedReference(ctx, keyspace, audience, ctx.smoke ? 20_000 : 600_000);
+    await unlinkAll(redis, `${ctx.namespace}:ref:*`);
+    ctx.log(
+      `  references: redis-benchmark ZADD over ${keyspace} random keys ${Math.round(zaddRandom)}/s (one key ${Math.round(zaddOneKey)}/s); ` +
+        `pipelined ZADD + trim + EXPIRE ${Math.round(timelinesAlone.insertsPerSecond)} inserts/s`,
+    );
+
+    const drainRuns = drains.map((d) => d.insertsPerSecond);
+    const drainSpread = { min: sortedDrains[0]?.insertsPerSecond ?? 0, max: sortedDrains.at(-1)?.insertsPerSecond ?? 0 };
+    const drainMeasure = `Fan-out worker capacity: timeline inserts/s draining a backlog of ${medianDrain.sessions.toLocaleString('en-GB')} sessions by ordinary people (counted from Redis; each a ZADD + trim + EXPIRE)`;
+    const drainNote =
+      `${medianDrain.jobsPerSecond} jobs/s, ${round(medianDrain.inserts / medianDrain.sessions, 1)} inserts per session; ${drainLimit(medianDrain.cores)}` +
+      (medianDrain.timelinesAtCap > 0 ? `; ${medianDrain.timelinesAtCap} timelines at the cap: the count is a floor` : '');
+    const ladderLimit = median.broke?.limit ?? (ladder.median.capacity.reachedCap ? 'the ladder’s top' : 'unknown');
     return {
       id: 'fanout',
       title: 'Fan-out',
       comparisons: [
         compare({
-          measure: `Timeline inserts per second at ${rate} creates/s (each a ZADD + trim + EXPIRE)`,
-          value: insertsPerSecond,
+          measure: drainMeasure,
+          value: medianDrain.insertsPerSecond,
           unit: 'inserts/s',
-          reference: 'redis-benchmark pipelined ZADD (-P 64), same Redis',
-          referenceValue: zadd,
-          note: `LPUSH: ${Math.round(lpush)} ops/s; the steady load offers only ${Math.round(inserts / seconds)} inserts/s, so this is a floor`,
+          reference: `redis-benchmark pipelined ZADD over ${keyspace.toLocaleString('en-GB')} random keys (-r, -P ${REDIS_BENCHMARK_PIPELINE}), same Redis`,
+          referenceValue: Math.round(zaddRandom),
+          note: drainNote,
+          runs: drainRuns,
+          spread: drainSpread,
         }),
         compare({
-          measure: `5,000-friend author: inserts per second while reaching all ${celebrityFollowers.length} friends`,
+          measure: 'Fan-out worker capacity (the same drains)',
+          value: medianDrain.insertsPerSecond,
+          unit: 'inserts/s',
+          reference: `what an insert is, alone: ZADD + trim + EXPIRE on ${audience} random timelines per ioredis pipeline, ${REFERENCE_IN_FLIGHT} pipelines in flight, from one Node process`,
+          referenceValue: Math.round(timelinesAlone.insertsPerSecond),
+          runs: drainRuns,
+          spread: drainSpread,
+        }),
+        {
+          ...compare({
+            measure: `Timeline inserts/s through the gateway: creates up the ladder while the lag from create to the last friend's timeline stays under ${LAG_BOUND_MS} ms at p99 (inserts counted from Redis)`,
+            value: Math.round(ladderInserts),
+            unit: 'inserts/s',
+            reference: 'the fan-out worker capacity above (drain)',
+            referenceValue: medianDrain.insertsPerSecond,
+            note: `${ladder.rps} creates/s × ${round(insertsPerCreate, 1)} inserts per create; the rung above broke in the ${ladderLimit}${limitedByFanout ? '' : ', not in the fan-out: a floor of the fan-out'}`,
+          }),
+          runs: figureFields(ladder).runs?.map((r) => Math.round(r * insertsPerCreate)),
+          spread: { min: Math.round(ladder.spread.min * insertsPerCreate), max: Math.round(ladder.spread.max * insertsPerCreate) },
+          atLeast: ladder.atLeast || !limitedByFanout,
+        },
+        compare({
+          measure: `5,000-friend author: inserts per second while reaching all ${celebrityFollowers.length} friends who did not mute them`,
           value: celebrityRate,
           unit: 'inserts/s',
-          reference: 'redis-benchmark pipelined ZADD (-P 64), same Redis',
-          referenceValue: zadd,
+          reference: `redis-benchmark pipelined ZADD over random keys (-r, -P ${REDIS_BENCHMARK_PIPELINE}), same Redis`,
+          referenceValue: Math.round(zaddRandom),
           note: `${round(celebrityMs / 1000, 2)} s from the create's request to the last friend's timeline`,
         }),
         compare({
-          measure: 'Lag from create to a friend\'s timeline, p99',
-          value: lag.p99,
+          measure: `Lag from create to the last friend's timeline at ${ladder.rps} creates/s, p99`,
+          value: median.sustained?.lagP99 ?? 0,
           unit: 'ms',
           reference: 'the same lag, p50',
-          referenceValue: lag.p50,
+          referenceValue: median.sustained?.lagP50 ?? 0,
         }),
       ],
-      costs,
+      costs: [
+        ...medianDrain.costs.map((c) => ({ at: 'fan-out drain, per timeline insert', ...c })),
+        ...ladder.median.costs.map((c) => ({ at: `create + fan-out at ${ladder.rps} creates/s, per create`, ...c })),
+      ],
       details: {
-        creates: created.length,
-        createStep: stepSummary(step),
-        timelineInserts: inserts,
-        insertsPerSecond: Math.round(insertsPerSecond),
-        lagMs: { p50: round(lag.p50), p90: round(lag.p90), p99: round(lag.p99), max: round(lag.max) },
+        drain: { probe: { ...probe, costs: undefined }, runs: drains.map((d) => ({ ...d, costs: undefined })), medianInsertsPerSecond: medianDrain.insertsPerSecond },
+        gateway: {
+          lagBoundMs: LAG_BOUND_MS,
+          createP99TargetMs: CREATE_P99_MS,
+          sustainedCreatesPerSecond: ladder.rps,
+          insertsPerCreate: round(insertsPerCreate, 2),
+          limit: ladderLimit,
+          search: capacitySummary(ladder),
+          rungs,
+        },
         celebrity: { friends: celebrityFollowers.length, runsMs: celebrityRuns.map((ms) => Math.round(ms)), medianMs: Math.round(celebrityMs) },
-        redisBenchmark: { zadd, lpush, pipeline: 64 },
+        references: {
+          redisBenchmarkZaddRandomKeys: { opsPerSecond: Math.round(zaddRandom), keyspace, pipeline: REDIS_BENCHMARK_PIPELINE },
+          redisBenchmarkZaddOneKey: { opsPerSecond: Math.round(zaddOneKey), pipeline: REDIS_BENCHMARK_PIPELINE },
+          pipelinedInserts: { ...timelinesAlone, audience, inFlight: REFERENCE_IN_FLIGHT },
+        },
       },
     };
   } finally {
+    // Never leave the stack's fan-out paused, whatever failed.
+    await queue.resume().catch(() => undefined);
+    await queue.close();
     await http.close();
     await db.end();
     redis.disconnect();
   }
 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Share of one core each process used in a window of `seconds`, for those that used a tenth of one or more. */
+const coreShares = (spent: ProcessCost[], seconds: number): Record<string, number> =>
+  Object.fromEntries(
+    spent
+      .filter((c) => (c.cpuMs ?? 0) >= seconds * 100)
+      .sort((a, b) => (b.cpuMs ?? 0) - (a.cpuMs ?? 0))
+      .map((c) => [c.process, round((c.cpuMs ?? 0) / (seconds * 1000))]),
+  );
+
+/** What held a drain back, from the processes' shares of a core: one at a full core, the machine's cores all busy, or neither (waits). */
+function drainLimit(cores: Record<string, number>): string {
+  const shares = Object.entries(cores);
+  const list = shares.map(([p, c]) => `${p} ${c}`).join(', ');
+  const full = shares.find(([, c]) => c >= 0.9);
+  if (full) return `limited by ${full[0]} at a full core (${list})`;
+  const used = shares.reduce((sum, [, c]) => sum + c, 0);
+  if (used >= availableParallelism() * 0.85) return `limited by the machine's ${availableParallelism()} cores, all busy (${list})`;
+  return `no process at a full core and the stack's processes using ${round(used, 1)} of ${availableParallelism()} cores (${list}): the rest of the machine was busy with other work, or the jobs waited on round trips`;
+}
+
+/**
+ * Waits (up to 30 s) until the stack is quiet — its processes together
+ * under a fifth of a core over a second — so a figure does not pay for work
+ * left from the seed or an earlier step (consumers catching up). The
+ * engines are left out: they are shared with whatever else the machine runs.
+ */
+async function quiet(ctx: BenchContext, meter: ProcessMeter): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    meter.begin();
+    await sleep(1000);
+    const busy = meter.end(1).reduce((sum, c) => sum + (c.process === LOAD_GENERATOR || ENGINES.some((e) => e.name === c.process) ? 0 : (c.cpuMs ?? 0)), 0);
+    if (busy < 200) return;
+    if (performance.now() > deadline) {
+      ctx.log(`  the stack was still using ${round(busy / 1000)} cores after 30 s; measuring anyway`);
+      return;
+    }
+  }
+}
+
+/** Requests per second of one redis-benchmark run (CSV: the second line's second field). */
+async function redisBenchmark(ctx: BenchContext, args: string[]): Promise<number> {
+  const url = new URL(ctx.redisUrl);
+  const { stdout } = await run('redis-benchmark', ['-h', url.hostname, '-p', url.port || '6379', '-q', '--csv', ...args]);
+  const rps = Number(/\n"[^"]*","([\d.]+)"/.exec(stdout)?.[1] ?? Number.NaN);
+  if (!Number.isFinite(rps)) throw new Error(`redis-benchmark said: ${stdout.slice(0, 500)}`);
+  return rps;
+}
+
+/**
+ * What one of our inserts is, without the queue, Postgres or our code: for
+ * each call, `audience` distinct random timelines of a `keyspace` of them,
+ * each a ZADD, a trim to the cap and an EXPIRE, pipelined in one round trip
+ * (the obvious way to write it with the worker's client, ioredis),
+ * REFERENCE_IN_FLIGHT calls at once from one Node process (the bench's).
+ * Inserts counted from Redis afterwards.
+ */
+async function pipelinedReference(ctx: BenchContext, keyspace: number, audience: number, total: number): Promise<{ inserts: number; seconds: number; insertsPerSecond: number }> {
+  const redis = new Redis(ctx.redisUrl);
+  const key = (i: number) => `${ctx.namespace}:ref:timeline:${i}`;
+  const calls = Math.ceil(total / audience);
+  let next = 0;
+  try {
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: REFERENCE_IN_FLIGHT }, async () => {
+        while (next < calls) {
+          next++;
+          const picked = new Set<number>();
+          while (picked.size < Math.min(audience, keyspace)) picked.add(Math.floor(Math.random() * keyspace));
+          const member = `${randomUUID()}:${randomUUID()}`;
+          const score = Date.now();
+          const pipeline = redis.pipeline();
+          for (const i of picked) pipeline.zadd(key(i), score, member).zremrangebyrank(key(i), 0, -(TIMELINE_CAP + 2)).expire(key(i), 14 * 24 * 3600);
+          const failed = ((await pipeline.exec()) ?? []).find(([err]) => err);
+          if (failed) throw failed[0];
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    let inserts = 0;
+    for (let i = 0; i < keyspace; i += 2000) {
+      const pipeline = redis.pipeline();
+      for (let k = i; k < Math.min(keyspace, i + 2000); k++) pipeline.zcard(key(k));
+      for (const [, n] of (await pipeline.exec()) ?? []) inserts += Number(n);
+    }
+    return { inserts, seconds: round(seconds, 3), insertsPerSecond: inserts / seconds };
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function unlinkAll(redis: Redis, pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}

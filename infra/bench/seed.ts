@@ -44,6 +44,8 @@ const uuidSql = (text: string) => `overlay(overlay(md5(${text}) placing '4' from
 /** The id of person `i` (1-based); SQL_USER computes the same in SQL. */
 export const userId = (i: number) => uuidOf(`bench-user-${i}`);
 const SQL_USER = (expr: string) => uuidSql(`'bench-user-' || (${expr})`);
+/** The id of seeded session number `expr` (1-based), in SQL: the fan-out bench's drains pick sessions by number. */
+export const seededSessionIdSql = (expr: string) => uuidSql(`'bench-session-' || (${expr})`);
 export const email = (i: number) => `bench${i}@hoptrack.bench`;
 
 /** mulberry32: a small seeded generator, so the graph is the same on every run. */
@@ -243,7 +245,7 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
          FROM generate_series(1, ${scale.sessions}) s, LATERAL (SELECT now() - random() * interval '90 days' AS t) c
        )
        INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, location, music_track, created_at, updated_at)
-       SELECT ${uuidSql(`'bench-session-' || s`)}, user_id,
+       SELECT ${seededSessionIdSql('s')}, user_id,
               ($1::text[])[1 + s % 8], CASE WHEN s % 3 = 0 THEN 'A good evening with friends.' END,
               1 + s % 8, 30 + (s % 10) * 20, (4 + s % 5) || '.' || (s % 10),
               ARRAY[($2::text[])[1 + s % 8], ($2::text[])[1 + (s / 8) % 8]],

@@ -18,7 +18,11 @@ export const sessionsConfigSchema = serviceConfigSchema(
     FANOUT_QUEUE: z.string().default('feed-fanout'),
     /** Followers written per fan-out job: a big author's session becomes a chain of jobs, so no job holds the queue long. */
     FANOUT_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
-    FANOUT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+    /**
+     * Jobs one worker runs at once. A job is three round trips (its SQL, its timeline write, BullMQ's
+     * completion), so few jobs at once leave the process waiting: 4 drained about half as fast (docs/benchmarks.md).
+     */
+    FANOUT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(16),
     FANOUT_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
     FANOUT_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
     FANOUT_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { NEXT_CURSOR_HEADER, subjectFor, type FeedSession } from '@hoptrack/proto';
 import { readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Timelines } from '../src/feed/timelines';
 import { feedIds, ok } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
 
@@ -148,6 +149,27 @@ describe('timelines in Redis', () => {
     expect((await author.delete(`/api/sessions/${id}`)).statusCode).toBe(204);
     await t.settle();
     for (const f of friends) expect(await entriesOf(f, id), f.id).toEqual([]);
+  });
+
+  it("fan-out's write: on every timeline of the batch a ZADD, a trim to the cap (+1 for the completeness mark) and a two-week TTL; Redis refusing it fails the call", async () => {
+    const cap = 3;
+    const timelines = new Timelines(t.redis, `${t.config.BUS_NAMESPACE}:cap-test`, cap);
+    const [complete, plain] = [randomUUID(), randomUUID()];
+    await timelines.rebuild(complete, []);
+    for (let i = 1; i <= 6; i++) await timelines.add([complete, plain], { sessionId: `s${i}`, authorId: 'a', score: i });
+    // The newest cap + 1 members stay: the completeness mark (+inf) is one of them where there is one.
+    expect(await t.redis.zrange(timelines.key(complete), 0, -1)).toEqual(['a:s4', 'a:s5', 'a:s6', '~complete']);
+    expect(await t.redis.zrange(timelines.key(plain), 0, -1)).toEqual(['a:s3', 'a:s4', 'a:s5', 'a:s6']);
+    expect(await t.redis.zscore(timelines.key(plain), 'a:s6')).toBe('6');
+    for (const id of [complete, plain]) {
+      const ttl = await t.redis.ttl(timelines.key(id));
+      expect(ttl).toBeGreaterThan(14 * 24 * 3600 - 60);
+      expect(ttl).toBeLessThanOrEqual(14 * 24 * 3600);
+    }
+    // A key that is not a sorted set: the write rejects (the job fails and is retried), it is not swallowed.
+    const broken = randomUUID();
+    await t.redis.set(timelines.key(broken), 'not a timeline');
+    await expect(timelines.add([plain, broken], { sessionId: 's7', authorId: 'a', score: 7 })).rejects.toThrow(/WRONGTYPE/);
   });
 
   it('a new friendship back-fills recent sessions both ways', async () => {

@@ -1,5 +1,5 @@
 import { audienceSql, type Logger } from '@hoptrack/runtime';
-import type { PrismaClient } from '../db';
+import type { PreparedSql, PrismaClient } from '../db';
 import { CAN_SEE_SESSION, NOT_MUTED, notBlockedWith } from '../domain/visibility';
 import type { TimelineEntry, Timelines } from './timelines';
 
@@ -16,6 +16,8 @@ export type FanoutJob =
 
 export interface FanoutDeps {
   prisma: PrismaClient;
+  /** The fan-out's hot statement goes by name (planned once per connection), not through Prisma. */
+  prepared: PreparedSql;
   timelines: Timelines;
   batch: number;
   cap: number;
@@ -41,16 +43,18 @@ export interface FanoutDeps {
 export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: string): Promise<void> {
   switch (job.kind) {
     case 'fanout': {
-      const session = await deps.prisma.beerSession.findUnique({ where: { id: job.sessionId }, select: { id: true } });
-      if (!session) return; // deleted before its fan-out ran
+      // One statement: whether the session still exists (deleted before its fan-out ran: nothing to do) and this batch's audience.
+      const batch = await liveAudience(deps, job);
+      if (!batch) return;
       const entry: TimelineEntry = { sessionId: job.sessionId, authorId: job.authorId, score: job.score };
-      if (job.after === null) await deps.timelines.add([job.authorId], entry);
-      const followers = await audience(deps, job.authorId, job.after);
+      const followers = batch.followers;
       // The next batch is queued before this one's writes, so another worker reads its audience
       // while these timelines are written (a chained job id: a retry of this batch forks nothing).
       const last = !(await chain(deps, job, jobId, followers));
+      // The author's own timeline goes with the first batch's writes, in the same call.
+      const author = job.after === null ? [job.authorId] : [];
       const split = deps.faultGate ? 1 : followers.length;
-      await deps.timelines.add(followers.slice(0, split), entry);
+      await deps.timelines.add([...author, ...followers.slice(0, split)], entry);
       if (followers.length > 1) await deps.faultGate?.();
       await deps.timelines.add(followers.slice(split), entry);
       if (last) deps.fanoutDone?.((Date.now() - job.score) / 1000);
@@ -97,20 +101,26 @@ async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string |
   return true;
 }
 
-/** Followers allowed to see the author's sessions, who did not mute them, in id order after `after`. */
-function audience(deps: FanoutDeps, authorId: string, after: string | null): Promise<string[]> {
-  return deps.prisma
-    .$queryRawUnsafe<Array<{ follower_id: string }>>(
-      `SELECT f.follower_id FROM follows f
-       WHERE f.followee_id = $1::uuid AND ($2::uuid IS NULL OR f.follower_id > $2::uuid)
-         AND ${audienceSql.canSee('f.follower_id', '$1::uuid')}
-         AND NOT ${audienceSql.muted('f.follower_id', '$1::uuid')}
-       ORDER BY f.follower_id LIMIT $3`,
-      authorId,
-      after,
-      deps.batch,
-    )
-    .then((rows) => rows.map((r) => r.follower_id));
+/**
+ * The batch of a fan-out job in one round trip: null when the session is
+ * gone, else the followers allowed to see the author's sessions who did not
+ * mute them, in id order after `after`. A named statement: Postgres plans it
+ * once per connection, not on every job (planning cost more than running it).
+ */
+async function liveAudience(deps: FanoutDeps, job: Extract<FanoutJob, { kind: 'fanout' }>): Promise<{ followers: string[] } | null> {
+  const [row] = await deps.prepared.query<{ live: boolean; followers: string[] }>(
+    'fanout_live_audience',
+    `SELECT EXISTS (SELECT 1 FROM beer_sessions s WHERE s.id = $4::uuid) AS live,
+       ARRAY(
+         SELECT f.follower_id::text FROM follows f
+         WHERE f.followee_id = $1::uuid AND ($2::uuid IS NULL OR f.follower_id > $2::uuid)
+           AND ${audienceSql.canSee('f.follower_id', '$1::uuid')}
+           AND NOT ${audienceSql.muted('f.follower_id', '$1::uuid')}
+         ORDER BY f.follower_id LIMIT $3
+       ) AS followers`,
+    [job.authorId, job.after, deps.batch, job.sessionId],
+  );
+  return row?.live ? { followers: row.followers } : null;
 }
 
 /** Every follower, whatever they may see now: a removal must reach them all. */

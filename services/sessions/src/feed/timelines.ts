@@ -14,6 +14,24 @@ const COMPLETE = '~complete';
 const TTL_SECONDS = 14 * 24 * 3600;
 
 const member = (e: { authorId: string; sessionId: string }) => `${e.authorId}:${e.sessionId}`;
+
+/**
+ * Fan-out's write of one entry to many timelines in one command (KEYS: the
+ * timelines; ARGV: score, member, the rank to trim up to, TTL): each gets the
+ * ZADD, the trim to the cap and the EXPIRE that three pipelined commands per
+ * timeline would give it, for one command's encoding, write and reply instead
+ * of three per timeline (docs/benchmarks.md, fan-out). A batch is at most
+ * FANOUT_BATCH timelines, so Redis runs it in well under a millisecond.
+ */
+const ADD_SCRIPT = `
+for i = 1, #KEYS do
+  redis.call('ZADD', KEYS[i], ARGV[1], ARGV[2])
+  redis.call('ZREMRANGEBYRANK', KEYS[i], 0, ARGV[3])
+  redis.call('EXPIRE', KEYS[i], ARGV[4])
+end
+return #KEYS`;
+const ADD_COMMAND = 'hoptrackTimelineAdd';
+type AddingRedis = Redis & { [ADD_COMMAND](keys: number, ...args: Array<string | number>): Promise<number> };
 function parseMember(value: string, score: number): TimelineEntry | null {
   const [authorId, sessionId] = value.split(':');
   return authorId && sessionId ? { authorId, sessionId, score } : null;
@@ -37,23 +55,20 @@ export class Timelines {
     private readonly redis: Redis,
     private readonly namespace: string,
     private readonly cap: number,
-  ) {}
+  ) {
+    // Sent by SHA (EVALSHA; ioredis loads the script on NOSCRIPT), not as script text on every call.
+    if (!(ADD_COMMAND in redis)) redis.defineCommand(ADD_COMMAND, { lua: ADD_SCRIPT });
+  }
 
   key(userId: string): string {
     return `${this.namespace}:timeline:${userId}`;
   }
 
-  /** Adds one session to many timelines in one round trip, trimming each to the cap. */
+  /** Adds one session to many timelines in one command, trimming each to the cap; rejects if Redis refused it. */
   async add(userIds: string[], entry: TimelineEntry): Promise<void> {
     if (userIds.length === 0) return;
-    const pipeline = this.redis.pipeline();
-    for (const userId of userIds) {
-      const key = this.key(userId);
-      pipeline.zadd(key, entry.score, member(entry));
-      pipeline.zremrangebyrank(key, 0, -(this.cap + 2)); // +1 for the completeness mark
-      pipeline.expire(key, TTL_SECONDS);
-    }
-    await pipeline.exec();
+    // Trim to the cap, +1 for the completeness mark.
+    await (this.redis as AddingRedis)[ADD_COMMAND](userIds.length, ...userIds.map((id) => this.key(id)), entry.score, member(entry), -(this.cap + 2), TTL_SECONDS);
   }
 
   /** Adds many sessions to one timeline (back-fill). */

@@ -43,6 +43,7 @@ export async function startFanout(options: {
   const add = (job: FanoutJob, jobId: string) => enqueueFanout(queue, job, jobId, settings.attempts);
   const deps = {
     prisma: connections.prisma,
+    prepared: connections.prepared,
     timelines: new Timelines(connections.redis, config.BUS_NAMESPACE, config.TIMELINE_CAP),
     batch: config.FANOUT_BATCH,
     cap: config.TIMELINE_CAP,
@@ -53,9 +54,8 @@ export async function startFanout(options: {
   };
   const worker: Worker<FanoutJob, void> = createFanoutWorker(
     settings,
-    async (job, jobId) => {
-      await runFanoutJob({ ...deps, logger: logger.child({ jobId }) }, job, jobId);
-    },
+    // (No logger per job: a job logs nothing itself; a failure is logged with its job id by the queue worker.)
+    (job, jobId) => runFanoutJob(deps, job, jobId),
     logger,
   );
   if (options.registry) observeQueueWorker(options.registry, worker, settings.name);
