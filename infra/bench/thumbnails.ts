@@ -1,11 +1,14 @@
 import { addPhotosResponse, album as albumSchema, PHOTO_MAX_BYTES, PHOTO_PICKER_MAX } from '@hoptrack/proto';
 import { loadConfig } from '@hoptrack/runtime';
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
+import { commandFor } from '@hoptrack/testing/processes';
 import { mediaConfigSchema } from '../../services/media/src/config';
-import { renderPhotoVersions } from '../../services/media/src/images/images';
 import type { Benchmark, BenchContext } from './lib/context';
 import { openLoop } from './lib/load';
 import { compare, round, stepSummary, type Section } from './lib/report';
@@ -17,13 +20,13 @@ import { compare, round, stepSummary, type Section } from './lib/report';
  * 320 px thumbnail and 1600 px display copy, S3 put ×2, status 'ready').
  *
  * - images/s end to end, from the first upload's acceptance to the last photo
- *   ready, beside sharp alone in this process doing the same two resizes (the
- *   worker's own renderPhotoVersions) on the same bytes at the worker's job
- *   concurrency and sharp thread setting: the ratio is what the queue, S3 and
- *   the database cost on top of the pixels.
+ *   ready, beside sharp alone doing the same two resizes (the worker's own
+ *   renderPhotoVersions) on the same bytes under the worker's CPU limits
+ *   (renders at once, libvips threads, nice; servers/sharp-alone.ts): the
+ *   ratio is what the upload, the queue, S3 and the database cost on top of the pixels.
  * - the feed read p99 while the worker is busy, beside the same read while it
  *   is idle: the worker shares the machine with the read path and must not
- *   starve it. Its jobs at once (THUMBNAIL_CONCURRENCY), libvips threads per
+ *   starve it. Its renders at once (THUMBNAIL_CONCURRENCY), libvips threads per
  *   image (THUMBNAIL_SHARP_THREADS) and CPU priority (THUMBNAIL_NICE) are
  *   capped in services/media/src/config.ts; the figures say whether that holds.
  */
@@ -163,26 +166,37 @@ async function untilReady(db: pg.Client, ids: string[], timeoutMs: number): Prom
 
 /**
  * sharp alone: the worker's renderPhotoVersions (same sizes, WebP options,
- * rotation and pixel limit) on a fresh copy of the same bytes each time — a
- * fresh buffer, as the worker gets one from S3, so libvips' operation cache
- * cannot answer from an earlier run — `concurrency` images at a time, as the
- * worker runs that many jobs at once.
+ * rotation and pixel limit) on a fresh copy of the same bytes each time,
+ * `concurrency` images at a time as the worker renders that many at once, in a
+ * process of its own under the worker's CPU limits (servers/sharp-alone.ts):
+ * the same libvips threads per image and the same nice value on every thread,
+ * so that neither side is favoured when something else wants the CPU.
  */
-async function sharpAlone(jpeg: Buffer, count: number, concurrency: number): Promise<{ seconds: number; cpuMs: number }> {
-  let next = 0;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        next++;
-        await renderPhotoVersions(Buffer.from(jpeg));
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const used = process.cpuUsage(cpu);
-  return { seconds, cpuMs: (used.user + used.system) / 1000 };
+async function sharpAlone(jpeg: Buffer, count: number, limits: { concurrency: number; sharpThreads: number; nice: number }): Promise<{ seconds: number; cpuMs: number }> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bench-sharp-alone-'));
+  try {
+    const photo = path.join(dir, 'photo.jpg');
+    await writeFile(photo, jpeg);
+    const [command, ...args] = commandFor('infra/bench/servers/sharp-alone.ts');
+    const child = spawn(command ?? process.execPath, args, {
+      env: {
+        ...process.env,
+        SHARP_ALONE_PHOTO: photo,
+        SHARP_ALONE_COUNT: String(count),
+        SHARP_ALONE_CONCURRENCY: String(limits.concurrency),
+        SHARP_ALONE_THREADS: String(limits.sharpThreads),
+        SHARP_ALONE_NICE: String(limits.nice),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('exit', resolve));
+    if (code !== 0) throw new Error(`sharp alone exited with ${code}: ${out}`);
+    return JSON.parse(out.trim().split('\n').pop() ?? '') as { seconds: number; cpuMs: number };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 export const benchThumbnails: Benchmark = async (ctx) => {
@@ -194,7 +208,9 @@ export const benchThumbnails: Benchmark = async (ctx) => {
   // The worker's settings as it runs them: the stack's environment over this process's, through its own schema.
   const worker = ctx.stack.services['media-worker'];
   const config = loadConfig('media-worker', mediaConfigSchema, { ...process.env, ...worker.options.env });
-  const jobConcurrency = config.THUMBNAIL_CONCURRENCY;
+  const renderConcurrency = config.THUMBNAIL_CONCURRENCY;
+  // Jobs the worker holds at once: its render slots and the jobs ready beside them (S3 and database work).
+  const jobConcurrency = config.THUMBNAIL_CONCURRENCY * (1 + config.THUMBNAIL_PREFETCH);
   const sharpThreads = config.THUMBNAIL_SHARP_THREADS;
   const nice = config.THUMBNAIL_NICE;
 
@@ -202,7 +218,7 @@ export const benchThumbnails: Benchmark = async (ctx) => {
   const meta = await sharp(jpeg).metadata();
   if (jpeg.length > PHOTO_MAX_BYTES) throw new Error(`the test photo is ${jpeg.length} bytes, over the ${PHOTO_MAX_BYTES} limit per file`);
   const photo = new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' });
-  ctx.log(`thumbnails: ${meta.width}×${meta.height} JPEG of ${(jpeg.length / 1e6).toFixed(1)} MB; worker runs ${jobConcurrency} jobs at once, sharp ${sharpThreads} thread(s) per image, nice ${nice}`);
+  ctx.log(`thumbnails: ${meta.width}×${meta.height} JPEG of ${(jpeg.length / 1e6).toFixed(1)} MB; worker renders ${renderConcurrency} at once (${jobConcurrency} jobs held), sharp ${sharpThreads} thread(s) per image, nice ${nice}`);
 
   const token = await ctx.token(ctx.seed.reader);
   // A p99 of error answers would be no figure at all: a read step with errors fails the benchmark.
@@ -229,10 +245,8 @@ export const benchThumbnails: Benchmark = async (ctx) => {
     const e2eRate = count / e2eSeconds;
     ctx.log(`thumbnails: ${count} photos end to end in ${e2eSeconds.toFixed(1)} s (uploads ${e2e.uploadSeconds.toFixed(1)} s): ${e2eRate.toFixed(2)} images/s`);
 
-    // 3. sharp alone, in this process, with the worker's concurrency and threads (restored afterwards).
-    const ownThreads = sharp.concurrency();
-    sharp.concurrency(sharpThreads);
-    const alone = await sharpAlone(jpeg, count, jobConcurrency).finally(() => sharp.concurrency(ownThreads));
+    // 3. sharp alone, with the worker's renders at once, threads and priority.
+    const alone = await sharpAlone(jpeg, count, { concurrency: renderConcurrency, sharpThreads, nice });
     const aloneRate = count / alone.seconds;
     ctx.log(`thumbnails: sharp alone ${aloneRate.toFixed(2)} images/s, ${(alone.cpuMs / count).toFixed(0)} CPU ms per image`);
 
@@ -251,7 +265,7 @@ export const benchThumbnails: Benchmark = async (ctx) => {
     await untilReady(db, busyBatch.photoIds, ctx.smoke ? 60_000 : 240_000);
 
     const workerCost = costs.find((c) => c.process === 'media-worker')?.cpuMsPerRequest ?? null;
-    const setting = `${jobConcurrency} jobs at once, sharp ${sharpThreads} thread(s) per image, nice ${nice}`;
+    const setting = `${renderConcurrency} render(s) at once, ${jobConcurrency} jobs held, sharp ${sharpThreads} thread(s) per image, nice ${nice}`;
     const section: Section = {
       id: 'thumbnails',
       title: 'Thumbnails',
@@ -260,8 +274,7 @@ export const benchThumbnails: Benchmark = async (ctx) => {
           measure: `12 MP JPEG → thumbnail + display, end to end (upload through the gateway, S3 get, sharp, S3 put ×2, ready), ${count} photos`,
           value: round(e2eRate),
           unit: 'images/s',
-          // The bench process runs at nice 0: on a quiet machine that changes nothing, under contention it flatters the reference.
-          reference: `sharp alone in the bench process, same resizes, ${jobConcurrency} at once, ${sharpThreads} thread(s) per image`,
+          reference: `sharp alone (a process of its own), same resizes, ${renderConcurrency} at once, ${sharpThreads} thread(s) per image, nice ${nice}`,
           referenceValue: round(aloneRate),
           note: `first upload accepted → last photo ready in ${round(e2eSeconds, 1)} s; uploads took ${round(e2e.uploadSeconds, 1)} s`,
         }),
@@ -290,13 +303,14 @@ export const benchThumbnails: Benchmark = async (ctx) => {
         image: { width: meta.width, height: meta.height, format: meta.format, bytes: jpeg.length },
         machine: { cores: availableParallelism() },
         worker: {
+          renderConcurrency,
           jobConcurrency,
           sharpThreadsPerImage: sharpThreads,
           nice,
           // Seen on the running worker: every thread should carry the nice value.
           threadNice: workerThreads,
-          // Each job runs its two resizes side by side, each a task on libuv's pool.
-          resizesInFlight: jobConcurrency * 2,
+          // Each render runs its two resizes side by side, each a task on libuv's pool.
+          resizesInFlight: renderConcurrency * 2,
           uvThreadpoolSize: Number(worker.options.env.UV_THREADPOOL_SIZE ?? process.env.UV_THREADPOOL_SIZE ?? 4),
         },
         endToEnd: {
@@ -306,7 +320,15 @@ export const benchThumbnails: Benchmark = async (ctx) => {
           seconds: round(e2eSeconds),
           imagesPerSecond: round(e2eRate),
         },
-        sharpAlone: { photos: count, seconds: round(alone.seconds), imagesPerSecond: round(aloneRate), cpuMsPerImage: round(alone.cpuMs / count, 1) },
+        sharpAlone: {
+          photos: count,
+          concurrency: renderConcurrency,
+          sharpThreadsPerImage: sharpThreads,
+          nice,
+          seconds: round(alone.seconds),
+          imagesPerSecond: round(aloneRate),
+          cpuMsPerImage: round(alone.cpuMs / count, 1),
+        },
         feedRead: {
           path: FEED_PATH,
           reader: ctx.seed.reader,

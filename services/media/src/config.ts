@@ -25,11 +25,18 @@ export const mediaConfigSchema = serviceConfigSchema(
     THUMBNAIL_CONSUMER: z.string().default('media-thumbnails'),
     THUMBNAIL_QUEUE: z.string().default('thumbnails'),
     /**
-     * Jobs at once per worker process. Each job decodes its photo twice side by side
-     * (thumbnail and display copy), so a process keeps at most
-     * 2 × THUMBNAIL_CONCURRENCY × THUMBNAIL_SHARP_THREADS threads busy with pixels.
+     * Photos rendered at once per worker process (its render slots). Each render decodes
+     * its photo twice side by side (thumbnail and display copy), so a process keeps at
+     * most 2 × THUMBNAIL_CONCURRENCY × THUMBNAIL_SHARP_THREADS threads busy with pixels.
      */
     THUMBNAIL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    /**
+     * Jobs the worker holds beyond its render slots, per slot: such a job reads its
+     * original from S3 while the others render, and a rendered job writes its versions
+     * and marks its photo while the next renders. Costs memory (one original each),
+     * not CPU; 0 = a job's S3 and database work waits in its slot, as before.
+     */
+    THUMBNAIL_PREFETCH: z.coerce.number().int().min(0).max(4).default(1),
     /**
      * libvips threads per image (sharp.concurrency()). Set here rather than left to
      * sharp, whose default depends on the build (1 with glibc's allocator, one per

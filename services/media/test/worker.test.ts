@@ -98,6 +98,42 @@ describe('thumbnail worker process', () => {
     expect(stored.sort()).toEqual([photo.filename, photo.thumbnailKey, photo.url].sort());
   });
 
+  it('holds more jobs than it renders at once: renders stay within the slots, every photo is processed once', { timeout: 120_000 }, async () => {
+    // The earlier tests' workers would share the queue: this one alone takes the jobs.
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    const owner = randomUUID();
+    const headers = await media.bearer(owner);
+    const album = (await media.app.inject({ method: 'POST', url: '/api/albums', headers, payload: { name: 'Pipeline' } })).json();
+    // Photos big enough that a render outlasts the next job's S3 read, so jobs do wait for the slot.
+    const photo = await jpegWithGps(3000, 2000);
+    const body = multipart(Array.from({ length: 8 }, (_, i) => ({ name: 'photos', filename: `p${i}.jpg`, contentType: 'image/jpeg', value: photo })));
+    const upload = await media.app.inject({ method: 'POST', url: `/api/albums/${album.id}/photos`, headers: { ...headers, ...body.headers }, payload: body.payload });
+    expect(upload.statusCode).toBe(201);
+    const ids: string[] = upload.json().map((p: { id: string }) => p.id);
+    await media.relay.drain();
+
+    // One render slot, two jobs held ready beside it: three jobs at once.
+    const worker = await startWorker({ THUMBNAIL_CONCURRENCY: '1', THUMBNAIL_PREFETCH: '2', LOG_LEVEL: 'debug' });
+    await eventually(async () => (await media.prisma.photo.count({ where: { id: { in: ids }, status: 'ready' } })) === ids.length, 'every photo ready', 60_000);
+
+    const logged = worker.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg?: string; photoId?: string; renders?: { running: number; waiting: number } });
+    const renders = logged.filter((l) => l.msg === 'render started').map((l) => l.renders);
+    // Each render ran alone in its slot, and at times with jobs already waiting for it (their originals read meanwhile).
+    expect(renders).toHaveLength(ids.length);
+    expect(renders.every((r) => r?.running === 1)).toBe(true);
+    expect(renders.some((r) => (r?.waiting ?? 0) >= 1)).toBe(true);
+    const mine = new Set(ids);
+    const ready = tally(ids, logged.filter((l) => l.msg === 'thumbnail ready' && mine.has(l.photoId ?? '')).map((l) => l.photoId ?? ''));
+    await eventually(async () => (await media.prisma.$queryRawUnsafe<Array<{ n: number }>>('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL'))[0]?.n === 0, 'outbox drained', 30_000);
+    const processed = tally(ids, (await media.events('media.photo.processed.v1')).map((e) => e.data.photoId).filter((id) => mine.has(id)));
+    expect(ready).toEqual({ ok: ids.length, lost: 0, duplicated: 0, extraCopies: 0, unexpected: 0 });
+    expect(processed).toEqual({ ok: ids.length, lost: 0, duplicated: 0, extraCopies: 0, unexpected: 0 });
+    // Both versions of every photo in the bucket.
+    const stored = new Set([...(await media.store.list(`thumbs/${owner}/`)), ...(await media.store.list(`display/${owner}/`))]);
+    const photos = await media.prisma.photo.findMany({ where: { id: { in: ids } } });
+    expect(photos.every((p) => p.thumbnailKey !== null && stored.has(p.thumbnailKey) && p.url !== null && stored.has(p.url))).toBe(true);
+  });
+
   it('runs every thread at the configured CPU priority, with the configured libvips threads', async () => {
     const worker = await startWorker({ THUMBNAIL_NICE: '7', THUMBNAIL_SHARP_THREADS: '1' });
     const pid = worker.child.pid as number;

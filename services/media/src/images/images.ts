@@ -68,12 +68,23 @@ export interface PhotoVersions {
  * An album photo's two served versions: a 320 px square thumbnail and a
  * display copy within 1600 px, both upright, WebP, and without metadata.
  * The original (which may carry GPS) is kept but never served.
+ *
+ * The photo is decoded once: straight to the display size (a JPEG shrinks
+ * while it decodes), then both versions are made from those pixels side by
+ * side, the display copy's WebP encode beside the thumbnail's resize and
+ * encode. (Two pipelines on the original decode it twice: about a tenth more
+ * CPU per photo for a 12 MP JPEG, and two threads busy where one will do.)
  */
 export async function renderPhotoVersions(input: Buffer): Promise<PhotoVersions> {
-  const upright = sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' }).rotate();
+  const { data, info } = await sharp(input, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'error' })
+    .rotate()
+    .resize(1600, 1600, { fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const pixels = { raw: { width: info.width, height: info.height, channels: info.channels } };
   const [thumbnail, display] = await Promise.all([
-    upright.clone().resize(320, 320, { fit: 'cover' }).webp({ quality: 80 }).toBuffer(),
-    upright.clone().resize(1600, 1600, { fit: 'inside', withoutEnlargement: true }).webp({ quality: 85 }).toBuffer({ resolveWithObject: true }),
+    sharp(data, pixels).resize(320, 320, { fit: 'cover' }).webp({ quality: 80 }).toBuffer(),
+    sharp(data, pixels).webp({ quality: 85 }).toBuffer(),
   ]);
-  return { thumbnail, display: display.data, width: display.info.width, height: display.info.height };
+  return { thumbnail, display, width: info.width, height: info.height };
 }

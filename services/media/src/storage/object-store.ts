@@ -77,13 +77,35 @@ export class ObjectStore {
     }
   }
 
-  /** The whole object in memory (images are bounded by the upload limits), or null. */
+  /**
+   * The whole object in memory (images are bounded by the upload limits), or null.
+   * One GET, no HEAD before it (the answer's Content-Length sizes the buffer), and
+   * the bytes copied once into it rather than gathered and concatenated.
+   */
   async getBuffer(key: string): Promise<Buffer | null> {
-    const object = await this.get(key);
-    if (!object) return null;
-    const chunks: Buffer[] = [];
-    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    let stream: Readable & { headers?: Record<string, string | string[] | undefined> };
+    try {
+      stream = await this.client.getObject(this.bucket, key);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NoSuchKey' || (err as { code?: string }).code === 'NotFound') return null;
+      throw err;
+    }
+    const length = Number(stream.headers?.['content-length']);
+    if (!Number.isSafeInteger(length) || length < 0) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    }
+    const body = Buffer.allocUnsafe(length);
+    let filled = 0;
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer;
+      if (filled + bytes.length > length) throw new Error(`object ${key} is longer than its Content-Length (${length})`);
+      bytes.copy(body, filled);
+      filled += bytes.length;
+    }
+    if (filled !== length) throw new Error(`object ${key} ended after ${filled} of ${length} bytes`);
+    return body;
   }
 
   async remove(key: string): Promise<void> {

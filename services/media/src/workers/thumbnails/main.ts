@@ -3,7 +3,9 @@ import { Redis } from 'ioredis';
 import { mediaConfigSchema } from '../../config';
 import { openConnections } from '../../connections';
 import { applyCpuLimits } from './cpu-limits';
+import { renderPhotoVersions } from '../../images/images';
 import { processPhoto } from './process-photo';
+import { RenderSlots } from './render-slots';
 import { observeQueueWorker, queuePrefix, registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, type QueueSettings } from './queue';
 
@@ -25,7 +27,8 @@ await runService({
       name: config.THUMBNAIL_QUEUE,
       prefix: queuePrefix(config.BUS_NAMESPACE),
       attempts: config.THUMBNAIL_ATTEMPTS,
-      concurrency: config.THUMBNAIL_CONCURRENCY,
+      // Jobs at once: the render slots and the jobs held ready beside them (config.ts).
+      concurrency: config.THUMBNAIL_CONCURRENCY * (1 + config.THUMBNAIL_PREFETCH),
       lockMs: config.THUMBNAIL_LOCK_MS,
       stalledIntervalMs: config.THUMBNAIL_STALLED_INTERVAL_MS,
     };
@@ -36,7 +39,14 @@ await runService({
     const relay = new OutboxRelay({ db: connections.prisma, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
     const delayMs = Number(process.env.THUMBNAIL_FAULT_DELAY_MS ?? 0);
     relay.registerMetrics(metrics.registry);
-    const deps = { ...connections, outbox: new Outbox(config.BUS_NAMESPACE), onEventsCommitted: () => relay.poke(), logger, delayMs };
+    const slots = new RenderSlots(config.THUMBNAIL_CONCURRENCY);
+    const render = (original: Buffer) =>
+      slots.run(() => {
+        // What the slots hold when a render starts (the worker test reads it at debug level).
+        logger.debug({ renders: slots.load }, 'render started');
+        return renderPhotoVersions(original);
+      });
+    const deps = { ...connections, outbox: new Outbox(config.BUS_NAMESPACE), onEventsCommitted: () => relay.poke(), logger, delayMs, render };
     const app = createServer({
       logger,
       metrics,

@@ -12,6 +12,12 @@ export interface ProcessDeps {
   logger: Logger;
   /** Fault injection for tests (THUMBNAIL_FAULT_DELAY_MS): wait this long between the S3 puts and the database update. */
   delayMs?: number;
+  /**
+   * The resizes (default: renderPhotoVersions as it is). The worker process passes it
+   * through its render slots (render-slots.ts), so jobs beyond them do their S3 and
+   * database work while the others render.
+   */
+  render?: (original: Buffer) => Promise<PhotoVersions>;
 }
 
 export type ProcessOutcome = 'ready' | 'failed' | 'skipped';
@@ -35,12 +41,12 @@ export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<
 
   let versions: PhotoVersions;
   try {
-    versions = await renderPhotoVersions(original);
+    versions = await (deps.render ?? renderPhotoVersions)(original);
   } catch (err) {
     return markFailed(deps, photo, `The image could not be decoded: ${(err as Error).message}`.slice(0, 300));
   }
   const keys = photoKeys(photo.userId, photo.id);
-  // Both writes at once: a job spends less time waiting on S3 between its CPU work and the next job's.
+  // Both writes at once, after the render slot is given back: the next photo renders meanwhile.
   await Promise.all([store.put(keys.thumbnail, versions.thumbnail, 'image/webp'), store.put(keys.display, versions.display, 'image/webp')]);
   // The dangerous moment for a crash: objects written, photo not yet marked. A test kills the worker here.
   if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
