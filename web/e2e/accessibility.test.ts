@@ -213,6 +213,16 @@ function signedInScreens(w: World): Screen[] {
     { path: '/dm', title: 'Direct Messages', axeOnly: true, ready: (page) => item(list(page, 'Threads'), friend.displayName).waitFor() },
     { path: `/dm?user=${friend.id}`, title: 'Direct Messages', ready: (page) => chatLog(page).getByText('Will do', { exact: true }).waitFor() },
     { path: '/privacy', title: 'Privacy Settings', ready: (page) => page.getByRole('switch', { name: 'Private Profile' }).waitFor() },
+    {
+      path: '/notifications',
+      title: 'Notifications',
+      // The friend's like, reaction and comment on my session make one entry (issue 22's grouping).
+      ready: (page) =>
+        list(page, 'Notifications')
+          .getByRole('link', { name: `${friend.displayName} liked, reacted to and commented on your session “${w.mySession.title}”`, exact: false })
+          .waitFor(),
+    },
+    { path: `/sessions/${w.mySession.id}`, title: w.mySession.title, ready: (page) => card(page, w.mySession.title).waitFor() },
     { path: '/photos', title: 'Photos', ready: (page) => loaded(item(list(page, 'Albums'), w.album.name).locator('img')) },
     {
       path: `/photos?album=${w.album.id}`,

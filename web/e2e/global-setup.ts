@@ -13,6 +13,8 @@ declare module 'vitest' {
   interface ProvidedContext {
     /** The shared stack's gateway origin: the built web app and /api. */
     e2eBaseUrl: string;
+    /** The shared stack's SMTP catcher (infra/testing/mail.ts): the mails the services sent, readable over HTTP. */
+    e2eMailUrl: string;
   }
 }
 
@@ -35,5 +37,6 @@ const SHARED_STACK_ENV = { GATEWAY_RATE_LIMIT_MAX: '6000' };
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stack = await startStack({ env: SHARED_STACK_ENV });
   project.provide('e2eBaseUrl', stack.baseUrl);
+  project.provide('e2eMailUrl', stack.mailUrl ?? '');
   return () => stack.stop();
 }

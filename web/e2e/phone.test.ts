@@ -89,6 +89,7 @@ function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }
     { path: '/messages', ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
     { path: '/dm', ready: heading('Direct Messages') },
     { path: '/privacy', ready: heading('Privacy Settings') },
+    { path: '/notifications', ready: (page) => page.getByRole('table').getByRole('switch').first() },
     { path: '/photos', ready: (page) => page.getByText('Summer taprooms', { exact: true }).first() },
     { path: '/search', ready: heading('Search') },
   ];

@@ -107,6 +107,14 @@ const SHOTS: Shot[] = [
     key: (page, world) => page.getByRole('region', { name: `Chat with ${world.jonas.displayName}`, exact: true }),
   },
   {
+    name: 'notifications',
+    path: '/notifications',
+    signedIn: true,
+    // The demo world's likes, comments and requests reach the inbox by events: wait for the first entry.
+    ready: (page) => page.getByRole('list', { name: 'Notifications', exact: true }).getByRole('listitem').first().waitFor(),
+    key: h1('Notifications'),
+  },
+  {
     name: 'photos',
     path: '/photos',
     signedIn: true,

@@ -37,6 +37,8 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
   ['/messages', 'Messages'],
   ['/dm', 'Direct Messages'],
   ['/privacy', 'Privacy Settings'],
+  ['/notifications', 'Notifications'],
+  ['/sessions/00000000-0000-4000-8000-000000000000', 'Session'],
   ['/photos', 'Photos'],
   ['/search', 'Search'],
 ];

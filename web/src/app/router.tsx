@@ -16,10 +16,13 @@ const ForgotPasswordPage = lazyNamed(() => import('../pages/ForgotPasswordPage')
 const FriendsEnhancedPage = lazyNamed(() => import('../pages/FriendsEnhancedPage'), 'FriendsEnhancedPage');
 const FriendsPage = lazyNamed(() => import('../pages/FriendsPage'), 'FriendsPage');
 const MessagesPage = lazyNamed(() => import('../pages/MessagesPage'), 'MessagesPage');
+const NotificationsPage = lazyNamed(() => import('../pages/NotificationsPage'), 'NotificationsPage');
 const MyProfilePage = lazyNamed(() => import('../pages/MyProfilePage'), 'MyProfilePage');
 const PhotosPage = lazyNamed(() => import('../pages/PhotosPage'), 'PhotosPage');
 const PrivacyPage = lazyNamed(() => import('../pages/PrivacyPage'), 'PrivacyPage');
 const ResetPasswordPage = lazyNamed(() => import('../pages/ResetPasswordPage'), 'ResetPasswordPage');
+const SessionPage = lazyNamed(() => import('../pages/SessionPage'), 'SessionPage');
+const UnsubscribePage = lazyNamed(() => import('../pages/UnsubscribePage'), 'UnsubscribePage');
 const SearchPage = lazyNamed(() => import('../pages/SearchPage'), 'SearchPage');
 const UserProfilePage = lazyNamed(() => import('../pages/UserProfilePage'), 'UserProfilePage');
 
@@ -38,6 +41,8 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
   { path: 'users/:userId/followers', title: 'Followers', element: <FollowersPage /> },
   { path: 'messages', title: 'Messages', element: <MessagesPage /> },
   { path: 'dm', title: 'Direct Messages', element: <DmPage /> },
+  { path: 'notifications', title: 'Notifications', element: <NotificationsPage /> },
+  { path: 'sessions/:sessionId', title: 'Session', element: <SessionPage /> },
 ];
 
 export const routes: RouteObject[] = [
@@ -47,6 +52,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <HomePage /> },
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'unsubscribe', element: <UnsubscribePage /> },
       ...SIGNED_IN.map(({ path, title, element }) => ({
         path,
         element: <RequireAuth title={title}>{element}</RequireAuth>,

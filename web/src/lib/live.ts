@@ -2,6 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { LIVE_EVENTS_PATH } from '@hoptrack/proto/constants';
 import { useEffect } from 'react';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
+import { applyUnreadCount, refreshNotifications } from './notificationsApi';
 import { SseParser, type SseEvent } from './sse';
 import { readStoredToken } from './tokenStorage';
 
@@ -10,10 +11,11 @@ export const LIVE_RETRY_FIRST_MS = 1_000;
 export const LIVE_RETRY_MAX_MS = 30_000;
 
 /**
- * The viewer's live messaging stream (GET /api/messages/events), open while
- * signed in. A new message or a read receipt refetches what it changes; every
+ * The viewer's live stream (GET /api/messages/events), open while signed in.
+ * A new message or a read receipt refetches what it changes; a
+ * `notifications` event sets the bell's count and refetches the inbox; every
  * `ready` (the first connect and each reconnect) refetches every messaging
- * read, since events may have been missed meanwhile. The stream is read with
+ * and notification read, since events may have been missed meanwhile. The stream is read with
  * fetch, not EventSource, which cannot send the Bearer header. When it ends or
  * fails it reconnects after a growing pause; signing out or unmounting aborts
  * it quietly.
@@ -38,12 +40,16 @@ const eventSchemas = () => import('@hoptrack/proto');
 async function applyEvent(queryClient: QueryClient, viewerId: string, { event, data }: SseEvent): Promise<void> {
   if (event === 'ready') {
     void refreshAllMessaging(queryClient);
+    void refreshNotifications(queryClient);
     return;
   }
-  if (event !== 'message' && event !== 'read') return;
+  if (event !== 'message' && event !== 'read' && event !== 'notifications') return;
   const json = parseJson(data);
-  const { liveMessageEvent, liveReadEvent } = await eventSchemas();
-  if (event === 'message') {
+  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent } = await eventSchemas();
+  if (event === 'notifications') {
+    const parsed = liveNotificationsEvent.safeParse(json);
+    if (parsed.success) void applyUnreadCount(queryClient, parsed.data.unreadCount);
+  } else if (event === 'message') {
     const parsed = liveMessageEvent.safeParse(json);
     if (!parsed.success) return;
     const { conversationId, senderId, recipientId } = parsed.data;

@@ -18,6 +18,8 @@ export const FEED_ROOT = [...SESSIONS_ROOT, 'feed'] as const;
 export const feedKey = (filter: FeedFilter) => [...FEED_ROOT, filter] as const;
 export const MY_SESSIONS_KEY = ['/api/me/sessions'] as const;
 export const userSessionsKey = (userId: string) => [...userKey(userId), 'sessions'] as const;
+/** One session (GET /api/sessions/{id}, read by the default query fn); below SESSIONS_ROOT, so every session write refetches it. */
+export const sessionKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId] as const;
 /** Below SESSIONS_ROOT, so every session write refetches the full lists too. */
 export const sessionCommentsKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId, 'comments'] as const;
 export const sessionLikesKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId, 'likes'] as const;

@@ -1,10 +1,10 @@
 /** Cards shown while the feed loads (spec section 9: 3). */
 export const FEED_SKELETON_COUNT = 3;
 
-export function FeedSkeleton() {
+export function FeedSkeleton({ count = FEED_SKELETON_COUNT }: { count?: number }) {
   return (
     <div className="session-list" role="status" aria-label="Loading activities">
-      {Array.from({ length: FEED_SKELETON_COUNT }, (_, index) => (
+      {Array.from({ length: count }, (_, index) => (
         <div key={index} className="card session-card session-card--skeleton" aria-hidden="true">
           <div className="session-card__header">
             <span className="skeleton skeleton--avatar" />

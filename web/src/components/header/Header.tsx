@@ -6,10 +6,12 @@ import { BeerIcon } from '../icons';
 import { AvatarMenu } from './AvatarMenu';
 import { HamburgerMenu } from './HamburgerMenu';
 import { NavLinkList } from './NavLinkList';
+import { NotificationBell } from './NotificationBell';
 
 /**
  * Signed out: brand plus Sign In / Get Started. Signed in: the link row
- * (wide) or the hamburger (narrow, below 768px) and the avatar menu.
+ * (wide) or the hamburger (narrow, below 768px), the notification bell and
+ * the avatar menu.
  */
 export function Header() {
   const { user, isLoading } = useAuth();
@@ -29,6 +31,7 @@ export function Header() {
           </nav>
         )}
         <div className="header__actions">
+          {user && <NotificationBell />}
           {user && <AvatarMenu user={user} />}
           {!user && !isLoading && (
             <>

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import type { UnreadCount } from '@hoptrack/proto';
+import { NavLink } from 'react-router';
+import { UNREAD_NOTIFICATIONS_KEY } from '../../lib/notificationsApi';
+import { BellIcon } from '../icons';
+
+/** Shown as is up to this count; above it, '99+' (as the nav badges). */
+const BADGE_MAX = 99;
+
+/**
+ * The header's bell (issue 22): a link to /notifications with the unread
+ * count, which the live stream keeps current (lib/live.ts sets it from each
+ * `notifications` event and refetches it on every reconnect).
+ */
+export function NotificationBell() {
+  const unread = useQuery<UnreadCount>({ queryKey: UNREAD_NOTIFICATIONS_KEY });
+  const count = unread.data?.count ?? 0;
+  const label = count > 0 ? `Notifications, ${count} unread` : 'Notifications';
+  return (
+    <NavLink to="/notifications" className={({ isActive }) => `bell${isActive ? ' bell--active' : ''}`} aria-label={label} title="Notifications">
+      <BellIcon width={22} height={22} />
+      {count > 0 && (
+        <span className="bell__badge" data-testid="notification-count" aria-hidden="true">
+          {count > BADGE_MAX ? `${BADGE_MAX}+` : count}
+        </span>
+      )}
+    </NavLink>
+  );
+}

@@ -1,0 +1,54 @@
+import { useQuery } from '@tanstack/react-query';
+import type { FeedSession } from '@hoptrack/proto';
+import { Link, useParams } from 'react-router';
+import { EmptyState } from '../components/EmptyState';
+import { SessionCard } from '../components/feed/SessionCard';
+import { FeedSkeleton } from '../components/feed/FeedSkeleton';
+import { PageHeader } from '../components/PageHeader';
+import { ListError } from '../components/social/UserList';
+import { errorStatus } from '../lib/api';
+import { sessionKey } from '../lib/sessionsApi';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `/sessions/:id`: one session's card, where a notification about it leads.
+ * Read with GET /api/sessions/{id}, below the sessions root, so every session
+ * write (a like here, say) refetches it as it does the feed. A session that
+ * is gone or that the viewer may no longer see answers 404 (or 403): the
+ * screen says so instead of failing.
+ */
+export function SessionPage() {
+  const { sessionId = '' } = useParams();
+  // The id goes into the URL of the call: anything but an id (`..`, say) must not reach another path.
+  const validId = UUID.test(sessionId);
+  const session = useQuery<FeedSession>({ queryKey: sessionKey(sessionId), enabled: validId });
+
+  let body;
+  if (validId && session.isPending) body = <FeedSkeleton count={1} />;
+  else if (!validId || session.isError) {
+    const status = errorStatus(session.error);
+    body =
+      !validId || status === 404 || status === 403 ? (
+        <EmptyState title="Session not available" text="It was deleted, or you can no longer see it." headingLevel={2}>
+          <Link to="/" className="button button--primary">
+            Back to the feed
+          </Link>
+        </EmptyState>
+      ) : (
+        <ListError text="Failed to fetch the session" onRetry={() => void session.refetch()} />
+      );
+  } else if (session.data) {
+    body = (
+      <ul className="session-list" aria-label="Session">
+        <SessionCard session={session.data} />
+      </ul>
+    );
+  }
+  return (
+    <div className="page page--narrow">
+      <PageHeader title={session.data?.title ?? 'Session'} />
+      {body}
+    </div>
+  );
+}
