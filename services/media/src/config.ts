@@ -26,10 +26,13 @@ export const mediaConfigSchema = serviceConfigSchema(
     THUMBNAIL_QUEUE: z.string().default('thumbnails'),
     /**
      * Photos rendered at once per worker process (its render slots). Each render decodes
-     * its photo twice side by side (thumbnail and display copy), so a process keeps at
-     * most 2 × THUMBNAIL_CONCURRENCY × THUMBNAIL_SHARP_THREADS threads busy with pixels.
+     * its photo once and makes both sizes from those pixels, so a process keeps at most
+     * THUMBNAIL_CONCURRENCY × THUMBNAIL_SHARP_THREADS threads busy with pixels. One slot
+     * by default: on the bench's 2 cores, one slot came nearer bare sharp (0.72–0.79 of
+     * it against 0.56–0.68 with two) and left the API a core (docs/benchmarks.md); scale
+     * thumbnails out with replicas, not slots.
      */
-    THUMBNAIL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    THUMBNAIL_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
     /**
      * Jobs the worker holds beyond its render slots, per slot: such a job reads its
      * original from S3 while the others render, and a rendered job writes its versions
