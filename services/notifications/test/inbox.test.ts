@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Notification } from '@hoptrack/proto';
 import { ok } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INBOX_MAX, READ_ENTRY_TTL_DAYS } from '../src/domain/inbox';
 import { startTestNotifications, type Client, type TestNotifications } from './support';
 
 let t: TestNotifications;
@@ -257,5 +258,39 @@ describe('privacy', () => {
     // A friend still sees it (newest first: the acceptance, then the comment).
     await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: bob.id, recipientId: alice.id });
     expect((await inbox(bob)).map((entry) => entry.kind)).toEqual(['friend.accepted', 'comment.followed']);
+  });
+});
+
+describe('an inbox stays bounded', () => {
+  it(`keeps the newest ${INBOX_MAX} entries and drops read ones older than ${READ_ENTRY_TTL_DAYS} days when a new entry arrives`, async () => {
+    const [alice, bob] = await Promise.all([t.user(), t.user({ displayName: 'Bob' })]);
+    // A full inbox, written as the consumer would have over months: INBOX_MAX unread entries a day apart
+    // (the oldest a year and more ago), and one read entry just past the time read entries are kept.
+    await t.prisma.$executeRawUnsafe(
+      `INSERT INTO "notifications" (id, user_id, group_key, target_id, read, created_at, updated_at)
+       SELECT gen_random_uuid(), $1::uuid, 'session.activity', gen_random_uuid(), false, at, at
+         FROM generate_series(1, $2::int) AS n, LATERAL (SELECT now() - make_interval(days => n) AS at) t`,
+      alice.id,
+      INBOX_MAX,
+    );
+    const staleRead = randomUUID();
+    await t.prisma.$executeRawUnsafe(
+      `INSERT INTO "notifications" (id, user_id, group_key, target_id, read, created_at, updated_at)
+       VALUES ($1::uuid, $2::uuid, 'session.activity', gen_random_uuid(), true, now() - make_interval(days => $3::int + 1), now() - make_interval(days => $3::int + 1))`,
+      staleRead,
+      alice.id,
+      READ_ENTRY_TTL_DAYS,
+    );
+    const oldest = await t.prisma.notification.findFirst({ where: { userId: alice.id, read: false }, orderBy: { updatedAt: 'asc' } });
+
+    await like(await session(alice, 'One more'), alice, bob);
+
+    const left = await t.prisma.notification.findMany({ where: { userId: alice.id }, select: { id: true } });
+    const ids = new Set(left.map((row) => row.id));
+    expect(left).toHaveLength(INBOX_MAX);
+    expect(ids.has(staleRead)).toBe(false);
+    // The stale read entry made one place; the new entry took the oldest unread one's.
+    expect(oldest && ids.has(oldest.id)).toBe(false);
+    expect((await inbox(alice))[0]?.text).toBe('Bob liked your session “One more”');
   });
 });

@@ -127,12 +127,18 @@ export class InboxWriter {
     return [...new Set(rows.map((row) => row.user_id))];
   }
 
-  /** Keeps an inbox to its newest INBOX_MAX entries and drops read ones older than READ_ENTRY_TTL_DAYS. */
+  /**
+   * Keeps an inbox to its newest INBOX_MAX entries and drops read ones older than
+   * READ_ENTRY_TTL_DAYS. The cap counts only the entries that stay: an expired read
+   * entry among the newest must not push out one more that would have fitted.
+   */
   private async trim(tx: SqlClient, userId: string): Promise<void> {
     await tx.$executeRawUnsafe(
-      `DELETE FROM "notifications" WHERE user_id = $1::uuid AND (
-         (read AND updated_at < now() - make_interval(days => $2))
-         OR id IN (SELECT id FROM "notifications" WHERE user_id = $1::uuid ORDER BY updated_at DESC, id DESC OFFSET $3))`,
+      `WITH expired AS (SELECT now() - make_interval(days => $2) AS before)
+       DELETE FROM "notifications" WHERE user_id = $1::uuid AND (
+         (read AND updated_at < (SELECT before FROM expired))
+         OR id IN (SELECT id FROM "notifications" WHERE user_id = $1::uuid AND NOT (read AND updated_at < (SELECT before FROM expired))
+                   ORDER BY updated_at DESC, id DESC OFFSET $3))`,
       userId,
       READ_ENTRY_TTL_DAYS,
       INBOX_MAX,
