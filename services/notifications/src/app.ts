@@ -26,10 +26,10 @@ export interface NotificationsApp {
 }
 
 export function buildNotificationsApp(deps: NotificationsDepsIn): NotificationsApp {
-  const { config, prisma, bus, logger } = deps;
+  const { config, prisma, reads, bus, logger } = deps;
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const outbox = new Outbox(config.BUS_NAMESPACE);
-  const notifications = new Notifications({ prisma, outbox, onEventsCommitted: () => relay.poke() });
+  const notifications = new Notifications({ prisma, reads, outbox, onEventsCommitted: () => relay.poke() });
   const tokens = new UnsubscribeTokens(config.UNSUBSCRIBE_SECRET);
   const digests = new MailDigests({
     queue: deps.mailQueue,

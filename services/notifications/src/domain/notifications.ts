@@ -13,6 +13,8 @@ import { listInbox, unreadCount, type InboxPage } from './reads';
 
 export interface NotificationsDeps {
   prisma: PrismaClient;
+  /** The inbox's hot reads by named statement (db.ts); writes and transactions go through Prisma. */
+  reads: SqlClient;
   outbox: Outbox;
   /** After a commit that wrote events: the relay sends them now rather than at its next poll. */
   onEventsCommitted: () => void;
@@ -23,11 +25,11 @@ export class Notifications {
   constructor(private readonly deps: NotificationsDeps) {}
 
   list(userId: string, cursor: string | undefined, limit: number): Promise<InboxPage> {
-    return listInbox(this.deps.prisma, userId, cursor, limit);
+    return listInbox(this.deps.reads, userId, cursor, limit);
   }
 
   unreadCount(userId: string): Promise<number> {
-    return unreadCount(this.deps.prisma, userId);
+    return unreadCount(this.deps.reads, userId);
   }
 
   /**
