@@ -17,6 +17,7 @@ import { benchFanout } from './fanout';
 import { benchEvents } from './events';
 import { benchThumbnails } from './thumbnails';
 import { benchNearby } from './nearby';
+import { benchNotifications } from './notifications';
 import { benchWeb } from './web';
 
 /**
@@ -42,6 +43,7 @@ const BENCHMARKS: Array<[string, Benchmark]> = [
   ['events', benchEvents],
   ['thumbnails', benchThumbnails],
   ['nearby', benchNearby],
+  ['notifications', benchNotifications],
   ['web', benchWeb],
 ];
 
@@ -56,6 +58,7 @@ const databases = {
   media: `${pgBase()}/hoptrack_media${suffix}`,
   messaging: `${pgBase()}/hoptrack_messaging${suffix}`,
   places: `${pgBase()}/hoptrack_places${suffix}`,
+  notifications: `${pgBase()}/hoptrack_notifications${suffix}`,
 };
 /**
  * Production's level (LOG_LEVEL=info in deploy/k8s and docker-compose.yml, and the

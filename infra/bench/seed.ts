@@ -171,7 +171,10 @@ const TITLES = ['Friday pints', 'Brewery tour', 'Quiz night', 'After work', 'Tas
 const STYLES = ['IPA', 'Stout', 'Lager', 'Pilsner', 'Porter', 'Sour', 'Wheat', 'Pale Ale'];
 const EMOJIS = ['🍺', '🍻', '🔥', '😂', '👏', '❤️'];
 
-export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph' | 'sessions' | 'media' | 'messaging' | 'places', string>): Promise<SeedInfo> {
+/** The services' databases the bench writes (run.ts names them per run). */
+export type BenchDatabase = 'auth' | 'socialGraph' | 'sessions' | 'media' | 'messaging' | 'places' | 'notifications';
+
+export async function seed(scale: Scale, databases: Record<BenchDatabase, string>): Promise<SeedInfo> {
   const started = performance.now();
   const pairs = friendPairs(scale);
   const lo = pairs.map((p) => p[0]);
@@ -232,6 +235,15 @@ export async function seed(scale: Scale, databases: Record<'auth' | 'socialGraph
     await graph(db);
   });
   await inDatabase(databases.places, graph);
+  // The notifications service's people (with the address its mails go to) and graph: without
+  // them every seeded actor is unknown there, so no like or comment of theirs would show.
+  await inDatabase(databases.notifications, async (db) => {
+    await db.query(
+      `INSERT INTO users (id, username, display_name, email, is_profile_private, allow_direct_messages, show_online_status, token_version, created_at, updated_at)
+       SELECT id, username, display_name, 'bench' || i || '@hoptrack.bench', private, true, true, 0, joined, joined FROM (${people}) p`,
+    );
+    await graph(db);
+  });
   await inDatabase(databases.sessions, async (db) => {
     await db.query('SELECT setseed(0.42)');
     await db.query(`INSERT INTO users (id, username, display_name, is_profile_private, updated_at) SELECT id, username, display_name, private, joined FROM (${people}) p`);

@@ -13,7 +13,7 @@ import { compare, round, type Comparison, type Section } from './lib/report';
 import { userId } from './seed';
 
 /**
- * 8. Web: what a browser downloads per route of the production build, and
+ * 9. Web: what a browser downloads per route of the production build, and
  * how long the signed-in home page takes to show its first feed card, in
  * headless chromium against the seeded stack (the gateway serves web/dist).
  *

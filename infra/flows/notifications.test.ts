@@ -2,6 +2,7 @@ import type { Notification } from '@hoptrack/proto';
 import { eventually } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, expectApi, logSessionViaApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { openLive } from '@hoptrack/testing/live';
 import { caughtMail } from '@hoptrack/testing/mail';
 import { startStack, type Stack } from '@hoptrack/testing/stack';
 
@@ -24,31 +25,12 @@ const kinds = async (user: RegisteredUser) => (await inbox(user)).map((n) => n.k
 
 /** The live stream of `user`: the `unreadCount` of each `notifications` event, as they arrive. */
 async function bell(user: RegisteredUser): Promise<{ counts: number[]; close(): void }> {
-  const controller = new AbortController();
-  const res = await fetch(`${stack.baseUrl}/api/messages/events`, { headers: { authorization: `Bearer ${user.token}` }, signal: controller.signal });
-  expect(res.status).toBe(200);
   const counts: number[] = [];
-  let ready = false;
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  void (async () => {
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (frame.startsWith('event: ready')) ready = true;
-        const data = /^event: notifications\ndata: (.*)$/m.exec(frame)?.[1];
-        if (data) counts.push((JSON.parse(data) as { unreadCount: number }).unreadCount);
-      }
-    }
-  })();
-  await eventually(() => ready, 'live stream ready');
-  return { counts, close: () => controller.abort() };
+  const live = await openLive(stack.baseUrl, user.token, ({ event, data }) => {
+    if (event === 'notifications') counts.push((data as { unreadCount: number }).unreadCount);
+  });
+  expect(live.status).toBe(200);
+  return { counts, close: () => live.close() };
 }
 
 describe('notifications through the gateway', () => {

@@ -1,5 +1,5 @@
 import type { Stack } from '../../testing/stack';
-import type { SeedInfo } from '../seed';
+import type { BenchDatabase, SeedInfo } from '../seed';
 import type { SearchPlan } from './ladder';
 import type { ProcessMeter } from './procstat';
 import type { Section } from './report';
@@ -13,7 +13,7 @@ export interface BenchContext {
   /** Bus namespace and Redis key prefix of this run. */
   namespace: string;
   /** postgres:// URLs of the services' databases for this run. */
-  databases: Record<'auth' | 'socialGraph' | 'sessions' | 'media' | 'messaging' | 'places', string>;
+  databases: Record<BenchDatabase, string>;
   redisUrl: string;
   natsUrl: string;
   seed: SeedInfo;

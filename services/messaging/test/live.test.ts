@@ -2,7 +2,7 @@ import type { Conversation, LiveMessageEvent, LiveReadEvent } from '@hoptrack/pr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway } from '@hoptrack/testing/gateway';
 import type { RunningProcess } from '@hoptrack/testing/processes';
-import { openLive, type LiveClient } from './live-client';
+import { openLive, type LiveClient } from '@hoptrack/testing/live';
 import { startTestMessaging, type Instance, type TestMessaging } from './support';
 
 let messaging: TestMessaging;

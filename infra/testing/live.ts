@@ -1,5 +1,5 @@
 import { LIVE_EVENTS_PATH } from '@hoptrack/proto';
-import { eventually } from '@hoptrack/testing';
+import { eventually } from './index';
 
 export interface LiveEvent {
   event: string;
@@ -19,11 +19,13 @@ export interface LiveClient {
 }
 
 /**
- * A server-sent-events client over fetch, as the web app reads the stream
- * (EventSource cannot send the bearer token). Resolves once the response
- * headers arrived; for a 200 it waits for the `ready` event too.
+ * A client of the live stream (GET /api/messages/events) over fetch, as the
+ * web app reads it (EventSource cannot send the bearer token), for the
+ * messaging, gateway and flow tests and the bench. Resolves once the response
+ * headers arrived; for a 200 it waits for the `ready` event too. `onEvent`
+ * hears each event as it arrives (the bench times deliveries by it).
  */
-export async function openLive(baseUrl: string, token: string): Promise<LiveClient> {
+export async function openLive(baseUrl: string, token: string, onEvent?: (event: LiveEvent) => void): Promise<LiveClient> {
   const abort = new AbortController();
   const res = await fetch(`${baseUrl}${LIVE_EVENTS_PATH}`, { headers: { authorization: `Bearer ${token}` }, signal: abort.signal });
   const events: LiveEvent[] = [];
@@ -31,9 +33,12 @@ export async function openLive(baseUrl: string, token: string): Promise<LiveClie
     if (!res.body) return;
     const decoder = new TextDecoder();
     let buffer = '';
+    const reader = res.body.getReader();
     try {
-      for await (const chunk of res.body) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
         let end: number;
         while ((end = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, end);
@@ -41,7 +46,10 @@ export async function openLive(baseUrl: string, token: string): Promise<LiveClie
           const lines = block.split('\n');
           const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
           const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
-          if (name) events.push({ event: name, data: data ? JSON.parse(data) : null });
+          if (!name) continue;
+          const event: LiveEvent = { event: name, data: data ? JSON.parse(data) : null };
+          events.push(event);
+          onEvent?.(event);
         }
       }
     } catch {
