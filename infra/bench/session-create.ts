@@ -50,6 +50,8 @@ export const benchSessionCreate: Benchmark = async (ctx) => {
     { name: 'sessions', pid: ctx.stack.services.sessions.child.pid ?? 0 },
     { name: 'sessions-fanout', pid: ctx.stack.services['sessions-fanout'].child.pid ?? 0 },
     { name: 'social-graph', pid: ctx.stack.services['social-graph'].child.pid ?? 0 },
+    // It consumes session.created too (a title for the inbox's words): its transaction per create is part of the cost.
+    { name: 'notifications', pid: ctx.stack.services.notifications.child.pid ?? 0 },
   ]);
   const api = await measureCapacity(ctx, meter, httpStep(ctx.stack.baseUrl, { request }), { floorRps: FLOOR_RPS, targetP99Ms: TARGET_P99_MS });
   ctx.log(`  create via gateway: ${describeCapacity(api)} at p99 ≤ ${TARGET_P99_MS} ms`);
