@@ -69,3 +69,9 @@ export function conversationTime(isoDate: string, now: number = Date.now()): str
   if (Number.isNaN(time)) return '';
   return now - time < DAY_MS ? CLOCK.format(date) : DAY.format(date);
 }
+
+/** Shown as is up to this count on a badge (nav links, the bell); above it, '99+'. */
+export const BADGE_MAX = 99;
+export function badgeText(count: number): string {
+  return count > BADGE_MAX ? `${BADGE_MAX}+` : String(count);
+}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FeedSession } from '@hoptrack/proto';
+import { uuid, type FeedSession } from '@hoptrack/proto';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { SessionCard } from '../components/feed/SessionCard';
@@ -8,8 +8,6 @@ import { PageHeader } from '../components/PageHeader';
 import { ListError } from '../components/social/UserList';
 import { errorStatus } from '../lib/api';
 import { sessionKey } from '../lib/sessionsApi';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `/sessions/:id`: one session's card, where a notification about it leads.
@@ -21,7 +19,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function SessionPage() {
   const { sessionId = '' } = useParams();
   // The id goes into the URL of the call: anything but an id (`..`, say) must not reach another path.
-  const validId = UUID.test(sessionId);
+  const validId = uuid.safeParse(sessionId).success;
   const session = useQuery<FeedSession>({ queryKey: sessionKey(sessionId), enabled: validId });
 
   let body;

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { INVALID_UNSUBSCRIBE_MESSAGE } from '@hoptrack/proto';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/PageHeader';
 import { serverError } from '../lib/api';
@@ -16,7 +17,7 @@ export function UnsubscribePage() {
   const unsubscribe = useMutation({ mutationFn: () => notificationsApi.unsubscribe(token) });
 
   let body;
-  if (!token) body = <p role="alert">This unsubscribe link is not valid.</p>;
+  if (!token) body = <p role="alert">{INVALID_UNSUBSCRIBE_MESSAGE}</p>;
   else if (unsubscribe.isSuccess) body = <p role="status">{unsubscribe.data.message}</p>;
   else {
     body = (

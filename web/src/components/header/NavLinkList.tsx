@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router';
+import { badgeText } from '../../lib/format';
 import type { NavTarget } from '../../app/navigation';
 import { useNavBadges } from '../../lib/useNavBadges';
 
@@ -8,8 +9,6 @@ interface NavLinkListProps {
   onNavigate?: () => void;
 }
 
-/** Shown as is up to this count; above it, '99+'. */
-const BADGE_MAX = 99;
 
 /**
  * A list of route links; the current one gets aria-current="page" and the
@@ -33,7 +32,7 @@ export function NavLinkList({ targets, className, onNavigate }: NavLinkListProps
               <span>{label}</span>
               {count > 0 && (
                 <span className="nav-link__badge" data-testid="nav-badge">
-                  {count > BADGE_MAX ? `${BADGE_MAX}+` : count}
+                  {badgeText(count)}
                   <span className="visually-hidden"> unread</span>
                 </span>
               )}

@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { UnreadCount } from '@hoptrack/proto';
 import { NavLink } from 'react-router';
+import { badgeText } from '../../lib/format';
 import { UNREAD_NOTIFICATIONS_KEY } from '../../lib/notificationsApi';
 import { BellIcon } from '../icons';
 
-/** Shown as is up to this count; above it, '99+' (as the nav badges). */
-const BADGE_MAX = 99;
 
 /**
  * The header's bell (issue 22): a link to /notifications with the unread
@@ -21,7 +20,7 @@ export function NotificationBell() {
       <BellIcon width={22} height={22} />
       {count > 0 && (
         <span className="bell__badge" data-testid="notification-count" aria-hidden="true">
-          {count > BADGE_MAX ? `${BADGE_MAX}+` : count}
+          {badgeText(count)}
         </span>
       )}
     </NavLink>
