@@ -82,3 +82,8 @@ export async function consumerSettled(bus: Bus, stream: StreamName, durable: str
   // `eventually` returned, so the last look found it settled.
   return info as ConsumerInfo;
 }
+
+/** Waits until every one of the durables has settled (consumerSettled, each in turn): everything published before the call has been handled. */
+export async function consumersSettled(bus: Bus, durables: ReadonlyArray<{ stream: StreamName; durable: string }>): Promise<void> {
+  for (const { stream, durable } of durables) await consumerSettled(bus, stream, durable);
+}

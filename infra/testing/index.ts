@@ -1,6 +1,6 @@
 export { testDatabaseUrl, testDatabaseSuffix, testNamespace, truncate } from './environment';
 export { memoryLogger, type MemoryLogger } from './memory-logger';
-export { readEvents, publishEvent, eventually, consumerSettled } from './events';
+export { readEvents, publishEvent, eventually, consumerSettled, consumersSettled } from './events';
 export { CONDITION_BOUND_MS } from './bounds';
 export { assertSchemaMatchesDatabase, parsePrismaSchema } from './schema-check';
 export { testClock, type TestClock } from './clock';

@@ -43,7 +43,7 @@ export { Poller } from './bus/poller';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
 export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADERS, type DeadLetter } from './bus/dead-letters';
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';
-export { startReadModels, type ReadModelHandler, type ReadModelHandlers } from './bus/read-models';
+export { startReadModels, startEffectConsumers, type ReadModelHandler, type ReadModelHandlers, type Effect, type Effects, type EffectConsumersOptions } from './bus/read-models';
 export * from './audience/index';
 export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';
 export type { SqlClient, TransactionalSqlClient } from './db/sql';

@@ -54,3 +54,50 @@ export async function startReadModels<Tx extends SqlClient>(options: ReadModelOp
     ),
   );
 }
+
+/** A consumer's effect of one event type: its writes in the inbox transaction, and what they produced (whom they touched). */
+export type Effect<Tx, T extends EventType, R> = (tx: Tx, event: EventEnvelope<T>) => Promise<R>;
+export type Effects<Tx, R> = { [T in EventType]?: Effect<Tx, T, R> };
+
+export interface EffectConsumersOptions<Tx extends SqlClient, R> {
+  bus: Bus;
+  /** Durable-name prefix: `<durable>-<stream>`, one durable per stream. */
+  durable: string;
+  logger: Logger;
+  inbox: Inbox<Tx>;
+  /** The effects of each stream's event types. */
+  streams: Partial<Record<StreamName, Effects<Tx, R>>>;
+  /** After each effect, in the same transaction, with its result: e.g. announce whose inbox changed, recompute whose progress moved. */
+  then: (tx: Tx, result: R, event: EventEnvelope) => Promise<void>;
+  /** After each commit: poke the outbox relay `then` wrote to. */
+  afterCommit?: () => void;
+}
+
+/**
+ * Consumers whose events each change the service's own tables and then
+ * something that depends on them, all in one inbox transaction: a replayed
+ * event is skipped whole, and an effect never commits without its sequel.
+ */
+export async function startEffectConsumers<Tx extends SqlClient, R>(options: EffectConsumersOptions<Tx, R>): Promise<RunningConsumer[]> {
+  const entries = Object.entries(options.streams) as Array<[StreamName, Effects<Tx, R>]>;
+  return Promise.all(
+    entries.map(([stream, effects]) => {
+      const handlers: Record<string, unknown> = {};
+      for (const [type, effect] of Object.entries(effects) as Array<[EventType, Effect<Tx, EventType, R>]>) {
+        handlers[type] = async (event: EventEnvelope, context: HandlerContext<Tx>) => {
+          if (!context.tx) throw new Error('effect consumers run inside the inbox transaction');
+          await options.then(context.tx, await effect(context.tx, event), event);
+        };
+      }
+      return startConsumer<Tx>({
+        bus: options.bus,
+        logger: options.logger.child({ stream: stream.toLowerCase() }),
+        inbox: options.inbox,
+        stream,
+        durable: `${options.durable}-${stream.toLowerCase()}`,
+        handlers: handlers as { [T in EventType]?: (event: EventEnvelope<T>, context: HandlerContext<Tx>) => Promise<void> },
+        ...(options.afterCommit ? { afterCommit: options.afterCommit } : {}),
+      });
+    }),
+  );
+}
