@@ -39,6 +39,10 @@ const sessionFacts = z.object({
   duration: z.number().int(),
   /** Added for notifications' texts ("liked Friday pints"); absent on events published before. */
   title: z.string().optional(),
+  /** Added for challenges (issue 23): the styles, the place as typed, and whether a track was logged; absent on events published before. */
+  beerTypes: z.array(z.string()).optional(),
+  location: z.string().nullable().optional(),
+  hasMusic: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -81,6 +85,8 @@ export const eventSchemas = {
     width: z.number().int(),
     height: z.number().int(),
   }),
+  /** The photo and its files are gone (its owner deleted it, or its album). */
+  'media.photo.deleted.v1': z.object({ photoId: uuid, userId: uuid, albumId: uuid }),
   /** The original could not be processed (corrupt, not decodable); it will not be retried. */
   'media.photo.failed.v1': z.object({ photoId: uuid, userId: uuid, albumId: uuid, reason: z.string() }),
   /** A beer session was logged; the fan-out worker puts it on timelines, social-graph counts it. */
@@ -97,12 +103,27 @@ export const eventSchemas = {
   'session.comment.deleted.v1': interaction.extend({ commentId: uuid }),
   'session.reacted.v1': interaction.extend({ emoji: z.string() }),
   'session.unreacted.v1': interaction.extend({ emoji: z.string() }),
+  /** userId reviewed a bar (one review per person and bar; a changed review is a new one). */
+  'place.review.created.v1': z.object({ reviewId: uuid, barId: uuid, userId: uuid, createdAt: z.string() }),
+  'place.review.deleted.v1': z.object({ reviewId: uuid, barId: uuid, userId: uuid }),
   /** A direct message was stored; every messaging instance pushes it to the two participants' open streams. */
   'message.sent.v1': liveMessageEvent,
   /** readerId read `count` of senderId's messages in the conversation (read receipts, badges). */
   'message.read.v1': liveReadEvent,
   /** userId's inbox changed (a new or regrouped entry, a retraction, a read): every messaging instance tells their open streams. */
   'notification.changed.v1': z.object({ userId: uuid, unreadCount: z.number().int().nonnegative() }),
+  /** userId's progress reached the target: published once per person and challenge. */
+  'challenge.completed.v1': z.object({ challengeId: uuid, userId: uuid, title: z.string(), date: z.string(), completedAt: z.string() }),
+  /** fromUserId invited toUserId (a friend) to a challenge. */
+  'challenge.invited.v1': z.object({ invitationId: uuid, challengeId: uuid, fromUserId: uuid, toUserId: uuid, title: z.string() }),
+  /** toUserId accepted or declined. */
+  'challenge.invitation.answered.v1': z.object({
+    invitationId: uuid,
+    challengeId: uuid,
+    fromUserId: uuid,
+    toUserId: uuid,
+    status: z.enum(['accepted', 'declined']),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -143,6 +164,8 @@ export const streams = {
   SESSIONS: { subjects: ['session.>'] },
   MESSAGES: { subjects: ['message.>'] },
   NOTIFICATIONS: { subjects: ['notification.>'] },
+  PLACES: { subjects: ['place.>'] },
+  CHALLENGES: { subjects: ['challenge.>'] },
   /** Events no consumer could handle (poison): kept for an operator to inspect and replay (docs/operations.md). */
   DEADLETTER: { subjects: ['deadletter.>'] },
 } as const;

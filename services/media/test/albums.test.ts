@@ -33,6 +33,11 @@ async function newAlbum(ownerId: string, name = 'Oktoberfest'): Promise<string> 
   return res.json().id;
 }
 
+/** The media.photo.deleted.v1 payloads published for an album's photos (the outbox drained first). */
+async function deletedEventsOf(albumId: string) {
+  return (await media.events('media.photo.deleted.v1')).filter((e) => e.data.albumId === albumId).map((e) => e.data);
+}
+
 async function object(key: string): Promise<Buffer | null> {
   return media.store.getBuffer(key);
 }
@@ -211,6 +216,18 @@ describe('photos', () => {
     expect(await object(first.thumbnailKey!)).toBeNull();
     const second = await media.prisma.photo.findUniqueOrThrow({ where: { id: created[1]!.id } });
     expect((await media.prisma.photoAlbum.findUniqueOrThrow({ where: { id: albumId } })).coverPhotoUrl).toBe(second.thumbnailKey);
+    // One event for the one delete: neither the stranger's 404 nor the second 404 publishes.
+    expect(await deletedEventsOf(albumId)).toEqual([{ photoId: first.id, userId: owner, albumId }]);
+  });
+
+  it('publishes one media.photo.deleted.v1 when the owner deletes a photo twice at once', async () => {
+    const owner = randomUUID();
+    const albumId = await newAlbum(owner);
+    const client = await as(owner);
+    const [photo] = (await client.upload(albumId, [await photoPart('once.jpg')])).json() as Array<{ id: string }>;
+    const statuses = await Promise.all([1, 2].map(async () => (await client.delete(`/api/photos/${photo!.id}`)).statusCode));
+    expect(statuses.sort()).toEqual([204, 404]);
+    expect(await deletedEventsOf(albumId)).toEqual([{ photoId: photo!.id, userId: owner, albumId }]);
   });
 
   it('deletes every object of an album with it', async () => {
@@ -225,6 +242,22 @@ describe('photos', () => {
     expect((await client.delete(`/api/albums/${albumId}`)).statusCode).toBe(204);
     for (const key of keys) expect(await object(key)).toBeNull();
     expect(await media.prisma.photo.count({ where: { albumId } })).toBe(0);
+    // One media.photo.deleted.v1 per photo the album held.
+    const deleted = await deletedEventsOf(albumId);
+    expect(deleted).toHaveLength(2);
+    expect(deleted).toEqual(expect.arrayContaining(created.map((p) => ({ photoId: p.id, userId: owner, albumId }))));
+  });
+
+  it("publishes nothing for an album's delete that is refused (someone else's) or for an empty album", async () => {
+    const owner = randomUUID();
+    const albumId = await newAlbum(owner);
+    const [photo] = (await (await as(owner)).upload(albumId, [await photoPart('kept.jpg')])).json() as Array<{ id: string }>;
+    expect((await (await as(randomUUID())).delete(`/api/albums/${albumId}`)).statusCode).toBe(404);
+    const empty = await newAlbum(owner, 'Empty');
+    expect((await (await as(owner)).delete(`/api/albums/${empty}`)).statusCode).toBe(204);
+    expect(await deletedEventsOf(albumId)).toEqual([]);
+    expect(await deletedEventsOf(empty)).toEqual([]);
+    expect(await media.prisma.photo.count({ where: { id: photo!.id } })).toBe(1);
   });
 });
 

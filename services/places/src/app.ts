@@ -1,4 +1,14 @@
-import { audienceAuth, createServer, tokenVerifierFor, type Bus, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import {
+  audienceAuth,
+  createServer,
+  Outbox,
+  OutboxRelay,
+  tokenVerifierFor,
+  type Bus,
+  type Logger,
+  type ServiceApp,
+  type ServiceMetrics,
+} from '@hoptrack/runtime';
 import type { PlacesConfig } from './config';
 import type { PrismaClient } from './db';
 import { Catalogue } from './domain/catalogue';
@@ -14,13 +24,21 @@ export interface PlacesDeps {
   logger: Logger;
   metrics: ServiceMetrics;
   prisma: PrismaClient;
-  /** Feeds the read models; /readyz reports it since reviews go stale without it. */
+  /** Feeds the read models and carries the review events; /readyz reports it since reviews go stale without it. */
   bus: Bus;
 }
 
-export function buildPlacesApp(deps: PlacesDeps): { app: ServiceApp; catalogue: Catalogue } {
+export interface PlacesApp {
+  app: ServiceApp;
+  catalogue: Catalogue;
+  /** Publishes the review events; started and stopped with the process (server.ts). */
+  relay: OutboxRelay;
+}
+
+export function buildPlacesApp(deps: PlacesDeps): PlacesApp {
   const { config, prisma } = deps;
-  const reviews = new Reviews(prisma);
+  const relay = new OutboxRelay({ db: prisma, bus: deps.bus, logger: deps.logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const reviews = new Reviews({ prisma, outbox: new Outbox(config.BUS_NAMESPACE), onEventsCommitted: () => relay.poke() });
   const catalogue = new Catalogue(prisma, reviews);
   const app = createServer({
     logger: deps.logger,
@@ -32,5 +50,5 @@ export function buildPlacesApp(deps: PlacesDeps): { app: ServiceApp; catalogue: 
   catalogueRoutes(app, catalogue, authenticate);
   reviewsRoutes(app, reviews, authenticate);
   placesProxyRoutes(app, config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue), authenticate);
-  return { app, catalogue };
+  return { app, catalogue, relay };
 }

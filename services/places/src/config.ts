@@ -12,6 +12,8 @@ export const placesConfigSchema = serviceConfigSchema(
     DEMO_MENUS: z.enum(['on', 'off']).default('off'),
     /** Durable name of the consumer keeping the reviewers and blocks read models; one per deployment. */
     READ_MODEL_CONSUMER: z.string().default('places-read-model'),
+    /** How often the relay looks for outbox rows a commit's poke missed (a crash, another replica). */
+    OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
   },
 );
 export type PlacesConfig = z.infer<typeof placesConfigSchema>;

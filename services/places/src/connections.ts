@@ -20,7 +20,10 @@ export async function openDatabase(config: PlacesConfig, logger: Logger): Promis
   return prisma;
 }
 
-/** The database and the bus, whose user and social events feed the audience tables (reviewers' names, blocks). */
+/**
+ * The database and the bus: user and social events feed the audience tables
+ * (reviewers' names, blocks); PLACES is the stream its review events go to.
+ */
 export async function openConnections(config: PlacesConfig, logger: Logger): Promise<PlacesConnections> {
   return withBus(await openDatabase(config, logger), {
     url: config.NATS_URL,
@@ -28,6 +31,6 @@ export async function openConnections(config: PlacesConfig, logger: Logger): Pro
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL'],
+    streams: ['USERS', 'SOCIAL', 'PLACES'],
   });
 }

@@ -9,11 +9,12 @@ await runService({
   configSchema: placesConfigSchema,
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger);
-    const { app } = buildPlacesApp({ config, logger, metrics, ...connections });
+    const { app, relay } = buildPlacesApp({ config, logger, metrics, ...connections });
     return eventDrivenService({
       app,
       metrics,
       connections,
+      relay,
       consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
     });
   },

@@ -38,7 +38,18 @@ describe('logging a session', () => {
     expect(await eventsOf(created.id)).toEqual([
       {
         type: 'session.created.v1',
-        data: { sessionId: created.id, userId: author.id, beerCount: 1, duration: 60, title: created.title, createdAt: created.createdAt, updatedAt: created.updatedAt },
+        data: {
+          sessionId: created.id,
+          userId: author.id,
+          beerCount: 1,
+          duration: 60,
+          title: created.title,
+          beerTypes: [],
+          location: null,
+          hasMusic: false,
+          createdAt: created.createdAt,
+          updatedAt: created.updatedAt,
+        },
       },
     ]);
   });
@@ -72,6 +83,23 @@ describe('logging a session', () => {
       musicTrack: track,
     });
     expect(ok<FeedSession>(await author.get(`/api/sessions/${created.id}`))).toMatchObject({ beerTypes: ['IPA', 'Sour'], musicTrack: track, avgAbv: '5.5' });
+  });
+
+  it('publishes the stored (normalised) beer types, the location and hasMusic in session.created.v1', async () => {
+    const author = await t.user();
+    const created = ok<FeedSession>(
+      await author.form('POST', '/api/sessions', {
+        title: 'Styles',
+        location: '  The Pub  ',
+        beerTypes: JSON.stringify([' IPA ', 'ipa', 'Sour', '']),
+        musicTrack: JSON.stringify(track),
+      }),
+      201,
+    );
+    const [event] = await eventsOf(created.id);
+    expect(event).toMatchObject({ type: 'session.created.v1', data: { beerTypes: ['IPA', 'Sour'], location: 'The Pub', hasMusic: true } });
+    const row = await t.prisma.beerSession.findUniqueOrThrow({ where: { id: created.id } });
+    expect(event?.data).toMatchObject({ beerTypes: row.beerTypes, location: row.location });
   });
 
   describe('rejects bad input with 400 and the field', () => {
@@ -161,8 +189,31 @@ describe('editing a session', () => {
       expect.objectContaining({ type: 'session.created.v1' }),
       {
         type: 'session.updated.v1',
-        data: { sessionId: created.id, userId: author.id, beerCount: 5, duration: 90, title: 'Renamed', createdAt: created.createdAt, updatedAt: updated.updatedAt },
+        data: {
+          sessionId: created.id,
+          userId: author.id,
+          beerCount: 5,
+          duration: 90,
+          title: 'Renamed',
+          beerTypes: ['IPA'],
+          location: 'The Pub',
+          hasMusic: true,
+          createdAt: created.createdAt,
+          updatedAt: updated.updatedAt,
+        },
       },
+    ]);
+  });
+
+  it('publishes the new beer types, location and hasMusic in session.updated.v1, also when they are cleared', async () => {
+    const author = await t.user();
+    const created = ok<FeedSession>(await author.form('POST', '/api/sessions', full), 201);
+    ok(await author.form('PUT', `/api/sessions/${created.id}`, { beerTypes: JSON.stringify(['Stout', 'stout ', 'Porter']), location: 'Home' }));
+    ok(await author.form('PUT', `/api/sessions/${created.id}`, { beerTypes: '[]', location: '', musicTrack: '' }));
+    const updates = (await eventsOf(created.id)).filter((e) => e.type === 'session.updated.v1').map((e) => e.data);
+    expect(updates).toEqual([
+      expect.objectContaining({ beerTypes: ['Stout', 'Porter'], location: 'Home', hasMusic: true }),
+      expect.objectContaining({ beerTypes: [], location: null, hasMusic: false }),
     ]);
   });
 

@@ -1,7 +1,7 @@
 import type { Album, AlbumCreateRequest, Photo as PhotoView } from '@hoptrack/proto';
 import { escapeLike, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
-import type { Photo, PhotoAlbum, PrismaClient } from '../db';
+import type { Photo, PhotoAlbum, Prisma, PrismaClient } from '../db';
 import type { ObjectStore } from '../storage/object-store';
 import type { FileUrls } from './file-urls';
 import { assertCanViewMediaOf } from './visibility';
@@ -22,6 +22,19 @@ export interface AlbumsDeps {
 }
 
 const ALBUM_NOT_FOUND = 'Album not found';
+const PHOTO_NOT_FOUND = 'Photo not found';
+
+/**
+ * Locks `ownerId`'s album row for the rest of the transaction, or answers 404
+ * (someone else's album exactly like a missing one). FOR UPDATE conflicts
+ * with the key-share lock a photo insert takes on its album, so no photo can
+ * join the album between reading its photos and deleting it.
+ */
+async function lockOwnedAlbum(tx: Prisma.TransactionClient, ownerId: string, albumId: string): Promise<void> {
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT "id"::text AS "id" FROM "photo_albums" WHERE "id" = ${albumId}::uuid AND "user_id" = ${ownerId}::uuid FOR UPDATE`;
+  if (rows.length === 0) throw notFound(ALBUM_NOT_FOUND);
+}
 
 export const photoKeys = (userId: string, photoId: string) => ({
   original: `originals/${userId}/${photoId}`,
@@ -50,11 +63,21 @@ export class Albums {
     return this.albumView(album, 0, ownerId);
   }
 
-  /** Deletes the album, its photos and every object they had; someone else's album is 404. */
+  /**
+   * Deletes the album, its photos and every object they had; someone else's
+   * album is 404. Each photo it held is announced (media.photo.deleted.v1) in
+   * the transaction that deletes it.
+   */
   async remove(ownerId: string, albumId: string): Promise<void> {
-    const album = await this.owned(ownerId, albumId);
-    const photos = await this.deps.prisma.photo.findMany({ where: { albumId } });
-    await this.deps.prisma.photoAlbum.delete({ where: { id: album.id } });
+    const photos = await this.deps.prisma.$transaction(async (tx) => {
+      await lockOwnedAlbum(tx, ownerId, albumId);
+      const held = await tx.photo.findMany({ where: { albumId } });
+      // The cascade deletes exactly `held`: the lock keeps any new photo out of the album until commit.
+      await tx.photoAlbum.delete({ where: { id: albumId } });
+      for (const photo of held) await this.announceDeleted(tx, photo);
+      return held;
+    });
+    this.deps.onEventsCommitted();
     await this.removeObjects(photos);
   }
 
@@ -112,18 +135,24 @@ export class Albums {
     }
   }
 
-  /** Deletes a photo and its objects; the album cover moves to the next ready photo. */
+  /** Deletes a photo and its objects, announcing it (media.photo.deleted.v1); the album cover moves to the next ready photo. */
   async removePhoto(ownerId: string, photoId: string): Promise<void> {
-    const photo = await this.deps.prisma.photo.findUnique({ where: { id: photoId } });
-    if (!photo || photo.userId !== ownerId) throw notFound('Photo not found');
-    await this.deps.prisma.$transaction(async (tx) => {
-      await tx.photo.delete({ where: { id: photo.id } });
-      const album = await tx.photoAlbum.findUnique({ where: { id: photo.albumId } });
-      if (album && photo.thumbnailKey && album.coverPhotoUrl === photo.thumbnailKey) {
+    const photo = await this.deps.prisma.$transaction(async (tx) => {
+      const found = await tx.photo.findUnique({ where: { id: photoId } });
+      if (!found || found.userId !== ownerId) throw notFound(PHOTO_NOT_FOUND);
+      // Two deletes at once: the second waits for the first's row lock, then finds nothing and
+      // answers 404 (rolling back), so the photo is announced deleted once.
+      const { count } = await tx.photo.deleteMany({ where: { id: found.id } });
+      if (count === 0) throw notFound(PHOTO_NOT_FOUND);
+      const album = await tx.photoAlbum.findUnique({ where: { id: found.albumId } });
+      if (album && found.thumbnailKey && album.coverPhotoUrl === found.thumbnailKey) {
         const next = await tx.photo.findFirst({ where: { albumId: album.id, status: 'ready' }, orderBy: { createdAt: 'asc' } });
         await tx.photoAlbum.update({ where: { id: album.id }, data: { coverPhotoUrl: next?.thumbnailKey ?? null } });
       }
+      await this.announceDeleted(tx, found);
+      return found;
     });
+    this.deps.onEventsCommitted();
     await this.removeObjects([photo]);
   }
 
@@ -133,6 +162,11 @@ export class Albums {
     // Someone else's album answers exactly like a missing one.
     if (!album || album.userId !== ownerId) throw notFound(ALBUM_NOT_FOUND);
     return album;
+  }
+
+  /** Writes media.photo.deleted.v1 in the transaction that deletes the row. */
+  private async announceDeleted(tx: Prisma.TransactionClient, photo: Photo): Promise<void> {
+    await this.deps.outbox.enqueue(tx, 'media.photo.deleted.v1', { photoId: photo.id, userId: photo.userId, albumId: photo.albumId });
   }
 
   private async removeObjects(photos: Photo[]): Promise<void> {

@@ -1,6 +1,14 @@
 import type { CreateReviewBody, Review } from '@hoptrack/proto';
-import { audienceSql, conflict, forbidden, notFound } from '@hoptrack/runtime';
+import { audienceSql, conflict, forbidden, notFound, type Outbox } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
+
+export interface ReviewsDeps {
+  prisma: PrismaClient;
+  /** A review written or deleted is announced in the same transaction (place.review.*.v1). */
+  outbox: Outbox;
+  /** Tells the relay that events were committed (publishes at once instead of at the next poll). */
+  onEventsCommitted: () => void;
+}
 
 interface Page {
   limit: number;
@@ -61,17 +69,17 @@ function reviewView(row: ReviewRow, viewerId: string): Review {
 
 /** Bar reviews and their helpfulness votes. */
 export class Reviews {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(private readonly deps: ReviewsDeps) {}
 
   /** Newest first. Unknown bar: 404. */
   async list(barId: string, viewerId: string, page: Page): Promise<Review[]> {
-    await this.assertBarExists(this.prisma, barId);
-    return this.visible(this.prisma, viewerId, page, 'r.bar_id = $2::uuid', barId);
+    await this.assertBarExists(this.deps.prisma, barId);
+    return this.visible(this.deps.prisma, viewerId, page, 'r.bar_id = $2::uuid', barId);
   }
 
   /** How many of a bar's reviews the viewer may see. */
   async count(barId: string, viewerId: string): Promise<number> {
-    const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
+    const [row] = await this.deps.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
       `SELECT count(*) AS n FROM (${VISIBLE_REVIEWS} AND r.bar_id = $2::uuid) visible`,
       viewerId,
       barId,
@@ -80,11 +88,12 @@ export class Reviews {
   }
 
   /**
-   * One review per user and bar (a second: 409). The bar row is locked while
-   * its rating is recomputed, so two reviews landing at once both count.
+   * One review per user and bar (a second: 409, nothing replaced, nothing
+   * published). The bar row is locked while its rating is recomputed, so two
+   * reviews landing at once both count. Announced with place.review.created.v1.
    */
-  async create(barId: string, userId: string, body: CreateReviewBody): Promise<Review> {
-    return this.prisma.$transaction(async (tx) => {
+  async create(barId: string, userId: string, body: CreateReviewBody, requestId?: string): Promise<Review> {
+    const created = await this.deps.prisma.$transaction(async (tx) => {
       await this.assertBarExists(tx, barId, { lock: true });
       const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
         `INSERT INTO bar_reviews (id, bar_id, user_id, rating, review_text, source, is_verified)
@@ -98,19 +107,30 @@ export class Reviews {
       const id = inserted[0]?.id;
       if (!id) throw conflict('You have already reviewed this bar', 'rating');
       await this.refreshRating(tx, barId);
-      return this.one(tx, id, userId);
+      const review = await this.one(tx, id, userId);
+      // reviewDate is the row's insert time: when the review was written.
+      await this.deps.outbox.enqueue(tx, 'place.review.created.v1', { reviewId: id, barId, userId, createdAt: review.reviewDate }, requestId);
+      return review;
     });
+    this.deps.onEventsCommitted();
+    return created;
   }
 
-  /** Only the author deletes a review (others 403); the bar's rating follows. */
-  async delete(barId: string, reviewId: string, userId: string): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+  /**
+   * Only the author deletes a review (others 403); the bar's rating follows.
+   * Announced with place.review.deleted.v1. Two deletes at once queue on the
+   * bar's lock, and the second finds no review (404): one event per review.
+   */
+  async delete(barId: string, reviewId: string, userId: string, requestId?: string): Promise<void> {
+    await this.deps.prisma.$transaction(async (tx) => {
       await this.assertBarExists(tx, barId, { lock: true });
       const review = await this.one(tx, reviewId, userId, barId);
       if (review.userId !== userId) throw forbidden('You can only delete your own reviews');
       await tx.barReview.delete({ where: { id: reviewId } });
       await this.refreshRating(tx, barId);
+      await this.deps.outbox.enqueue(tx, 'place.review.deleted.v1', { reviewId, barId, userId }, requestId);
     });
+    this.deps.onEventsCommitted();
   }
 
   /**
@@ -118,7 +138,7 @@ export class Reviews {
    * (403). A 'helpful' vote bumps helpfulCount in the same transaction.
    */
   async vote(barId: string, reviewId: string, userId: string, isHelpful: boolean): Promise<Review> {
-    return this.prisma.$transaction(async (tx) => {
+    return this.deps.prisma.$transaction(async (tx) => {
       const review = await this.one(tx, reviewId, userId, barId);
       if (review.userId === userId) throw forbidden('You cannot vote on your own review');
       const { count } = await tx.reviewHelpfulness.createMany({ data: [{ reviewId, userId, isHelpful }], skipDuplicates: true });

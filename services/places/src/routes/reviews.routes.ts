@@ -14,10 +14,10 @@ export function reviewsRoutes(app: ServiceApp, reviews: Reviews, authenticate: A
     reviews.list(request.params.id, authOf(request).userId, request.query),
   );
   app.post('/api/bars/:id/reviews', { ...guarded, schema: { params: idParams, body: createReviewBody, response: { 201: review } } }, async (request, reply) =>
-    reply.status(201).send(await reviews.create(request.params.id, authOf(request).userId, request.body)),
+    reply.status(201).send(await reviews.create(request.params.id, authOf(request).userId, request.body, request.id)),
   );
   app.delete('/api/bars/:id/reviews/:reviewId', { ...guarded, schema: { params: reviewParams } }, async (request, reply) => {
-    await reviews.delete(request.params.id, request.params.reviewId, authOf(request).userId);
+    await reviews.delete(request.params.id, request.params.reviewId, authOf(request).userId, request.id);
     return reply.status(204).send();
   });
   app.post(

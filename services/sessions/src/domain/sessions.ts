@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateSessionForm, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
+import type { CreateSessionForm, EventData, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
 import { accessOf, forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PreparedSql, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
@@ -31,12 +31,22 @@ interface Page {
   offset: number;
 }
 
-const facts = (s: BeerSession) => ({
+/**
+ * The facts session.created.v1 and session.updated.v1 carry: always the whole
+ * state, built from the row as stored (beerTypes already normalised by the
+ * form), so create and update cannot disagree on what a field means.
+ * Challenges count styles, places and tracks from beerTypes, location and hasMusic.
+ */
+const facts = (s: BeerSession): EventData<'session.created.v1'> => ({
   sessionId: s.id,
   userId: s.userId,
   beerCount: s.beerCount,
   duration: s.duration,
   title: s.title,
+  beerTypes: s.beerTypes,
+  location: s.location,
+  // Prisma reads both SQL NULL and a JSON null as null: either way no track was logged.
+  hasMusic: s.musicTrack !== null,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
 });
@@ -45,6 +55,9 @@ const facts = (s: BeerSession) => ({
  * A create is one statement: the session and its event (a data-modifying CTE
  * commits both or neither), sent by name. It was a Prisma transaction of four
  * round trips (BEGIN, INSERT, INSERT, COMMIT), the largest cost of a create.
+ * The event's payload ($17) is not built in SQL: it is facts() of the same
+ * in-memory row the INSERT writes, so a field added to facts() reaches
+ * session.created.v1 here too.
  */
 const CREATE_SQL = `WITH created AS (
     INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, location, latitude, longitude, music_track, created_at, updated_at)
