@@ -13,7 +13,7 @@ import { pageCursor, pageLimit, uuid } from './common';
  * (`group`: likes, reactions and comments on one of your sessions make one
  * entry, "Bob liked and commented on your session"), and whether its e-mail
  * is on before a person chooses. Like the events, kinds are a persisted
- * contract: later issues add kinds (challenge invitations), never rename one.
+ * contract: later issues add kinds (issue 23 added the challenge ones), never rename one.
  */
 export const NOTIFICATION_KINDS = {
   /** Someone asked to be the person's friend (target: the requester). */
@@ -27,7 +27,11 @@ export const NOTIFICATION_KINDS = {
   'comment.followed': { target: 'session', group: 'comment.followed', emailByDefault: false, label: 'Replies after your comments' },
   /** A direct message while the person had not read the conversation (target: the sender). */
   'message.received': { target: 'user', group: 'message.received', emailByDefault: false, label: 'Direct messages' },
-} as const satisfies Record<string, { target: 'user' | 'session'; group: string; emailByDefault: boolean; label: string }>;
+  /** The person completed a challenge (target: the challenge). The one kind whose actor is the recipient: it is their own doing. */
+  'challenge.completed': { target: 'challenge', group: 'challenge.completed', emailByDefault: false, label: 'Completed challenges' },
+  /** A friend invited the person to a challenge (target: the challenge; actor: the inviter). Answering it takes it back. */
+  'challenge.invited': { target: 'challenge', group: 'challenge.invited', emailByDefault: true, label: 'Challenge invitations' },
+} as const satisfies Record<string, { target: NotificationTarget['type']; group: string; emailByDefault: boolean; label: string }>;
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 export type NotificationGroup = (typeof NOTIFICATION_KINDS)[NotificationKind]['group'];
@@ -91,6 +95,8 @@ export type NotificationActor = z.infer<typeof notificationActor>;
 export const notificationTarget = z.discriminatedUnion('type', [
   z.object({ type: z.literal('session'), id: uuid, title: z.string().nullable(), ownerId: uuid.nullable() }),
   z.object({ type: z.literal('user'), id: uuid }),
+  /** Title: the challenge's as its events named it (null if the service never heard it). */
+  z.object({ type: z.literal('challenge'), id: uuid, title: z.string().nullable() }),
 ]);
 export type NotificationTarget = z.infer<typeof notificationTarget>;
 

@@ -7,7 +7,7 @@ export const notificationsConfigSchema = serviceConfigSchema(
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
     /** Durable-name prefix of the audience consumers (people, graph); one per deployment. */
     READ_MODEL_CONSUMER: z.string().default('notifications-read-model'),
-    /** Durable-name prefix of the inbox consumers (`-social`, `-sessions`, `-messages`); one per deployment. */
+    /** Durable-name prefix of the inbox consumers (`-social`, `-sessions`, `-messages`, `-challenges`); one per deployment. */
     INBOX_CONSUMER: z.string().default('notifications-inbox'),
     /** smtp://user:pass@host:port — without it no notification is mailed (the in-app inbox still fills). */
     SMTP_URL: z.url().optional(),

@@ -23,7 +23,7 @@ export async function openConnections(config: NotificationsConfig, logger: Logge
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL', 'SESSIONS', 'MESSAGES', 'NOTIFICATIONS'],
+    streams: ['USERS', 'SOCIAL', 'SESSIONS', 'MESSAGES', 'CHALLENGES', 'NOTIFICATIONS'],
   });
   return {
     ...connections,

@@ -88,6 +88,19 @@ describe('notification e-mail', () => {
     expect(mails[0]?.subject).toBe('Liker 9 and 9 others liked your session “Ten likes”');
   });
 
+  it('mails a challenge invitation (on by default), not a completed challenge (off by default)', async () => {
+    const [alice, bob] = await Promise.all([t.user({ displayName: 'Alice' }), t.user()]);
+    const challengeId = randomUUID();
+    const title = 'Somewhere new';
+    await t.publish('challenge.completed.v1', { challengeId, userId: bob.id, title, date: '2026-11-25', completedAt: new Date().toISOString() });
+    expect(await jobsOf(bob)).toEqual([]);
+    await t.publish('challenge.invited.v1', { invitationId: randomUUID(), challengeId, fromUserId: alice.id, toUserId: bob.id, title });
+    await flush(bob);
+    const [mail, ...more] = mailsTo(bob);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe('Alice invited you to “Somewhere new”');
+  });
+
   it('likes are not mailed unless their e-mail is on (off by default)', async () => {
     const alice = await t.user();
     await likedBy(alice, 2, 'Quiet');

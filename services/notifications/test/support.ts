@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { streamNameFor, subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName, type UserSnapshot } from '@hoptrack/proto';
+import { subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
+import { consumersSettled, eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildNotificationsApp, type NotificationsApp } from '../src/app';
 import { notificationsConfigSchema, type NotificationsConfig } from '../src/config';
@@ -44,7 +44,7 @@ export interface TestNotifications extends NotificationsConnections, Notificatio
   close(): Promise<void>;
 }
 
-const INBOX_STREAMS: readonly StreamName[] = ['SOCIAL', 'SESSIONS', 'MESSAGES'];
+const INBOX_STREAMS: readonly StreamName[] = ['SOCIAL', 'SESSIONS', 'MESSAGES', 'CHALLENGES'];
 
 /** The notifications service in-process against real Postgres and NATS: API, outbox relay, read models and inbox consumers. */
 export async function startTestNotifications(overrides: Record<string, string> = {}): Promise<TestNotifications> {
@@ -73,6 +73,7 @@ export async function startTestNotifications(overrides: Record<string, string> =
     'notification_settings',
     'session_refs',
     'session_commenters',
+    'challenge_refs',
     'pending_mails',
     'users',
     'follows',
@@ -110,14 +111,7 @@ export async function startTestNotifications(overrides: Record<string, string> =
     ...Object.values(audienceDurables(config.READ_MODEL_CONSUMER)),
     ...INBOX_STREAMS.map((stream) => ({ stream, durable: `${config.INBOX_CONSUMER}-${stream.toLowerCase()}` })),
   ];
-  const drained = async () => {
-    for (const { stream, durable } of durables) {
-      const info = await connections.bus.jsm.consumers.info(streamNameFor(namespace, stream), durable);
-      if (info.num_pending > 0 || info.num_ack_pending > 0) return false;
-    }
-    return true;
-  };
-  const settle = () => eventually(drained, 'consumers caught up');
+  const settle = () => consumersSettled(connections.bus, durables);
   const known = new Map<string, Partial<Omit<UserSnapshot, 'id' | 'updatedAt'>>>();
   let clock = Date.now();
   /** Each snapshot later than the one before: the read model keeps the newest. */

@@ -1,6 +1,7 @@
-import type { EventData, EventEnvelope, EventType, StreamName } from '@hoptrack/proto';
-import { sqlInbox, startConsumer, type Bus, type EventHandlers, type Logger, type Outbox, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
+import type { EventData, EventEnvelope } from '@hoptrack/proto';
+import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type Outbox, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
 import type { Prisma, PrismaClient } from '../db';
+import { ChallengeRefs } from '../domain/challenge-refs';
 import { InboxWriter, type OnAdded } from '../domain/inbox';
 import { announceChanges } from '../domain/notifications';
 import { SessionRefs } from '../domain/session-refs';
@@ -12,12 +13,11 @@ import { SessionRefs } from '../domain/session-refs';
 export const FOLLOWERS_PER_COMMENT = 50;
 
 /** What an event does to inboxes: the recipients whose inbox changed. */
-type Effect<T extends EventType> = (tx: SqlClient, event: EventEnvelope<T>) => Promise<string[]>;
-type Effects = { [T in EventType]?: Effect<T> };
+type Effects = EffectsOf<SqlClient, string[]>;
 
 const at = (event: EventEnvelope) => new Date(event.occurredAt);
 
-function effects(inbox: InboxWriter, sessions: SessionRefs): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES', Effects> {
+function effects(inbox: InboxWriter, sessions: SessionRefs, challenges: ChallengeRefs): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES' | 'CHALLENGES', Effects> {
   const interaction = (tx: SqlClient, data: EventData<'session.liked.v1'>, when: Date) => sessions.ensure(tx, data.sessionId, data.ownerId, when);
   return {
     SOCIAL: {
@@ -82,6 +82,21 @@ function effects(inbox: InboxWriter, sessions: SessionRefs): Record<'SOCIAL' | '
       // The conversation was read (it is open, or was opened): its entry has nothing left to say.
       'message.read.v1': (tx, e) => inbox.dropTarget(tx, e.data.senderId, { kind: 'message.received', recipientId: e.data.readerId }),
     },
+    CHALLENGES: {
+      // Published once per person and challenge; the person is the actor ("You completed …").
+      'challenge.completed.v1': async (tx, e) => {
+        await challenges.remember(tx, e.data.challengeId, e.data.title, at(e));
+        return inbox.add(tx, { recipientId: e.data.userId, kind: 'challenge.completed', targetId: e.data.challengeId, actorId: e.data.userId, sourceId: e.data.userId, at: at(e) });
+      },
+      // Invitations to one challenge group into one entry ("Alice and Bob invited you to …"), each its own contribution.
+      'challenge.invited.v1': async (tx, e) => {
+        await challenges.remember(tx, e.data.challengeId, e.data.title, at(e));
+        return inbox.add(tx, { recipientId: e.data.toUserId, kind: 'challenge.invited', targetId: e.data.challengeId, actorId: e.data.fromUserId, sourceId: e.data.invitationId, at: at(e) });
+      },
+      // Accepted or declined, the invitation has nothing left to ask: its contribution goes (an answer is not announced).
+      'challenge.invitation.answered.v1': (tx, e) =>
+        inbox.retract(tx, { kind: 'challenge.invited', targetId: e.data.challengeId, sourceId: e.data.invitationId, recipientId: e.data.toUserId }),
+    },
   };
 }
 
@@ -89,7 +104,7 @@ export interface NotificationConsumersOptions {
   bus: Bus;
   prisma: PrismaClient;
   outbox: Outbox;
-  /** Durable-name prefix: `<prefix>-social`, `-sessions`, `-messages`. */
+  /** Durable-name prefix: `<prefix>-social`, `-sessions`, `-messages`, `-challenges`. */
   durable: string;
   logger: Logger;
   onEventsCommitted: () => void;
@@ -103,27 +118,13 @@ export interface NotificationConsumersOptions {
  * `notification.changed.v1` for every person whose inbox it changed.
  */
 export function startNotificationConsumers(options: NotificationConsumersOptions): Promise<RunningConsumer[]> {
-  const byStream = effects(new InboxWriter(options.onAdded), new SessionRefs());
-  const inbox = sqlInbox<Prisma.TransactionClient>(options.prisma);
-  return Promise.all(
-    (Object.entries(byStream) as Array<[StreamName, Effects]>).map(([stream, table]) => {
-      const handlers: EventHandlers<Prisma.TransactionClient> = {};
-      for (const [type, effect] of Object.entries(table) as Array<[EventType, Effect<EventType>]>) {
-        (handlers as Record<string, unknown>)[type] = async (event: EventEnvelope, { tx }: { tx?: Prisma.TransactionClient }) => {
-          if (!tx) throw new Error('notification consumers run in the inbox transaction');
-          const changed = await effect(tx, event);
-          await announceChanges(options.outbox, tx, changed, event.requestId);
-        };
-      }
-      return startConsumer<Prisma.TransactionClient>({
-        bus: options.bus,
-        stream,
-        durable: `${options.durable}-${stream.toLowerCase()}`,
-        logger: options.logger.child({ component: `notifications-${stream.toLowerCase()}` }),
-        inbox,
-        handlers,
-        afterCommit: options.onEventsCommitted,
-      });
-    }),
-  );
+  return startEffectConsumers<Prisma.TransactionClient, string[]>({
+    bus: options.bus,
+    durable: options.durable,
+    logger: options.logger.child({ component: 'notifications-inbox' }),
+    inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
+    streams: effects(new InboxWriter(options.onAdded), new SessionRefs(), new ChallengeRefs()),
+    then: (tx, changed, event) => announceChanges(options.outbox, tx, changed, event.requestId),
+    afterCommit: options.onEventsCommitted,
+  });
 }

@@ -23,7 +23,7 @@ export interface Contribution {
   kind: NotificationKind;
   targetId: string;
   actorId: string;
-  /** What caused it: the comment, message or friendship id, or `emoji:actor` for a reaction. */
+  /** What caused it: the comment, message, friendship or invitation id, or `emoji:actor` for a reaction. */
   sourceId: string;
   at: Date;
 }
@@ -36,15 +36,21 @@ export interface Retraction {
   recipientId?: string;
 }
 
+/**
+ * Kinds about the recipient's own doing ("You completed …"): their actor is
+ * the recipient, which for every other kind means nothing to tell.
+ */
+const OWN_DOING: ReadonlySet<NotificationKind> = new Set<NotificationKind>(['challenge.completed']);
+
 /** Told of each contribution that joined an entry, in the same transaction (the mail digests). */
 export type OnAdded = (tx: SqlClient, entryId: string, contribution: Contribution) => Promise<void>;
 
 export class InboxWriter {
   constructor(private readonly onAdded?: OnAdded) {}
 
-  /** Adds the contribution unless it is the recipient's own, its kind is off, or the actor is blocked or muted. */
+  /** Adds the contribution unless it is the recipient's own (but for OWN_DOING kinds), its kind is off, or the actor is blocked or muted. */
   async add(tx: SqlClient, c: Contribution): Promise<string[]> {
-    if (c.recipientId === c.actorId) return [];
+    if (c.recipientId === c.actorId && !OWN_DOING.has(c.kind)) return [];
     const [allowed] = await tx.$queryRawUnsafe<Array<{ ok: boolean }>>(
       `SELECT NOT EXISTS (SELECT 1 FROM "notification_settings" WHERE user_id = $1::uuid AND kind = $2 AND NOT in_app)
           AND NOT ${audienceSql.blockedBetween('$1::uuid', '$3::uuid')} AND NOT ${audienceSql.muted('$1::uuid', '$3::uuid')} AS "ok"`,

@@ -20,8 +20,11 @@ interface EntryRow {
   target_id: string;
   read: boolean;
   updated_at: Date;
+  /** The session's (session entries). */
   title: string | null;
   owner_id: string | null;
+  /** The challenge's (challenge entries). */
+  challenge_title: string | null;
   actor_ids: string[];
   actor_count: number;
   contributions: number;
@@ -35,7 +38,11 @@ interface PersonRow {
   avatar: string | null;
 }
 
-/** An entry with the session it is about (when it is about one). */
+/**
+ * An entry with the session it is about (when it is about one): visibility
+ * needs its owner. The challenge an entry is about only gives words, so it is
+ * joined to the chosen page alone (entryRows).
+ */
 const ENTRIES = `"notifications" n LEFT JOIN "session_refs" sr ON sr.session_id = n.target_id`;
 /** The reader's ($1) entries they may see. */
 const READERS_VISIBLE = `n.user_id = $1::uuid AND ${inboxSql.entryVisible()}`;
@@ -90,8 +97,9 @@ async function entryRows(db: SqlClient, userId: string, filter: { where: string;
         LIMIT ${limitParam}
      )
      SELECT n.id::text AS "id", people.kind, kinds_of.kinds, n.target_id::text AS "target_id", n.read, n.updated_at, n.title, n.owner_id::text AS "owner_id",
-            people.actor_ids, people.actor_count, people.contributions
-       FROM page n CROSS JOIN LATERAL (
+            cr.title AS "challenge_title", people.actor_ids, people.actor_count, people.contributions
+       FROM page n LEFT JOIN "challenge_refs" cr ON cr.challenge_id = n.target_id
+       CROSS JOIN LATERAL (
          SELECT (array_agg(v.actor_id::text ORDER BY v.last_at DESC))[1:${NOTIFICATION_ACTORS_SHOWN}] AS actor_ids,
                 count(*)::int AS actor_count, COALESCE(sum(v.n), 0)::int AS contributions,
                 (array_agg(v.last_kind ORDER BY v.last_at DESC))[1] AS kind
@@ -127,10 +135,7 @@ async function peopleById(db: SqlClient, ids: readonly string[]): Promise<Map<st
 
 function toNotification(row: EntryRow, people: Map<string, NotificationActor>): Notification {
   const actors = row.actor_ids.flatMap((id) => people.get(id) ?? []);
-  const target: Notification['target'] =
-    NOTIFICATION_KINDS[row.kind].target === 'session'
-      ? { type: 'session', id: row.target_id, title: row.title, ownerId: row.owner_id }
-      : { type: 'user', id: row.target_id };
+  const target = targetOf(row);
   return {
     id: row.id,
     kind: row.kind,
@@ -144,9 +149,21 @@ function toNotification(row: EntryRow, people: Map<string, NotificationActor>): 
       names: actors.map((a) => a.displayName),
       actorCount: row.actor_count,
       contributions: row.contributions,
-      sessionTitle: row.title,
+      title: 'title' in target ? target.title : null,
     }),
     createdAt: row.updated_at.toISOString(),
     read: row.read,
   };
+}
+
+/** What the entry points at, by its kind's target type (the kinds of one group share it). */
+function targetOf(row: EntryRow): Notification['target'] {
+  switch (NOTIFICATION_KINDS[row.kind].target) {
+    case 'session':
+      return { type: 'session', id: row.target_id, title: row.title, ownerId: row.owner_id };
+    case 'challenge':
+      return { type: 'challenge', id: row.target_id, title: row.challenge_title };
+    case 'user':
+      return { type: 'user', id: row.target_id };
+  }
 }

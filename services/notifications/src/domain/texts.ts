@@ -11,7 +11,8 @@ export interface TextFacts {
   actorCount: number;
   /** Contributions (messages, comments) in the entry: "sent you 3 messages". */
   contributions: number;
-  sessionTitle: string | null;
+  /** The title of the session or challenge the entry is about (null when unknown, or for a person). */
+  title: string | null;
 }
 
 /** "Bob", "Bob and Ann", "Bob and 3 others". */
@@ -35,8 +36,11 @@ function listOf(words: readonly string[]): string {
   return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
-const session = (title: string | null) => (title ? `“${title}”` : 'a session');
+/** A title in quotes ("“Friday pints”"), or what to say when it is unknown. */
+const quoted = (title: string | null, unknown: string) => (title ? `“${title}”` : unknown);
+const session = (title: string | null) => quoted(title, 'a session');
 const yourSession = (title: string | null) => (title ? `your session “${title}”` : 'your session');
+const challenge = (title: string | null) => quoted(title, 'a challenge');
 
 export function notificationText(facts: TextFacts): string {
   const who = namesOf(facts.names, facts.actorCount);
@@ -49,11 +53,16 @@ export function notificationText(facts: TextFacts): string {
     case 'session.reacted':
     case 'session.commented': {
       const verbs = SESSION_VERBS.filter(([kind]) => facts.kinds.includes(kind)).map(([, verb]) => verb);
-      return `${who} ${listOf(verbs)} ${yourSession(facts.sessionTitle)}`;
+      return `${who} ${listOf(verbs)} ${yourSession(facts.title)}`;
     }
     case 'comment.followed':
-      return `${who} also commented on ${session(facts.sessionTitle)}`;
+      return `${who} also commented on ${session(facts.title)}`;
     case 'message.received':
       return facts.contributions > 1 ? `${who} sent you ${facts.contributions} messages` : `${who} sent you a message`;
+    // The reader's own doing: addressed to them, not named.
+    case 'challenge.completed':
+      return `You completed ${challenge(facts.title)}`;
+    case 'challenge.invited':
+      return `${who} invited you to ${challenge(facts.title)}`;
   }
 }
