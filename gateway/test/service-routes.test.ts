@@ -20,6 +20,7 @@ describe('routing table', () => {
         SESSIONS_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         MESSAGING_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         NOTIFICATIONS_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
+        CHALLENGES_SERVICE_URL: `http://127.0.0.1:${await freePort()}`,
         GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('routes'),
       },
     });
@@ -64,6 +65,15 @@ describe('routing table', () => {
     ['GET', '/api/notifications', 'notifications'],
     ['POST', '/api/notifications/read', 'notifications'],
     ['PUT', '/api/notifications/settings', 'notifications'],
+    ['GET', '/api/challenges', 'challenges'],
+    ['GET', '/api/challenges/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'challenges'],
+    ['POST', '/api/challenges/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/join', 'challenges'],
+    ['POST', '/api/challenges/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/invitations', 'challenges'],
+    // Before auth's /api/me/* and social-graph's /api/users/*, as sessions' are.
+    ['GET', '/api/me/challenges', 'challenges'],
+    ['GET', '/api/users/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/challenges', 'challenges'],
+    ['GET', '/api/challenge-invitations', 'challenges'],
+    ['PATCH', '/api/challenge-invitations/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'challenges'],
   ])('%s %s goes to %s', async (method, path, service) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
     expect(res.status).toBe(503);

@@ -59,6 +59,8 @@ const databases = {
   messaging: `${pgBase()}/hoptrack_messaging${suffix}`,
   places: `${pgBase()}/hoptrack_places${suffix}`,
   notifications: `${pgBase()}/hoptrack_notifications${suffix}`,
+  // Nothing seeds it: listed so that reset() drops it too, and each run starts without an earlier run's progress.
+  challenges: `${pgBase()}/hoptrack_challenges${suffix}`,
 };
 /**
  * Production's level (LOG_LEVEL=info in deploy/k8s and docker-compose.yml, and the

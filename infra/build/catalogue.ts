@@ -45,6 +45,15 @@ export const PROCESSES = [
     database: 'hoptrack_notifications',
     gatewayVar: 'NOTIFICATIONS_SERVICE_URL',
   },
+  {
+    name: 'challenges',
+    dir: 'services/challenges',
+    entry: 'src/server.ts',
+    kind: 'api',
+    port: 4008,
+    database: 'hoptrack_challenges',
+    gatewayVar: 'CHALLENGES_SERVICE_URL',
+  },
   // Workers, not behind the gateway: they serve only health and metrics.
   { name: 'media-worker', dir: 'services/media', entry: 'src/workers/thumbnails/main.ts', kind: 'worker', port: 4013, database: 'hoptrack_media', gatewayVar: null },
   { name: 'sessions-fanout', dir: 'services/sessions', entry: 'src/workers/fanout/main.ts', kind: 'worker', port: 4015, database: 'hoptrack_sessions', gatewayVar: null },

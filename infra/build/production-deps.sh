@@ -5,7 +5,7 @@
 # a dev dependency or as an optional peer: the Prisma CLI and its studio,
 # TypeScript): nothing at run time imports them, so they are removed after.
 set -euo pipefail
-workspaces=(proto services/runtime services/auth services/social-graph services/media services/places services/sessions services/messaging services/notifications services/queue-board gateway)
+workspaces=(proto services/runtime services/auth services/social-graph services/media services/places services/sessions services/messaging services/notifications services/challenges services/queue-board gateway)
 npm ci --omit=dev --no-audit --no-fund "${workspaces[@]/#/--workspace=}"
 node -e "
   const fs = require('node:fs');

@@ -18,6 +18,7 @@ COPY services/places/package.json services/places/
 COPY services/sessions/package.json services/sessions/
 COPY services/messaging/package.json services/messaging/
 COPY services/notifications/package.json services/notifications/
+COPY services/challenges/package.json services/challenges/
 COPY services/queue-board/package.json services/queue-board/
 COPY gateway/package.json gateway/
 COPY web/package.json web/

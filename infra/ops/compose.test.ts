@@ -49,7 +49,7 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
       [
         'postgres', 'redis', 'nats', 'minio',
-        'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications',
+        'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'challenges',
         'thumbnail-worker', 'fanout-worker', 'gateway', 'edge', 'queue-board', 'prometheus', 'grafana',
       ].sort(),
     );

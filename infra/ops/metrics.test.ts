@@ -21,7 +21,20 @@ if (!prometheusInstalled()) {
 }
 
 /** Every process the stack runs, as prometheus.yml names its jobs. */
-const JOBS = ['gateway', 'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'media-worker', 'sessions-fanout', 'queue-board'];
+const JOBS = [
+  'gateway',
+  'auth',
+  'social-graph',
+  'media',
+  'places',
+  'sessions',
+  'messaging',
+  'notifications',
+  'challenges',
+  'media-worker',
+  'sessions-fanout',
+  'queue-board',
+];
 
 /** The metrics the issue names, by the names our processes give them. */
 export const KEY_METRICS = [
@@ -38,7 +51,7 @@ export const KEY_METRICS = [
   'bus_consumer_redelivered_events',
   'bus_stream_messages',
   'outbox_pending_events',
-  // Queues: depth, active, failed; job duration (thumbnails, fan-out batches); fan-out lag.
+  // Queues: depth, active, failed; job duration (thumbnails, fan-out batches, mail, the daily challenges); fan-out lag.
   'bullmq_jobs',
   'bullmq_job_duration_seconds_bucket',
   'feed_fanout_lag_seconds_bucket',
@@ -96,6 +109,15 @@ describe('metrics of every process, scraped by Prometheus', () => {
     await expectApi(baseUrl, alice.token, 'GET', '/api/bars/nearby?lat=45.52&lng=-122.68');
     // The friend request and the message made notifications; bob reads his count.
     await expectApi(baseUrl, bob.token, 'GET', '/api/notifications/unread-count');
+    // Alice invites bob to one of today's challenges (challenge.invited.v1); the challenges service
+    // learns of their friendship by events, so the invitation is tried until it knows.
+    const [challenge] = (await expectApi(baseUrl, alice.token, 'GET', '/api/challenges')) as Array<{ id: string }>;
+    if (!challenge) throw new Error('no challenge today');
+    await eventually(
+      async () => (await callApi(baseUrl, alice.token, 'POST', `/api/challenges/${challenge.id}/invitations`, { friendId: bob.id })).status === 201,
+      'alice invites bob to a challenge',
+      15_000,
+    );
     expect((await callApi(baseUrl, alice.token, 'GET', '/api/no-such-route')).status).toBe(404);
 
     await eventually(
@@ -123,26 +145,28 @@ describe('metrics of every process, scraped by Prometheus', () => {
     await expectJobs('http_request_duration_seconds_count', JOBS);
     await expectJobs('process_cpu_seconds_total', JOBS);
     // Every consumer process reports what it consumed and its lag.
-    const consumers = ['social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'media-worker', 'sessions-fanout'];
+    const consumers = ['social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'challenges', 'media-worker', 'sessions-fanout'];
     await expectJobs('bus_events_consumed_total', consumers);
     await expectJobs('bus_consumer_pending_events', consumers);
-    // Every publisher reports what it published (places publishes nothing). The media service and
+    // Every publisher reports what it published (places publishes only reviews' events, which this
+    // traffic does not write). The media service and
     // its worker share one outbox, and either relay may publish a row first (SKIP LOCKED), so the
     // photo's events are counted by one of the two, not necessarily by both (CI saw media miss out).
-    await expectJobs('bus_events_published_total', ['auth', 'social-graph', 'sessions', 'messaging', 'notifications'], false);
+    await expectJobs('bus_events_published_total', ['auth', 'social-graph', 'sessions', 'messaging', 'notifications', 'challenges'], false);
     const mediaPublishers = async () => (await jobsWith('bus_events_published_total')).filter((job) => job === 'media' || job === 'media-worker');
     await eventually(async () => (await mediaPublishers()).length > 0, 'the photo events published').catch(() => undefined);
     expect((await mediaPublishers()).length, 'media or media-worker published the photo events').toBeGreaterThan(0);
     // Every queue ran jobs; the fan-out measured its lag (an empty histogram is exported too: wait for a count).
     const queuesRun = async () => [...new Set((await prometheus.query('count by (queue) (bullmq_job_duration_seconds_count)')).map((r) => r.metric.queue))].sort();
     const fannedOut = async () => Number((await prometheus.query('sum(feed_fanout_lag_seconds_count)'))[0]?.value[1] ?? 0);
-    // The third queue: the friend request's notification mail (the stack mails to its SMTP catcher, a 1 s window).
-    await eventually(async () => (await queuesRun()).length === 3 && (await fannedOut()) > 0, 'every queue ran a job', 30_000).catch(() => undefined);
-    expect(await queuesRun()).toEqual(['feed-fanout', 'notification-mail', 'thumbnails']);
+    // The third queue: the friend request's notification mail (the stack mails to its SMTP catcher, a 1 s window);
+    // the fourth: the daily challenges, whose repeatable job runs once as the challenges service starts.
+    await eventually(async () => (await queuesRun()).length === 4 && (await fannedOut()) > 0, 'every queue ran a job', 30_000).catch(() => undefined);
+    expect(await queuesRun()).toEqual(['challenges-daily', 'feed-fanout', 'notification-mail', 'thumbnails']);
     expect(await fannedOut()).toBeGreaterThan(0);
     // The gateway labels requests by service route, never by raw path.
     const gatewayRoutes = async () => new Set((await prometheus.query('count by (route) (http_request_duration_seconds_count{job="gateway"})')).map((r) => r.metric.route));
-    const wanted = ['auth', 'social-graph', 'sessions', 'media', 'messaging', 'notifications', 'places', 'unknownApi'];
+    const wanted = ['auth', 'social-graph', 'sessions', 'media', 'messaging', 'notifications', 'challenges', 'places', 'unknownApi'];
     await eventually(async () => {
       const routes = await gatewayRoutes();
       return wanted.every((r) => routes.has(r));

@@ -8,6 +8,7 @@
  */
 import { createLogger, prepareDatabase, type AudiencePart } from '@hoptrack/runtime';
 import * as auth from '../../services/auth/src/connections';
+import * as challenges from '../../services/challenges/src/connections';
 import * as media from '../../services/media/src/connections';
 import * as messaging from '../../services/messaging/src/connections';
 import * as notifications from '../../services/notifications/src/connections';
@@ -23,6 +24,7 @@ const SCHEMAS: Record<string, { migrationsDir: string; AUDIENCE?: readonly Audie
   sessions,
   messaging,
   notifications,
+  challenges,
 };
 
 const [service] = process.argv.slice(2);

@@ -1,5 +1,7 @@
 import type {
   Album,
+  Challenge,
+  ChallengeInvitations,
   Conversation,
   ConversationMessage,
   DmMessage,
@@ -98,10 +100,28 @@ interface Fixture {
   messageIds: { toC: string; dmToC: string; fromC: string };
   friendshipIds: { pendingToC: string; acceptedWithD: string };
   reviewId: string;
+  /** Two of today's challenges (the same for everyone): the one A invited D to, and the one D invited A to. */
+  challengeIds: { invitedD: string; invitedByD: string };
+  /** A's challenge invitations: the one A sent D and the one A received from D. */
+  invitationIds: { toD: string; fromD: string };
 }
 
 type Fill = Record<string, string>;
-type Kind = 'session' | 'session-list' | 'comment' | 'reaction' | 'like' | 'album' | 'photo' | 'photo-file' | 'conversation' | 'message' | 'friendship' | 'review';
+type Kind =
+  | 'session'
+  | 'session-list'
+  | 'comment'
+  | 'reaction'
+  | 'like'
+  | 'album'
+  | 'photo'
+  | 'photo-file'
+  | 'conversation'
+  | 'message'
+  | 'friendship'
+  | 'review'
+  | 'challenge-list'
+  | 'invitation';
 
 /**
  * Templates by the object their parameters address: the first rule whose
@@ -117,6 +137,8 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
   { prefix: '/api/sessions/:id', kind: 'session', fill: (fx) => [{ id: fx.sessionId }] },
   // A's sessions addressed by A's user id: a private profile lists them to friends only.
   { prefix: '/api/users/:id/sessions', kind: 'session-list', fill: (fx) => [{ id: fx.a.id }] },
+  // A's completed challenges addressed by A's user id: a private profile lists them to friends only.
+  { prefix: '/api/users/:id/challenges', kind: 'challenge-list', fill: (fx) => [{ id: fx.a.id }] },
   { prefix: '/api/albums/:id', kind: 'album', fill: (fx) => [{ id: fx.albumId }] },
   { prefix: '/api/photos/:id', kind: 'photo', fill: (fx) => [{ id: fx.photoId }] },
   // Album images without a signature (the key is guessable from A's id and the photo id): never served.
@@ -139,6 +161,12 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
   },
   { prefix: '/api/bars/:id/reviews/:reviewId', kind: 'review', fill: (fx) => [{ id: fx.barId, reviewId: fx.reviewId }] },
   { prefix: '/api/bars/:id/reviews', kind: 'review', fill: (fx) => [{ id: fx.barId }] },
+  {
+    prefix: '/api/challenge-invitations/:id',
+    kind: 'invitation',
+    // The invitation A sent (D is its recipient) and the one A received from D.
+    fill: (fx) => [{ id: fx.invitationIds.toD }, { id: fx.invitationIds.fromD }],
+  },
 ];
 
 /**
@@ -172,6 +200,12 @@ const EXCLUDED: Record<string, { reason: string; probe?: (fx: Fixture) => Fill[]
   '/api/friends/:id/block': { reason: "the viewer's own block of user :id" },
   '/api/friends/:id/mute': { reason: "the viewer's own mute of friend :id" },
   '/api/friends/:id/pin': { reason: "the viewer's own pin of friend :id" },
+  '/api/challenges/:id': {
+    reason: "a daily challenge is the same for everyone (the day's catalogue); its page shows the viewer's own progress and the viewer's own friends in it",
+    probe: (fx) => [{ id: fx.challengeIds.invitedD }, { id: fx.challengeIds.invitedByD }],
+  },
+  '/api/challenges/:id/join': { reason: 'the viewer joins a daily challenge (the same for everyone) themselves' },
+  '/api/challenges/:id/invitations': { reason: "the viewer invites a friend of the viewer's own to a daily challenge; only friends can be invited" },
 };
 
 /** What an allowed cell may show: a public object of A's, its text and its id. */
@@ -255,6 +289,7 @@ const BODIES: Record<string, Body> = {
   'PATCH /api/friendships/:id': { json: { action: 'accept' } },
   'POST /api/bars/:id/reviews': { json: { rating: 1, reviewText: 'B was here' } },
   'POST /api/bars/:id/reviews/:reviewId/helpful': { json: { isHelpful: true } },
+  'PATCH /api/challenge-invitations/:id': { json: { action: 'accept' } },
 };
 
 // ---------------------------------------------------------------- calls
@@ -323,6 +358,8 @@ function forbiddenFor(fx: Fixture, viewerId: string, urlPath: string, exposes: E
     'friend request to C': fx.friendshipIds.pendingToC,
     'friendship with D': fx.friendshipIds.acceptedWithD,
     review: fx.reviewId,
+    'challenge invitation to D': fx.invitationIds.toD,
+    'challenge invitation from D': fx.invitationIds.fromD,
     // A's contacts: who A writes to, befriends or blocks is A's private graph.
     'C (A writes to, asked)': fx.c.id,
     "D (A's friend)": fx.d.id,
@@ -375,6 +412,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       'GET /api/users/:id/followers',
       'POST /api/bars/:id/reviews/:reviewId/helpful',
       'GET /api/media/files/*',
+      'PATCH /api/challenge-invitations/:id',
     ]) {
       expect(registered, known).toContain(known);
     }
@@ -515,6 +553,20 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
     if (!barId) throw new Error('the catalogue has no bars');
     const review = (await expectApi(base, a.token, 'POST', `/api/bars/${barId}/reviews`, { rating: 4, reviewText: markers.review }, 201)) as Review;
 
+    // A invites D to one of today's challenges (inviting joins A), and D invites A to another. The
+    // challenges service learns of the friendship by events: A's invitation is tried until it knows.
+    const today = (await expectApi(base, a.token, 'GET', '/api/challenges', undefined, 200)) as Challenge[];
+    const [invitedD, invitedByD] = today;
+    if (!invitedD || !invitedByD) throw new Error(`fewer than two challenges today: ${JSON.stringify(today)}`);
+    await expect
+      .poll(async () => (await call(base, a.token, 'POST', `/api/challenges/${invitedD.id}/invitations`, { json: { friendId: d.id } })).status, { timeout: 15_000 })
+      .toBe(201);
+    await expectApi(base, d.token, 'POST', `/api/challenges/${invitedByD.id}/invitations`, { friendId: a.id }, 201);
+    const invitations = (await expectApi(base, a.token, 'GET', '/api/challenge-invitations', undefined, 200)) as ChallengeInvitations;
+    const toD = invitations.sent.find((i) => i.to.id === d.id)?.id;
+    const fromD = invitations.received.find((i) => i.from.id === d.id)?.id;
+    if (!toD || !fromD) throw new Error(`A's challenge invitations: ${JSON.stringify(invitations)}`);
+
     fx = {
       a,
       b,
@@ -535,6 +587,8 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       messageIds: { toC: toC.id, dmToC: dmToC.id, fromC: fromC.id },
       friendshipIds: { pendingToC: pending.id, acceptedWithD: await acceptedFriendshipId(base, a, d) },
       reviewId: review.id,
+      challengeIds: { invitedD: invitedD.id, invitedByD: invitedByD.id },
+      invitationIds: { toD, fromD },
     };
 
     // Wait for the events: A's private switch in every read model, the block in places, the photo processed.
@@ -546,6 +600,8 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       .poll(async () => (await call(base, e.token, 'GET', `/api/bars/${barId}/reviews`)).text.includes(review.id), { timeout: 15_000 })
       .toBe(false);
     await expect.poll(() => status(e, `/api/users/${a.id}/sessions`), { timeout: 15_000 }).toBe(404);
+    await expect.poll(() => status(b, `/api/users/${a.id}/challenges`), { timeout: 15_000 }).toBe(403);
+    await expect.poll(() => status(e, `/api/users/${a.id}/challenges`), { timeout: 15_000 }).toBe(404);
     await expect
       .poll(
         async () => {
@@ -717,6 +773,11 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
     const mine = reviews.find((r) => r.id === fx.reviewId);
     expect(mine?.reviewText).toBe(fx.markers.review);
     expect(mine?.rating).toBe(4);
+
+    // Nobody else answered A's challenge invitations.
+    const invitations = (await expectApi(base, a.token, 'GET', '/api/challenge-invitations', undefined, 200)) as ChallengeInvitations;
+    expect(invitations.sent.map((i) => [i.id, i.status])).toEqual([[fx.invitationIds.toD, 'pending']]);
+    expect(invitations.received.map((i) => [i.id, i.status])).toEqual([[fx.invitationIds.fromD, 'pending']]);
   });
 });
 

@@ -87,6 +87,8 @@ const INPUTS: Record<string, { query?: Record<string, string>; json?: unknown }>
   'PATCH /api/friendships/:id': { json: { action: 'accept' } },
   'POST /api/notifications/read': { json: { all: true } },
   'PUT /api/notifications/settings': { json: { kinds: { 'session.liked': { inApp: true, email: false } } } },
+  'POST /api/challenges/:id/invitations': { json: { friendId: randomUUID() } },
+  'PATCH /api/challenge-invitations/:id': { json: { action: 'accept' } },
 };
 
 /** Well-formed values for a path parameter: the object need not exist, the request only has to pass validation. */

@@ -24,6 +24,7 @@ const stack = await startStack({
     sessions: Number(process.env.SESSIONS_PORT ?? 4005),
     messaging: Number(process.env.MESSAGING_PORT ?? 4006),
     notifications: Number(process.env.NOTIFICATIONS_PORT ?? 4007),
+    challenges: Number(process.env.CHALLENGES_PORT ?? 4008),
     'sessions-fanout': Number(process.env.SESSIONS_FANOUT_PORT ?? 4015),
     'queue-board': Number(process.env.QUEUE_BOARD_PORT ?? 4020),
   },

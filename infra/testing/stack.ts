@@ -1,3 +1,4 @@
+import { CHALLENGE_KIND_NAMES } from '@hoptrack/proto';
 import { connectBus, createLogger, deleteStreams } from '@hoptrack/runtime';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -89,6 +90,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Notification mails batch a person's news per window (10 minutes in production): a developer
     // sees a mail within a minute, a test within a second.
     MAIL_BATCH_MS: mode === 'dev' ? '60000' : '1000',
+    // Production publishes a rotating few of the challenge kinds each day; the tests get every
+    // kind every day, so a browser test of any kind finds it whatever the date (make dev rotates).
+    CHALLENGES_PER_DAY: mode === 'dev' ? undefined : String(CHALLENGE_KIND_NAMES.length),
     // A made-up pub menu on brewpubs, so the bar detail shows food (no open data has menus).
     DEMO_MENUS: 'on',
     // The local queue board's operator password (make dev prints it; compose requires its own).

@@ -8,3 +8,4 @@ export * from './places';
 export * from './sessions';
 export * from './messaging';
 export * from './notifications';
+export * from './challenges';

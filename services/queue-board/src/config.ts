@@ -12,7 +12,7 @@ export const boardConfigSchema = baseConfigSchema
     /** The BullMQ queues to show (their names in the workers' config). */
     QUEUE_BOARD_QUEUES: z
       .string()
-      .default('thumbnails,feed-fanout,notification-mail')
+      .default('thumbnails,feed-fanout,notification-mail,challenges-daily')
       .transform((list) => list.split(',').map((q) => q.trim()).filter(Boolean)),
   });
 
