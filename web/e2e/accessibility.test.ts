@@ -1,4 +1,4 @@
-import type { Album, FeedSession, Photo } from '@hoptrack/proto';
+import { CHALLENGE_KINDS, type Album, type Challenge, type FeedSession, type Photo } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeProblems, expectDialogKeyboard, hasFocus, holdsFocus, walkWithTab } from './a11y';
@@ -47,6 +47,8 @@ interface World {
   conversationId: string;
   album: Album;
   photos: Photo[];
+  /** Today's challenge the friend invited me to: he is in it, my invitation to it waits. */
+  challenge: Challenge;
 }
 
 let built: Promise<World> | undefined;
@@ -102,6 +104,23 @@ async function buildWorld(): Promise<World> {
   const album = (await expectApi(base, me.token, 'POST', '/api/albums', { name: 'Oktoberfest', description: 'Munich with the crew' }, 201)) as Album;
   await uploadPhotosViaApi(base, me, album, [await image('pretzel-stand.png', '#d97706'), await image('beer-tent.png', '#1d4ed8')]);
 
+  // A challenge I joined (my card shows a bar) and one the friend invited me to (an invitation to answer).
+  // Inviting needs the challenges service to know the friendship, which it learns by events.
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const today = (await expectApi(base, me.token, 'GET', `/api/challenges?timeZone=${encodeURIComponent(zone)}`)) as Challenge[];
+  const byTitle = (title: string) => {
+    const found = today.find((one) => one.title === title);
+    if (!found) throw new Error(`no challenge "${title}" today`);
+    return found;
+  };
+  await expectApi(base, me.token, 'POST', `/api/challenges/${byTitle(CHALLENGE_KINDS.new_styles.title).id}/join`, { timeZone: zone });
+  const challenge = byTitle(CHALLENGE_KINDS.new_bar.title);
+  await expect
+    .poll(async () => (await callApi(base, friend.token, 'POST', `/api/challenges/${challenge.id}/invitations`, { friendId: me.id })).status, {
+      timeout: CONDITION_BOUND_MS,
+    })
+    .toBe(201);
+
   // Every screen must show its data, not a processing or empty state: wait for the workers and read models.
   let photos: Photo[] = [];
   await expect
@@ -118,7 +137,7 @@ async function buildWorld(): Promise<World> {
       timeout: CONDITION_BOUND_MS,
     })
     .toEqual([mySession.id, friendSession.id].sort());
-  return { me, friend, blocked, asker, mySession, friendSession, conversationId: conversation.id, album, photos };
+  return { me, friend, blocked, asker, mySession, friendSession, conversationId: conversation.id, album, photos, challenge };
 }
 
 async function openSignedIn(world: World, viewport: Viewport, path = '/'): Promise<Page> {
@@ -223,6 +242,16 @@ function signedInScreens(w: World): Screen[] {
           .waitFor(),
     },
     { path: `/sessions/${w.mySession.id}`, title: w.mySession.title, ready: (page) => card(page, w.mySession.title).waitFor() },
+    {
+      path: '/challenges',
+      title: 'Challenges',
+      ready: (page) => item(list(page, 'Received invitations'), friend.displayName).getByRole('button', { name: 'Accept', exact: true }).waitFor(),
+    },
+    {
+      path: `/challenges/${w.challenge.id}`,
+      title: w.challenge.title,
+      ready: (page) => item(list(page, 'Friends taking part'), friend.displayName).getByRole('progressbar').waitFor(),
+    },
     { path: '/photos', title: 'Photos', ready: (page) => loaded(item(list(page, 'Albums'), w.album.name).locator('img')) },
     {
       path: `/photos?album=${w.album.id}`,
@@ -435,6 +464,13 @@ async function tourDialogs(page: Page, w: World, viewport: Viewport, keyboard: b
   await press(page, deletePhoto);
   await check(dialog('Delete photo?'), deletePhoto, 'Delete photo');
 
+  await page.goto('/challenges');
+  const invite = list(page, "Today's challenges").getByRole('button', { name: 'Invite', exact: true });
+  await press(page, invite);
+  const inviteDialog = dialog('Invite friends');
+  await item(list(inviteDialog, 'Friends to invite'), w.friend.displayName).waitFor();
+  await check(inviteDialog, invite, 'Invite friends');
+
   await page.goto('/search');
   await page.getByRole('searchbox', { name: 'Search users' }).fill(w.friend.username);
   const result = page.getByRole('button', { name: w.friend.displayName, exact: true });
@@ -523,7 +559,7 @@ describe('keyboard', () => {
           await press(page, hamburger, key);
           await nav.waitFor();
           expect(await hamburger.getAttribute('aria-expanded')).toBe('true');
-          for (const link of ['Feed', 'Discovery', 'Friends', 'Messages', 'Photos', 'Search']) {
+          for (const link of ['Feed', 'Discovery', 'Friends', 'Challenges', 'Messages', 'Photos', 'Search']) {
             await page.keyboard.press('Tab');
             expect(await hasFocus(nav.getByRole('link', { name: link, exact: true })), `Tab reaches ${link} in the menu`).toBe(true);
           }

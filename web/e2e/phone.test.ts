@@ -8,7 +8,7 @@ import { buildDemoWorld, type DemoWorld } from './world';
  * Phone-sized screens (390×844, issue 11) with a lived-in account: every
  * screen fits the width (no sideways scrolling), nothing hides behind the
  * fixed bottom bar, and every dialog fits the screen with its actions
- * reachable. The hamburger, the five tabs and the floating add button are
+ * reachable. The hamburger, the six tabs and the floating add button are
  * driven in shell.test.ts, feed.test.ts and the phone journey.
  */
 const stack = useE2eStack();
@@ -90,6 +90,7 @@ function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }
     { path: '/dm', ready: heading('Direct Messages') },
     { path: '/privacy', ready: heading('Privacy Settings') },
     { path: '/notifications', ready: (page) => page.getByRole('table').getByRole('switch').first() },
+    { path: '/challenges', ready: (page) => page.getByRole('list', { name: "Today's challenges", exact: true }).getByRole('article').first() },
     { path: '/photos', ready: (page) => page.getByText('Summer taprooms', { exact: true }).first() },
     { path: '/search', ready: heading('Search') },
   ];
@@ -106,7 +107,7 @@ describe('phone-sized screens', () => {
       const tabs = page.getByRole('navigation', { name: 'Bottom navigation' }).getByRole('link');
       // The Messages tab carries the unread badge ('Messages1 unread'): compare the labels.
       const labels = (await tabs.allTextContents()).map((text) => text.replace(/\d+ unread$/, ''));
-      expect(labels, screen.path).toEqual(['Feed', 'Discover', 'Friends', 'Messages', 'Profile']);
+      expect(labels, screen.path).toEqual(['Feed', 'Discover', 'Friends', 'Challenges', 'Messages', 'Profile']);
       await expectNoSidewaysScroll(page, screen.path);
       await expectNothingUnderBottomBar(page, screen.path);
     }
@@ -175,6 +176,16 @@ describe('phone-sized screens', () => {
     await page.getByRole('link', { name: 'Summer taprooms', exact: true }).click();
     await page.getByRole('button', { name: 'Add Photos', exact: true }).click();
     await expectDialogFits(page, page.getByRole('dialog').first(), 'Add Photos');
+    await page.keyboard.press('Escape');
+
+    // Inviting to a challenge: joined first, then the list of friends.
+    await page.goto('/challenges');
+    const challenge = page.getByRole('list', { name: "Today's challenges", exact: true }).getByRole('article').first();
+    await challenge.getByRole('button', { name: 'Join', exact: true }).click();
+    await challenge.getByRole('button', { name: 'Invite', exact: true }).click();
+    const invite = page.getByRole('dialog', { name: 'Invite friends' });
+    await invite.getByRole('list', { name: 'Friends to invite', exact: true }).getByRole('listitem').first().waitFor();
+    await expectDialogFits(page, invite, 'Invite friends');
     await page.keyboard.press('Escape');
 
     await page.goto('/search');

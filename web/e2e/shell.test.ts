@@ -38,6 +38,8 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
   ['/dm', 'Direct Messages'],
   ['/privacy', 'Privacy Settings'],
   ['/notifications', 'Notifications'],
+  ['/challenges', 'Challenges'],
+  ['/challenges/00000000-0000-4000-8000-000000000000', 'Challenge'],
   ['/sessions/00000000-0000-4000-8000-000000000000', 'Session'],
   ['/photos', 'Photos'],
   ['/search', 'Search'],
@@ -84,7 +86,7 @@ describe('wide header', () => {
     const { page } = await openSignedIn('/');
     await expectSignedInFeed(page);
     const main = page.getByRole('navigation', { name: 'Main' });
-    const links = ['Feed', 'Discovery', 'Friends', 'Messages', 'Photos', 'Search'];
+    const links = ['Feed', 'Discovery', 'Friends', 'Challenges', 'Messages', 'Photos', 'Search'];
     expect(await main.getByRole('link').allTextContents()).toEqual(links);
     expect(await page.getByRole('navigation', { name: 'Bottom navigation' }).isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
@@ -120,23 +122,23 @@ describe('wide header', () => {
 });
 
 describe('narrow screens', () => {
-  it('shows the bottom bar with five tabs and folds the header links into the hamburger', async () => {
+  it('shows the bottom bar with six tabs and folds the header links into the hamburger', async () => {
     const { page } = await openSignedIn('/', true);
     await expectSignedInFeed(page);
     const bottom = page.getByRole('navigation', { name: 'Bottom navigation' });
     await bottom.waitFor();
     const tabs = bottom.getByRole('link');
-    expect(await tabs.allTextContents()).toEqual(['Feed', 'Discover', 'Friends', 'Messages', 'Profile']);
+    expect(await tabs.allTextContents()).toEqual(['Feed', 'Discover', 'Friends', 'Challenges', 'Messages', 'Profile']);
 
-    // Fixed to the bottom, 4rem high, five equal columns.
+    // Fixed to the bottom, 4rem high, six equal columns.
     const bar = await bottom.boundingBox();
     expect(bar).not.toBeNull();
     expect(bar?.height).toBe(64);
     expect((bar?.y ?? 0) + (bar?.height ?? 0)).toBe(844);
     const widths = await Promise.all((await tabs.all()).map(async (tab) => (await tab.boundingBox())?.width ?? 0));
-    for (const width of widths) expect(width).toBeCloseTo(390 / 5, 0);
+    for (const width of widths) expect(width).toBeCloseTo(390 / 6, 0);
 
-    // The header link row is gone; the hamburger carries the same six links.
+    // The header link row is gone; the hamburger carries the same seven links.
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Menu' });
@@ -144,6 +146,7 @@ describe('narrow screens', () => {
       'Feed',
       'Discovery',
       'Friends',
+      'Challenges',
       'Messages',
       'Photos',
       'Search',
@@ -156,6 +159,7 @@ describe('narrow screens', () => {
     for (const [tab, title, path] of [
       ['Discover', 'Discovery', '/discovery'],
       ['Friends', 'Friends', '/friends'],
+      ['Challenges', 'Challenges', '/challenges'],
       ['Messages', 'Messages', '/messages'],
       ['Profile', 'My Profile', '/my-profile'],
       ['Feed', 'Activity Feed', '/'],

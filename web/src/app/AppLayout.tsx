@@ -7,14 +7,17 @@ import { Header } from '../components/header/Header';
 import { Toaster } from '../components/Toaster';
 import { useAuth } from '../lib/auth';
 import { useLiveMessaging } from '../lib/live';
+import { useChallengeToasts } from '../lib/useChallengeToasts';
 
 /**
  * The shell around every route: header, the screen, the bottom bar (signed
- * in), dialog and toasts; while signed in, the one live messaging stream.
+ * in), dialog and toasts; while signed in, the one live messaging stream
+ * and the toasts of challenge notifications it brings.
  */
 export function AppLayout() {
   const { isAuthenticated, user } = useAuth();
   useLiveMessaging(user?.id ?? null);
+  useChallengeToasts(user?.id ?? null);
   return (
     <AuthDialogProvider>
       <div className={`app${isAuthenticated ? ' app--signed-in' : ''}`}>

@@ -1,5 +1,5 @@
 import type { ComponentType, SVGProps } from 'react';
-import { CameraIcon, CompassIcon, HomeIcon, MessageIcon, SearchIcon, UserIcon, UsersIcon } from '../components/icons';
+import { CameraIcon, CompassIcon, HomeIcon, MessageIcon, SearchIcon, TrophyIcon, UserIcon, UsersIcon } from '../components/icons';
 
 /** Where the header, hamburger and bottom bar lead (spec section 2). */
 export interface NavTarget {
@@ -12,12 +12,15 @@ const FEED: NavTarget = { to: '/', label: 'Feed', Icon: HomeIcon };
 const FRIENDS: NavTarget = { to: '/friends', label: 'Friends', Icon: UsersIcon };
 const MESSAGES: NavTarget = { to: '/messages', label: 'Messages', Icon: MessageIcon };
 const DISCOVERY = { to: '/discovery', Icon: CompassIcon };
+/** Daily challenges (issue 23): new every day, so a place of their own in both bars. */
+const CHALLENGES: NavTarget = { to: '/challenges', label: 'Challenges', Icon: TrophyIcon };
 
 /** Wide-screen header row and the hamburger dropdown on narrow screens. */
 export const HEADER_LINKS: readonly NavTarget[] = [
   FEED,
   { ...DISCOVERY, label: 'Discovery' },
   FRIENDS,
+  CHALLENGES,
   MESSAGES,
   { to: '/photos', label: 'Photos', Icon: CameraIcon },
   { to: '/search', label: 'Search', Icon: SearchIcon },
@@ -28,6 +31,7 @@ export const BOTTOM_TABS: readonly NavTarget[] = [
   FEED,
   { ...DISCOVERY, label: 'Discover' },
   FRIENDS,
+  CHALLENGES,
   MESSAGES,
   { to: '/my-profile', label: 'Profile', Icon: UserIcon },
 ];

@@ -9,6 +9,8 @@ import { AppLayout } from './AppLayout';
 
 // Every screen but `/` is its own chunk; AppLayout's Suspense shows the loading state meanwhile.
 
+const ChallengePage = lazyNamed(() => import('../pages/ChallengePage'), 'ChallengePage');
+const ChallengesPage = lazyNamed(() => import('../pages/ChallengesPage'), 'ChallengesPage');
 const DiscoveryPage = lazyNamed(() => import('../pages/DiscoveryPage'), 'DiscoveryPage');
 const DmPage = lazyNamed(() => import('../pages/DmPage'), 'DmPage');
 const FollowersPage = lazyNamed(() => import('../pages/FollowersPage'), 'FollowersPage');
@@ -43,6 +45,8 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
   { path: 'dm', title: 'Direct Messages', element: <DmPage /> },
   { path: 'notifications', title: 'Notifications', element: <NotificationsPage /> },
   { path: 'sessions/:sessionId', title: 'Session', element: <SessionPage /> },
+  { path: 'challenges', title: 'Challenges', element: <ChallengesPage /> },
+  { path: 'challenges/:challengeId', title: 'Challenge', element: <ChallengePage /> },
 ];
 
 export const routes: RouteObject[] = [

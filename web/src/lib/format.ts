@@ -14,6 +14,18 @@ export function shortDate(isoDate: string): string {
   return Number.isNaN(date.getTime()) ? '' : DAY.format(date);
 }
 
+const CALENDAR_DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * A calendar date ('2025-03-04', a challenge's day) as 'Mar 4, 2025'. Read
+ * and shown in UTC: it names a day, not an instant, so no zone may move it
+ * to the day before. Empty when unreadable.
+ */
+export function calendarDate(isoDay: string): string {
+  const date = new Date(`${isoDay}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) ? '' : CALENDAR_DAY.format(date);
+}
+
 /** Hours with one decimal: 2 → '2.0'. */
 export function hoursLabel(hours: number): string {
   return hours.toFixed(1);

@@ -35,13 +35,15 @@ export const notificationsApi = {
 };
 
 /**
- * Where an entry leads: a session's activity to that session, a message to
+ * Where an entry leads: a session's activity to that session, a challenge's
+ * (a completion, an invitation) to that challenge, a message to
  * the conversation with its sender, a friend request to the friends screen's requests
  * (where it is answered), an accepted one to the new friend's profile.
  */
 export function notificationHref(item: Pick<Notification, 'kind' | 'target'>): string {
   const { target } = item;
   if (target.type === 'session') return `/sessions/${encodeURIComponent(target.id)}`;
+  if (target.type === 'challenge') return `/challenges/${encodeURIComponent(target.id)}`;
   if (item.kind === 'message.received') return `/messages?user=${encodeURIComponent(target.id)}`;
   if (item.kind === 'friend.requested') return '/friends?tab=requests';
   return `/users/${encodeURIComponent(target.id)}`;

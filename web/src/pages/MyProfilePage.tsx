@@ -3,6 +3,7 @@ import type { CurrentUser, MyStats } from '@hoptrack/proto';
 import { useState } from 'react';
 import { Avatar } from '../components/Avatar';
 import { EmptyState } from '../components/EmptyState';
+import { ProfileChallenges } from '../components/challenges/ProfileChallenges';
 import { CameraIcon, UserIcon } from '../components/icons';
 import { PageHeader } from '../components/PageHeader';
 import { ChangePictureDialog } from '../components/profile/ChangePictureDialog';
@@ -27,8 +28,9 @@ function tilesOf(userId: string, stats: MyStats): Tile[] {
 /**
  * `/profile` and `/my-profile` (spec section 2): the signed-in user's header
  * with the change-picture dialog, This Week / Total Hours / Followers /
- * Following from GET /api/me/stats, and 'My Activities' from GET /api/me/sessions. A skeleton shows
- * until the stats answer; if they fail, 'User not found' with a retry.
+ * Following from GET /api/me/stats, the completed challenges' badges (no row
+ * when there are none), and 'My Activities' from GET /api/me/sessions. A
+ * skeleton shows until the stats answer; if they fail, 'User not found' with a retry.
  */
 export function MyProfilePage() {
   const { user } = useAuth();
@@ -59,6 +61,7 @@ function OwnProfile({ user }: { user: CurrentUser }) {
       <section className="stat-section" aria-label="Stats">
         <StatTileList tiles={tilesOf(user.id, stats.data)} />
       </section>
+      <ProfileChallenges userId={user.id} />
       <MySessionList />
     </>
   );

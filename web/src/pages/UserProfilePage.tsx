@@ -4,6 +4,7 @@ import { useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { LockIcon, UserIcon } from '../components/icons';
 import { LoadingState } from '../components/LoadingState';
+import { ProfileChallenges } from '../components/challenges/ProfileChallenges';
 import { BackToFriends } from '../components/profile/BackToFriends';
 import { ProfileHeader } from '../components/profile/ProfileHeader';
 import { StatTiles } from '../components/profile/StatTiles';
@@ -25,7 +26,8 @@ const TAB_IDS = TABS.map((tab) => tab.id);
  * `/users/:userId` and `/profile/:username`: another drinker's (or your own)
  * public profile. Any failure to load it (404, also when a block exists)
  * shows 'User Not Found' (and an 'Error' / 'User not found' toast). A private profile the viewer may not see gets its
- * header and a lock panel, and its stats are not requested.
+ * header and a lock panel, and its stats and completed challenges are not
+ * requested (they would answer 403).
  */
 export function UserProfilePage() {
   const { userId, username } = useParams();
@@ -50,6 +52,7 @@ function Profile({ user }: { user: OtherUser }) {
       {user.canViewDetails ? (
         <>
           <StatTiles userId={user.id} />
+          <ProfileChallenges userId={user.id} />
           <Tabs label="Profile sections" items={TABS} value={tab} onChange={setTab}>
             {tab === 'sessions' ? (
               <UserSessionList userId={user.id} displayName={user.displayName} />

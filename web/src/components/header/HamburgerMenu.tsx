@@ -4,7 +4,7 @@ import { MenuIcon } from '../icons';
 import { useDropdown } from '../useDropdown';
 import { NavLinkList } from './NavLinkList';
 
-/** Narrow screens: the six header links collapse into this dropdown. */
+/** Narrow screens: the header links collapse into this dropdown. */
 export function HamburgerMenu() {
   const { open, close, containerRef, triggerProps } = useDropdown();
   const panelId = useId();

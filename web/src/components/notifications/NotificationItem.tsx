@@ -14,6 +14,8 @@ const KIND_ICONS: Record<Notification['kind'], string> = {
   'session.commented': '💬',
   'comment.followed': '💬',
   'message.received': '✉️',
+  'challenge.completed': '🏆',
+  'challenge.invited': '🎯',
 };
 
 /**

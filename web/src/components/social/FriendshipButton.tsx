@@ -65,7 +65,8 @@ export function FriendshipButton({ user }: { user: Relationship }) {
   }
 }
 
-function StaticState({ label }: { label: string }) {
+/** A state shown as a disabled button ('Friends', 'Pending', 'Invited'), where an action would otherwise be. */
+export function StaticState({ label }: { label: string }) {
   return (
     <button type="button" className="button button--secondary button--small button--static" disabled>
       {label}
