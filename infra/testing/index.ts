@@ -8,3 +8,4 @@ export { testUserSnapshot } from './users';
 export { ok, expectError, noContent } from './responses';
 export { audienceRows } from './audience';
 export { mannWhitneyZ, median, NO_DIFFERENCE_Z } from './stats';
+export { injectClients, type InjectClient } from './inject-clients';

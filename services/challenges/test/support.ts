@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
-import { consumersSettled, eventually, memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, testUserSnapshot, truncate, type TestClock } from '@hoptrack/testing';
-import type { LightMyRequestResponse } from 'fastify';
+import { audienceDurables, createMetrics, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
+import { consumersSettled, injectClients, type InjectClient, eventually, memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, testUserSnapshot, truncate, type TestClock } from '@hoptrack/testing';
 import { buildChallengesApp, type ChallengesApp } from '../src/app';
 import { challengesConfigSchema, type ChallengesConfig } from '../src/config';
 import { openConnections, type ChallengesConnections } from '../src/connections';
@@ -11,12 +10,7 @@ import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
 
 export const databaseUrl = testDatabaseUrl('challenges');
 
-export interface Client {
-  id: string;
-  get(url: string): Promise<LightMyRequestResponse>;
-  post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
-  patch(url: string, body?: unknown): Promise<LightMyRequestResponse>;
-}
+export type Client = InjectClient;
 
 export interface TestChallenges extends ChallengesConnections, ChallengesApp {
   config: ChallengesConfig;
@@ -82,13 +76,7 @@ export async function startTestChallenges(options: { now?: Date; overrides?: Rec
       onEventsCommitted: () => built.relay.poke(),
     })),
   ];
-  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h' });
-  const as = async (id: string): Promise<Client> => {
-    const authorization = `Bearer ${await tokens.sign({ userId: id, tokenVersion: 0 })}`;
-    const call = (method: 'GET' | 'POST' | 'PATCH') => (url: string, body?: unknown) =>
-      built.app.inject({ method, url, headers: { authorization }, ...(body !== undefined ? { payload: body as object } : {}) });
-    return { id, get: call('GET'), post: call('POST'), patch: call('PATCH') };
-  };
+  const as = await injectClients(built.app);
   const durables: Array<{ stream: StreamName; durable: string }> = [
     ...Object.values(audienceDurables(config.READ_MODEL_CONSUMER)),
     ...PROGRESS_STREAMS.map((stream) => ({ stream, durable: `${config.PROGRESS_CONSUMER}-${stream.toLowerCase()}` })),

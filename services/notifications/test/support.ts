@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
-import { consumersSettled, eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
-import type { LightMyRequestResponse } from 'fastify';
+import { audienceDurables, createMetrics, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
+import { consumersSettled, injectClients, type InjectClient, eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import { buildNotificationsApp, type NotificationsApp } from '../src/app';
 import { notificationsConfigSchema, type NotificationsConfig } from '../src/config';
 import { openConnections, type NotificationsConnections } from '../src/connections';
@@ -15,12 +14,7 @@ import type { DigestJob } from '../src/mail/digests';
 
 export const databaseUrl = testDatabaseUrl('notifications');
 
-export interface Client {
-  id: string;
-  get(url: string): Promise<LightMyRequestResponse>;
-  post(url: string, body?: unknown): Promise<LightMyRequestResponse>;
-  put(url: string, body?: unknown): Promise<LightMyRequestResponse>;
-}
+export type Client = InjectClient;
 
 export interface TestNotifications extends NotificationsConnections, NotificationsApp {
   config: NotificationsConfig;
@@ -100,13 +94,7 @@ export async function startTestNotifications(overrides: Record<string, string> =
       onAdded: (tx, entryId, contribution) => built.digests.remember(tx, entryId, contribution),
     })),
   ];
-  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h' });
-  const as = async (id: string): Promise<Client> => {
-    const authorization = `Bearer ${await tokens.sign({ userId: id, tokenVersion: 0 })}`;
-    const call = (method: 'GET' | 'POST' | 'PUT') => (url: string, body?: unknown) =>
-      built.app.inject({ method, url, headers: { authorization }, ...(body !== undefined ? { payload: body as object } : {}) });
-    return { id, get: call('GET'), post: call('POST'), put: call('PUT') };
-  };
+  const as = await injectClients(built.app);
   const durables: Array<{ stream: StreamName; durable: string }> = [
     ...Object.values(audienceDurables(config.READ_MODEL_CONSUMER)),
     ...INBOX_STREAMS.map((stream) => ({ stream, durable: `${config.INBOX_CONSUMER}-${stream.toLowerCase()}` })),
