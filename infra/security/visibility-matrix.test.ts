@@ -1,4 +1,4 @@
-import type { Album, FeedSession, OtherUser, Photo } from '@hoptrack/proto';
+import type { Album, Challenge, FeedSession, OtherUser, Photo } from '@hoptrack/proto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,10 @@ import { leaksIn, PROBES, urlsHandedTo, type AuthorWorld, type Pair, type World 
  * followers, counts, mutual friends) is read by every viewer through the
  * gateway of a real stack. Issue 19 adds a third author, registered while the
  * services' people consumers are held (visibility/hold.ts), read by themselves
- * and a stranger before any service has heard of them. Each cell is compared
+ * and a stranger before any service has heard of them. Issue 23 adds the
+ * challenges: every author completes today's 'Take it slow', read on their
+ * profile's completed row and among that challenge's participants (friends
+ * only). Each cell is compared
  * with the tables in visibility/expected.ts (spec section 6, docs/decisions.md,
  * the audience policy), and every answer is scanned for markers the viewer
  * may not see. Report: `mismatched cells X of N`.
@@ -39,7 +42,7 @@ const OTHERS = VIEWER_KINDS.filter((v): v is Exclude<ViewerKind, 'self'> => v !=
 const KNOWN_AUTHORS = ['public', 'private'] as const;
 type KnownAuthor = (typeof KNOWN_AUTHORS)[number];
 /** The services whose people consumers the unknown author's cells are read behind (the ones the probes read). */
-const HELD_SERVICES = ['social-graph', 'sessions', 'media'] as const;
+const HELD_SERVICES = ['social-graph', 'sessions', 'media', 'challenges'] as const;
 
 interface Cast {
   author: Account;
@@ -98,15 +101,18 @@ describe('visibility matrix (issue 9, item 12)', () => {
       );
       return pub?.bio === bio.public && prv?.canViewDetails === false && bar?.canViewDetails === false;
     });
-    await settle('sessions and media know the private switches', async () => {
+    await settle('sessions, media and challenges know the private switches', async () => {
       const statuses = await Promise.all([
         api.call(probe.token, 'GET', `/api/users/${casts.public.author.id}/sessions`),
         api.call(probe.token, 'GET', `/api/users/${casts.private.author.id}/sessions`),
         api.call(probe.token, 'GET', `/api/users/${barrier.id}/sessions`),
         api.call(probe.token, 'GET', `/api/albums?userId=${casts.private.author.id}`),
         api.call(probe.token, 'GET', `/api/albums?userId=${barrier.id}`),
+        api.call(probe.token, 'GET', `/api/users/${casts.public.author.id}/challenges`),
+        api.call(probe.token, 'GET', `/api/users/${casts.private.author.id}/challenges`),
+        api.call(probe.token, 'GET', `/api/users/${barrier.id}/challenges`),
       ]);
-      return statuses.map((a) => a.status).join() === '200,403,403,403,403';
+      return statuses.map((a) => a.status).join() === '200,403,403,403,403,200,403,403';
     });
 
     // ---- phase 1: friendships and requests ----
@@ -131,9 +137,13 @@ describe('visibility matrix (issue 9, item 12)', () => {
     }
 
     // ---- the early sessions, seen by the friends-to-be-blocked before phase 2 ----
+    // Each author first joins today's 'Take it slow', which the early session then completes: 90 minutes over 2 beers is
+    // the 45 minutes a beer it asks. The marker session itself does it (no third session): the count surfaces expect 2.
     const early = {} as Record<KnownAuthor, FeedSession>;
+    const challengeIds = {} as Record<AuthorKind, string>;
     for (const kind of KNOWN_AUTHORS) {
-      early[kind] = await logSession(api, casts[kind].author, { title: `early-marker-${RUN}-${kind}`, beerCount: '2', duration: '30' });
+      challengeIds[kind] = await joinTakeItSlow(api, casts[kind].author);
+      early[kind] = await logSession(api, casts[kind].author, { title: `early-marker-${RUN}-${kind}`, beerCount: '2', duration: '90' });
     }
     const feedHas = async (viewer: Account, sessionId: string) =>
       ((await api.call(viewer.token, 'GET', '/api/sessions?filter=all&limit=50')).body as FeedSession[] | null)?.some((s) => s.id === sessionId) ?? false;
@@ -173,14 +183,16 @@ describe('visibility matrix (issue 9, item 12)', () => {
       await api.must(viewers.blocker.token, 'POST', `/api/friends/${author.id}/block`, {}, 204);
       await api.must(viewers.muted.token, 'POST', `/api/friends/${author.id}/mute`, {}, 204);
     }
-    // Barrier: one more SOCIAL event; once sessions and media have applied it they applied every earlier one (one ordered consumer each).
+    // Barrier: one more SOCIAL event; once sessions, media and challenges have applied it they applied every earlier one
+    // (one ordered consumer each).
     await befriend(probe, barrier);
-    await settle('sessions and media applied every social event', async () => {
-      const [sessionList, albumList] = await Promise.all([
+    await settle('sessions, media and challenges applied every social event', async () => {
+      const [sessionList, albumList, completedList] = await Promise.all([
         api.call(probe.token, 'GET', `/api/users/${barrier.id}/sessions`),
         api.call(probe.token, 'GET', `/api/albums?userId=${barrier.id}`),
+        api.call(probe.token, 'GET', `/api/users/${barrier.id}/challenges`),
       ]);
-      return sessionList.status === 200 && albumList.status === 200;
+      return sessionList.status === 200 && albumList.status === 200 && completedList.status === 200;
     });
 
     // ---- the late sessions, with a session photo ----
@@ -209,6 +221,7 @@ describe('visibility matrix (issue 9, item 12)', () => {
         followerIds: [viewers.friend.id, viewers.muted.id, viewers.sent.id, hub.id],
         followingIds: [viewers.friend.id, viewers.muted.id, viewers.received.id, hub.id],
         sharedFriends: sharedFriendsOf(author, viewers, hub),
+        challengeId: challengeIds[kind],
       };
     }
 
@@ -217,6 +230,8 @@ describe('visibility matrix (issue 9, item 12)', () => {
       const { author } = casts[kind];
       // Stats come from session facts social-graph reads from SESSIONS.
       await settle(`the ${kind} author's stats count both sessions`, async () => ((await api.call(author.token, 'GET', '/api/me/stats')).body as { totalSessions?: number } | null)?.totalSessions === 2);
+      // Completion comes from the session fact challenges reads from SESSIONS: until then every viewer would read 'hidden'.
+      await settle(`the ${kind} author completed 'Take it slow'`, () => hasCompleted(api, author, challengeIds[kind]));
       // The fan-out: every viewer the table says sees the sessions in their feed has both (one job per batch of followers).
       for (const viewerKind of VIEWER_KINDS) {
         if (expectedOutcome('feed.all', kind, viewerKind) !== 'visible') continue;
@@ -241,7 +256,10 @@ describe('visibility matrix (issue 9, item 12)', () => {
 
       const newcomer = await api.register(`newauthor_${RUN}`, 'New Author');
       await api.must(newcomer.token, 'PATCH', '/api/me', { bio: bio.unknown });
-      const newEarly = await logSession(api, newcomer, { title: `early-marker-${RUN}-unknown`, beerCount: '1', duration: '20' });
+      // The newcomer completes 'Take it slow' as the others do (45 minutes, 1 beer), held or not: joining reads none of
+      // challenges' audience tables, and the session's fact comes on SESSIONS, which the hold leaves alone.
+      challengeIds.unknown = await joinTakeItSlow(api, newcomer);
+      const newEarly = await logSession(api, newcomer, { title: `early-marker-${RUN}-unknown`, beerCount: '1', duration: '45' });
       const newLate = await logSession(api, newcomer, { title: `late-marker-${RUN}-unknown`, beerCount: '2', duration: '40' }, await jpeg('#30c080'));
       if (!newLate.photo) throw new Error("the newcomer's late session has no photo");
       albums.unknown = await albumWithPhoto(api, newcomer, 'unknown', '#208080');
@@ -264,7 +282,9 @@ describe('visibility matrix (issue 9, item 12)', () => {
         followerIds: [],
         followingIds: [],
         sharedFriends: {},
+        challengeId: challengeIds.unknown,
       };
+      await settle("the newcomer completed 'Take it slow'", () => hasCompleted(api, newcomer, challengeIds.unknown));
       const viewersOfNewcomer: Record<(typeof UNKNOWN_VIEWER_KINDS)[number], Account> = { self: newcomer, stranger: newStranger };
       unknownActual = await readCells(
         world,
@@ -279,12 +299,13 @@ describe('visibility matrix (issue 9, item 12)', () => {
     // Released, the events flow again: every service applies the registration (nothing was lost or parked).
     const newcomerId = authors.unknown.account.id;
     await settle('every service applied the newcomer once the hold was released', async () => {
-      const [profile, sessionList, albumList] = await Promise.all([
+      const [profile, sessionList, albumList, completedList] = await Promise.all([
         api.call(newStranger.token, 'GET', `/api/users/${newcomerId}`),
         api.call(newStranger.token, 'GET', `/api/users/${newcomerId}/sessions`),
         api.call(newStranger.token, 'GET', `/api/albums?userId=${newcomerId}`),
+        api.call(newStranger.token, 'GET', `/api/users/${newcomerId}/challenges`),
       ]);
-      return profile.status === 200 && sessionList.status === 200 && albumList.status === 200;
+      return profile.status === 200 && sessionList.status === 200 && albumList.status === 200 && completedList.status === 200;
     }, 60_000);
   }, 300_000);
 
@@ -366,6 +387,23 @@ async function albumWithPhoto(api: Api, author: Account, kind: AuthorKind, colou
   }, 30_000);
   if (!ready?.thumbnailUrl) throw new Error('the ready photo has no thumbnail URL');
   return { album, photo: ready };
+}
+
+/**
+ * Joins today's (UTC) 'Take it slow' as `person`; its id. The test stack
+ * publishes every kind every day, so it is there whatever the date.
+ */
+async function joinTakeItSlow(api: Api, person: Account): Promise<string> {
+  const today = (await api.must(person.token, 'GET', '/api/challenges?timeZone=UTC')) as Challenge[];
+  const slow = today.find((c) => c.challengeType === 'slow_pace');
+  if (!slow) throw new Error(`no 'Take it slow' today: ${today.map((c) => c.challengeType).join(', ')}`);
+  await api.must(person.token, 'POST', `/api/challenges/${slow.id}/join`, { timeZone: 'UTC' }, 200);
+  return slow.id;
+}
+
+/** Whether `person`'s own completed challenges list that one (their own list: no privacy rule in the way). */
+async function hasCompleted(api: Api, person: Account, challengeId: string): Promise<boolean> {
+  return ((await api.call(person.token, 'GET', '/api/me/challenges?status=completed&limit=50')).body as Challenge[] | null)?.some((c) => c.id === challengeId) ?? false;
 }
 
 /** POST /api/sessions as multipart (the only form it takes), with an optional session photo. */

@@ -1,7 +1,8 @@
 /**
  * Issue 9, item 12: what each viewer must see of a public and of a private
  * author, surface by surface; issue 19 added the follower counts, mutual
- * friends and an author the services have not heard of yet. Written out cell
+ * friends and an author the services have not heard of yet; issue 23 the
+ * challenges (a profile's completed ones, a challenge's participants). Written out cell
  * by cell from the spec (../shared/spec/product-spec.md section 6),
  * docs/decisions.md and the audience policy
  * (services/runtime/src/audience/policy.ts) — never derived from what the
@@ -79,6 +80,9 @@ export const SURFACES = [
   'hub.counts',
   'profile.mutualFriends',
   'search.mutualFriends',
+  // Issue 23: the challenges service's two windows on a person.
+  'challenges.completed',
+  'challenge.participants',
 ] as const;
 export type Surface = (typeof SURFACES)[number];
 
@@ -410,6 +414,44 @@ export const EXPECTED: Record<Surface, Row> = {
     blocker: [H, H],
     muted: [V, V],
   },
+  /**
+   * GET /api/users/{id}/challenges, the profile's row of completed challenges
+   * (every author completed today's 'Take it slow'): decisions.md 'Challenges
+   * (issue 23)', Privacy — it follows the profile tabs' rule, the same as the
+   * sessions list: private profiles to friends only (403 'This profile is
+   * private'), blocked either way 404. A mute hides from the feed only.
+   */
+  'challenges.completed': {
+    self: [V, V],
+    friend: [V, V],
+    sent: [V, F403],
+    received: [V, F403],
+    stranger: [V, F403],
+    blockedByAuthor: [F404, F404],
+    blocker: [F404, F404],
+    muted: [V, V],
+  },
+  /**
+   * The author among the participants of that challenge's page
+   * (GET /api/challenges/{id}), and counted in its friendCount exactly when
+   * listed: decisions.md 'Challenges (issue 23)', Privacy — the page lists
+   * only the viewer's friends in it, not strangers who happen to be in the
+   * same challenge (so not the author to a non-friend, public or private);
+   * a block ends a friendship, so neither side of one. A muted friend is
+   * still a friend. Self: hidden — the list is the viewer's friends
+   * (audienceSql.friends over the follows table) and nobody is their own
+   * friend; the author's own progress is the card, not a participant row.
+   */
+  'challenge.participants': {
+    self: [H, H],
+    friend: [V, V],
+    sent: [H, H],
+    received: [H, H],
+    stranger: [H, H],
+    blockedByAuthor: [H, H],
+    blocker: [H, H],
+    muted: [V, V],
+  },
 };
 
 /**
@@ -417,9 +459,9 @@ export const EXPECTED: Record<Surface, Row> = {
  * sessions and an album photo, read while no service has applied their
  * user.registered event. Policy: access 'unknown' — hidden from everyone but
  * themselves, and nowhere an error but the refusal a stranger gets for someone
- * who does not exist: 404 on profile, stats, lists, sessions list and albums
- * (sessions and media say 'User not found' / 'Album not found'), absent from
- * search and feeds.
+ * who does not exist: 404 on profile, stats, lists, sessions list, albums and
+ * completed challenges (sessions, media and challenges say 'User not found' /
+ * 'Album not found'), absent from search, feeds and challenge pages.
  *
  * Themselves: sessions and media decide 'self' before anything else, so the
  * author sees their own sessions and photos at once. The social graph keeps
@@ -452,6 +494,12 @@ export const EXPECTED_UNKNOWN: Record<Surface, Record<UnknownViewerKind, Outcome
   'hub.counts': { self: H, stranger: H },
   'profile.mutualFriends': { self: F404, stranger: F404 },
   'search.mutualFriends': { self: H, stranger: H },
+  // The newcomer joins and completes 'Take it slow' while held: joining asks challenges nothing of the audience tables,
+  // and the session's fact arrives on SESSIONS, which the hold leaves alone. Their own row is theirs at once ('self' is
+  // decided before 'unknown', as on the sessions list); to a stranger they do not exist yet (404 'User not found').
+  'challenges.completed': { self: V, stranger: F404 },
+  // Nobody is a friend of someone no service has heard of, nor their own friend: on nobody's participants list.
+  'challenge.participants': { self: H, stranger: H },
 };
 
 export function expectedOutcome(surface: Surface, author: AuthorKind, viewer: ViewerKind): Outcome {

@@ -1,4 +1,4 @@
-import type { Album, FeedSession, FollowList, OtherUser, Photo, PublicSession, UserStats } from '@hoptrack/proto';
+import type { Album, ChallengeDetail, CompletedChallenge, FeedSession, FollowList, OtherUser, Photo, PublicSession, UserStats } from '@hoptrack/proto';
 import type { Account, Answer, Api } from './api';
 import { expectedOutcome, type AuthorKind, type Surface, type ViewerKind } from './expected';
 
@@ -26,6 +26,8 @@ export interface AuthorWorld {
   followingIds: string[];
   /** How many friends each viewer shares with the author (the true mutualFriends; for the author: all their friends). */
   sharedFriends: Partial<Record<ViewerKind, number>>;
+  /** Today's 'Take it slow' (UTC), which the author joined before logging and completed. */
+  challengeId: string;
 }
 
 export interface Pair {
@@ -318,6 +320,31 @@ export const PROBES: Record<Surface, Probe> = {
     if (refused) return { outcome: refused, texts: [answer.text] };
     const found = (answer.body as OtherUser[]).find((u) => u.id === pair.author.account.id);
     return { outcome: found ? mutualIn(found, pair) : 'hidden', texts: [answer.text] };
+  },
+
+  'challenges.completed': async (world, pair) => {
+    const answer = await world.api.call(pair.viewer.token, 'GET', `/api/users/${pair.author.account.id}/challenges?limit=50`);
+    const refused = refusal(answer, /profile is private/);
+    if (refused) return { outcome: refused, texts: [answer.text] };
+    return { outcome: (answer.body as CompletedChallenge[]).some((c) => c.id === pair.author.challengeId) ? 'visible' : 'hidden', texts: [answer.text] };
+  },
+
+  'challenge.participants': async (world, pair) => {
+    const answer = await world.api.call(pair.viewer.token, 'GET', `/api/challenges/${pair.author.challengeId}`);
+    const refused = refusal(answer);
+    if (refused) return { outcome: refused, texts: [answer.text] };
+    const page = answer.body as ChallengeDetail;
+    const listed = page.participants.some((p) => p.person.id === pair.author.account.id);
+    // The card's friendCount counts the people the page lists (decisions.md, 'Challenges'): whatever other friends of
+    // the viewer are in it, the author adds one to it exactly when listed. A count with the author in it and the list
+    // without would tell the viewer a hidden person is there (as the hub's list headers once did).
+    const others = page.participants.filter((p) => p.person.id !== pair.author.account.id).length;
+    const authorCounted = page.friendCount - others;
+    const outcome = listed ? 'visible' : 'hidden';
+    if (authorCounted !== (listed ? 1 : 0)) {
+      return { outcome: `inconsistent(${outcome}, friendCount=${page.friendCount} with ${others} other friends listed)`, texts: [answer.text] };
+    }
+    return { outcome, texts: [answer.text] };
   },
 };
 
