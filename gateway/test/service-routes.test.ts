@@ -62,6 +62,7 @@ describe('routing table', () => {
     ['GET', '/api/messages', 'messaging'],
     ['PUT', '/api/messages/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/read', 'messaging'],
     ['GET', '/api/messages/events', 'messaging'],
+    ['GET', '/api/presence?ids=0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'messaging'],
     ['GET', '/api/notifications', 'notifications'],
     ['POST', '/api/notifications/read', 'notifications'],
     ['PUT', '/api/notifications/settings', 'notifications'],

@@ -78,6 +78,7 @@ const INPUTS: Record<string, { query?: Record<string, string>; json?: unknown }>
   'POST /api/conversations': { json: { participantId: randomUUID() } },
   'POST /api/conversations/:id/messages': { json: { content: 'revocation test' } },
   'POST /api/messages': { json: { toUserId: randomUUID(), content: 'revocation test' } },
+  'GET /api/presence': { query: { ids: randomUUID() } },
   'POST /api/bars/:id/reviews': { json: { rating: 3, reviewText: 'revocation test' } },
   'POST /api/bars/:id/reviews/:reviewId/helpful': { json: { isHelpful: true } },
   'POST /api/sessions/:id/comments': { json: { content: 'revocation test' } },

@@ -46,11 +46,19 @@ export const MESSAGE_PAGE_MAX = 100;
 export const LIVE_EVENTS_PATH = '/api/messages/events';
 /** Sent as an SSE comment at this interval so proxies (the gateway's idle timeout is 30 s) keep the stream open. */
 export const LIVE_HEARTBEAT_MS = 15_000;
+/** Who of several people is online (GET /api/presence?ids=…, messaging): the most one call asks about. */
+export const PRESENCE_PATH = '/api/presence';
+export const PRESENCE_IDS_MAX = 100;
 
 // ---- The catalogue (places.ts) ----
 
 export const EARTH_RADIUS_MILES = 3959;
-export const NEARBY_DEFAULT_RADIUS_M = 5000;
+/**
+ * A nearby search without a radius (spec section 9: 'default radius 2000').
+ * The 5000 m and 10000 m steps are Find Venues' own fall-back chain, which
+ * always sends its radius.
+ */
+export const NEARBY_DEFAULT_RADIUS_M = 2000;
 export const NEARBY_MAX_RADIUS_M = 50_000;
 export const CATALOGUE_SEARCH_MAX = 100;
 export const REVIEW_TEXT_MAX = 2000;

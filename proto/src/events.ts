@@ -124,6 +124,14 @@ export const eventSchemas = {
     toUserId: uuid,
     status: z.enum(['accepted', 'declined']),
   }),
+  /**
+   * userId went online or offline (or their switch hid it: offline, no last
+   * seen), for `audience` (the friends who may see it). Not in a stream:
+   * published on core NATS by the messaging instance that saw the change,
+   * heard by every instance for its open live streams, never stored (a
+   * client refetches presence on each reconnect).
+   */
+  'presence.changed.v1': z.object({ userId: uuid, online: z.boolean(), lastSeenAt: z.string().nullable(), audience: z.array(uuid) }),
 } as const;
 
 export type EventType = keyof typeof eventSchemas;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONVERSATION_PAGE_DEFAULT, CONVERSATION_PAGE_MAX, MESSAGE_MAX, MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX } from './constants';
+import { CONVERSATION_PAGE_DEFAULT, CONVERSATION_PAGE_MAX, MESSAGE_MAX, MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, PRESENCE_IDS_MAX } from './constants';
 import { pageCursor, pageLimit, uuid } from './common';
 
 /**
@@ -149,6 +149,38 @@ export type LiveReadEvent = z.infer<typeof liveReadEvent>;
 export const liveNotificationsEvent = z.object({ unreadCount: z.number().int().nonnegative() });
 export type LiveNotificationsEvent = z.infer<typeof liveNotificationsEvent>;
 
-/** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message`, `read` and `notifications`. */
-export const LIVE_EVENT_NAMES = ['ready', 'message', 'read', 'notifications'] as const;
+/** `event: presence` — a friend the viewer may see went online or offline (or hid it: offline, no last seen). */
+export const livePresenceEvent = z.object({ userId: uuid, online: z.boolean(), lastSeenAt: z.string().nullable() });
+export type LivePresenceEvent = z.infer<typeof livePresenceEvent>;
+
+/** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message`, `read`, `notifications` and `presence`. */
+export const LIVE_EVENT_NAMES = ['ready', 'message', 'read', 'notifications', 'presence'] as const;
 export type LiveEventName = (typeof LIVE_EVENT_NAMES)[number];
+
+// ---- Presence (issue 25, item 1: spec 6, "Show online status controls visibility to friends") ----
+
+/**
+ * `?ids=a,b,c`: the people whose presence the viewer asks about, at most
+ * PRESENCE_IDS_MAX (duplicates count once). One field, one message per
+ * problem: the `error` option would replace every message with one.
+ */
+export const presenceQuery = z.object({
+  ids: z.string({ error: 'ids must be a comma-separated list of user ids' }).transform((text, ctx) => {
+    const ids = [...new Set(text.split(',').map((id) => id.trim()).filter((id) => id !== ''))];
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    };
+    if (ids.length === 0) return fail('ids must name at least one user');
+    if (ids.length > PRESENCE_IDS_MAX) return fail(`ids may name at most ${PRESENCE_IDS_MAX} users`);
+    if (ids.some((id) => !uuid.safeParse(id).success)) return fail('ids must be user ids separated by commas');
+    return ids;
+  }),
+});
+export type PresenceQuery = z.infer<typeof presenceQuery>;
+
+/** One person's presence as the viewer may see it; lastSeenAt is null while online (or when never seen). */
+export const presenceEntry = livePresenceEvent;
+export type PresenceEntry = LivePresenceEvent;
+/** Only the people the viewer may see are in the list: hidden and unknown look the same (absent). */
+export const presenceList = z.array(presenceEntry);

@@ -3,8 +3,11 @@ import type { MessagingConfig } from './config';
 import type { MessagingConnections } from './connections';
 import { Conversations } from './domain/conversations';
 import { LiveHub } from './live/hub';
+import { Presence } from './presence/presence';
+import { PresenceStore } from './presence/store';
 import { conversationsRoutes } from './routes/conversations.routes';
 import { liveRoutes } from './routes/live.routes';
+import { presenceRoutes } from './routes/presence.routes';
 import { threadsRoutes } from './routes/threads.routes';
 
 export interface MessagingDepsIn extends MessagingConnections {
@@ -18,6 +21,8 @@ export interface MessagingApp {
   app: ServiceApp;
   relay: OutboxRelay;
   hub: LiveHub;
+  /** Started by the caller (start()) once the app is built; stopped at shutdown. */
+  presence: Presence;
   conversations: Conversations;
 }
 
@@ -26,12 +31,21 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
   const conversations = new Conversations({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
+  const presence = new Presence({
+    store: new PresenceStore(deps.redis, `${config.BUS_NAMESPACE}:messaging:presence`),
+    db: prisma,
+    bus,
+    graceMs: config.PRESENCE_GRACE_MS,
+    heartbeatMs: config.PRESENCE_HEARTBEAT_MS,
+    logger,
+  });
   const hub = new LiveHub({
     maxConnections: config.LIVE_MAX_CONNECTIONS,
     maxPerUser: config.LIVE_MAX_PER_USER,
     heartbeatMs: config.LIVE_HEARTBEAT_MS,
     registry: deps.metrics.registry,
     logger: logger.child({ component: 'live' }),
+    observer: presence,
   });
   const app = createServer({
     logger,
@@ -43,5 +57,6 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
   conversationsRoutes(app, { conversations, prisma, authenticate });
   threadsRoutes(app, { conversations, authenticate });
   liveRoutes(app, { hub, authenticate });
-  return { app, relay, hub, conversations };
+  presenceRoutes(app, { presence, authenticate });
+  return { app, relay, hub, presence, conversations };
 }

@@ -12,6 +12,18 @@ export const messagingConfigSchema = serviceConfigSchema(
     /** Open live streams per user per instance (tabs, devices); the oldest is closed beyond it. */
     LIVE_MAX_PER_USER: z.coerce.number().int().min(1).max(100).default(10),
     LIVE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(15_000),
+    /**
+     * Presence (issue 25): how long someone still counts as online after their
+     * last live stream closed, so a reload or a network blip does not flicker
+     * them offline for their friends.
+     */
+    PRESENCE_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(30_000),
+    /**
+     * How often each instance renews its open streams in Redis (and looks for
+     * people whose time ran out). A stream not renewed for three of these (its
+     * instance crashed) no longer counts.
+     */
+    PRESENCE_HEARTBEAT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   },
 );
 

@@ -1,18 +1,22 @@
 import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { MessagingConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/messaging'), 'prisma/migrations');
-/** The audience tables this service keeps: people (names, the allow-DM switch, token versions) and the graph (blocks). */
+/** The audience tables this service keeps: people (names, the allow-DM and online-status switches, token versions) and the graph (blocks, friendships for presence). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
-export type MessagingConnections = DatabaseAndBus<PrismaClient>;
+export interface MessagingConnections extends DatabaseAndBus<PrismaClient> {
+  /** Presence: who has a live stream open, shared by every instance. */
+  redis: Redis;
+}
 
-/** The migrated database and the bus, with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; NOTIFICATIONS for the live bell). */
+/** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; NOTIFICATIONS for the live bell). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  return withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
+  const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,
@@ -20,4 +24,14 @@ export async function openConnections(config: MessagingConfig, logger: Logger, n
     logger,
     streams: ['USERS', 'SOCIAL', 'MESSAGES', 'NOTIFICATIONS'],
   });
+  // Auto-pipelining: every stream's heartbeat renewal goes out in one write.
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  return {
+    ...stores,
+    redis,
+    async close() {
+      redis.disconnect();
+      await stores.close();
+    },
+  };
 }

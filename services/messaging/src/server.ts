@@ -10,16 +10,20 @@ await runService({
   configSchema: messagingConfigSchema,
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger, 'messaging');
-    const { app, relay, hub } = buildMessagingApp({ config, logger, metrics, ...connections });
+    const { app, relay, hub, presence } = buildMessagingApp({ config, logger, metrics, ...connections });
     // Subscribed before the port opens: no stream can say `ready` before its events can reach it.
-    const liveFeed: RunningLiveFeed = await startLiveFeed({ bus: connections.bus, hub, logger });
+    const liveFeed: RunningLiveFeed = await startLiveFeed({ bus: connections.bus, hub, presence, logger });
+    presence.start();
     return eventDrivenService({
       app,
       metrics,
       connections,
       relay,
       consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
-      first: [{ name: 'live feed', close: () => liveFeed.stop() }],
+      first: [
+        { name: 'live feed', close: () => liveFeed.stop() },
+        { name: 'presence', close: async () => presence.stop() },
+      ],
     });
   },
 });

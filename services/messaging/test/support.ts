@@ -33,6 +33,7 @@ export interface Instance extends MessagingApp {
 export interface UserOptions {
   displayName?: string;
   allowDirectMessages?: boolean;
+  showOnlineStatus?: boolean;
 }
 
 export interface TestMessaging extends MessagingConnections {
@@ -46,6 +47,8 @@ export interface TestMessaging extends MessagingConnections {
   as(userId: string, tokenVersion?: number): Promise<Client>;
   /** Re-publishes the user's snapshot with changes (e.g. direct messages off) and waits for the read model. */
   updateUser(client: Client, changes: UserOptions & { tokenVersion?: number }): Promise<void>;
+  /** An accepted friendship between the two, applied to the read model. */
+  befriend(a: Client, b: Client): Promise<void>;
   block(blocker: Client, blocked: Client): Promise<void>;
   unblock(blocker: Client, blocked: Client): Promise<void>;
   publish<T extends EventType>(type: T, data: EventData<T>): Promise<void>;
@@ -87,15 +90,17 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
     // A second instance gets connections of its own, as a separate process would.
     const own = shared ?? (await openConnections(config, logger, `messaging-test-${instances.length}`));
     const built = buildMessagingApp({ config, logger, metrics: createMetrics('messaging'), ...own });
-    const liveFeed = await startLiveFeed({ bus: own.bus, hub: built.hub, logger });
+    const liveFeed = await startLiveFeed({ bus: own.bus, hub: built.hub, presence: built.presence, logger });
     await built.app.listen({ port: 0, host: '127.0.0.1' });
     built.relay.start();
+    built.presence.start();
     const instance: Instance = {
       ...built,
       liveFeed,
       url: `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`,
       async stop() {
         await built.app.close();
+        built.presence.stop();
         await liveFeed.stop();
         await built.relay.stop();
         if (!shared) await own.close();
@@ -149,6 +154,10 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
       await publishEvent(connections.bus, 'user.updated.v1', snapshot(client.id, { ...next, updatedAt: new Date(Date.now() + 1000) }));
       await settle();
     },
+    async befriend(a, b) {
+      await publishEvent(connections.bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: a.id, recipientId: b.id });
+      await settle();
+    },
     async block(blocker, blocked) {
       await publishEvent(connections.bus, 'social.user.blocked.v1', { blockerId: blocker.id, blockedId: blocked.id });
       await settle();
@@ -170,6 +179,9 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
     async close() {
       await Promise.all(readModels.map((c) => c.stop()));
       for (const instance of instances.splice(0).reverse()) await instance.stop();
+      // Presence keys of this run (last-seen times would otherwise stay for months).
+      const presenceKeys = await connections.redis.keys(`${namespace}:messaging:presence:*`);
+      if (presenceKeys.length > 0) await connections.redis.del(...presenceKeys);
       await deleteStreams(connections.bus);
       await connections.close();
     },

@@ -3,6 +3,7 @@ import { LIVE_EVENTS_PATH } from '@hoptrack/proto/constants';
 import { useEffect } from 'react';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
 import { applyUnreadCount, refreshNotifications } from './notificationsApi';
+import { applyPresence, refreshPresence } from './presenceApi';
 import { SseParser, type SseEvent } from './sse';
 import { readStoredToken } from './tokenStorage';
 
@@ -13,9 +14,10 @@ export const LIVE_RETRY_MAX_MS = 30_000;
 /**
  * The viewer's live stream (GET /api/messages/events), open while signed in.
  * A new message or a read receipt refetches what it changes; a
- * `notifications` event sets the bell's count and refetches the inbox; every
- * `ready` (the first connect and each reconnect) refetches every messaging
- * and notification read, since events may have been missed meanwhile. The stream is read with
+ * `notifications` event sets the bell's count and refetches the inbox; a
+ * `presence` event moves a friend's online dot; every `ready` (the first
+ * connect and each reconnect) refetches every messaging, notification and
+ * presence read, since events may have been missed meanwhile. The stream is read with
  * fetch, not EventSource, which cannot send the Bearer header. When it ends or
  * fails it reconnects after a growing pause; signing out or unmounting aborts
  * it quietly.
@@ -41,12 +43,16 @@ async function applyEvent(queryClient: QueryClient, viewerId: string, { event, d
   if (event === 'ready') {
     void refreshAllMessaging(queryClient);
     void refreshNotifications(queryClient);
+    void refreshPresence(queryClient);
     return;
   }
-  if (event !== 'message' && event !== 'read' && event !== 'notifications') return;
+  if (event !== 'message' && event !== 'read' && event !== 'notifications' && event !== 'presence') return;
   const json = parseJson(data);
-  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent } = await eventSchemas();
-  if (event === 'notifications') {
+  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent } = await eventSchemas();
+  if (event === 'presence') {
+    const parsed = livePresenceEvent.safeParse(json);
+    if (parsed.success) applyPresence(queryClient, parsed.data);
+  } else if (event === 'notifications') {
     const parsed = liveNotificationsEvent.safeParse(json);
     if (parsed.success) void applyUnreadCount(queryClient, parsed.data.unreadCount);
   } else if (event === 'message') {

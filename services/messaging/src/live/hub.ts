@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { LiveEventName } from '@hoptrack/proto';
 import type { Logger } from '@hoptrack/runtime';
@@ -9,9 +10,18 @@ export interface LiveHubOptions {
   heartbeatMs: number;
   registry: Registry;
   logger: Logger;
+  /** Told of each stream opening and closing (presence: online while one is open). */
+  observer?: StreamObserver;
+}
+
+export interface StreamObserver {
+  opened(userId: string, streamId: string): void;
+  closed(userId: string, streamId: string): void;
 }
 
 interface Stream {
+  /** Unique across instances: presence counts a person's streams by it. */
+  id: string;
   userId: string;
   /** The token version the stream was opened with: a password reset voids it. */
   tokenVersion: number;
@@ -57,7 +67,7 @@ export class LiveHub {
       // nginx and similar proxies must not buffer the stream.
       'x-accel-buffering': 'no',
     });
-    const stream: Stream = { userId, tokenVersion, res };
+    const stream: Stream = { id: randomUUID(), userId, tokenVersion, res };
     const streams = this.byUser.get(userId) ?? new Set<Stream>();
     this.byUser.set(userId, streams);
     streams.add(stream);
@@ -68,6 +78,7 @@ export class LiveHub {
       oldest?.res.end();
     }
     res.on('close', () => this.forget(stream));
+    this.options.observer?.opened(userId, stream.id);
     // Reconnect quickly after a restart of this instance.
     res.write('retry: 2000\n\n');
     this.write(stream, 'ready', {});
@@ -124,6 +135,7 @@ export class LiveHub {
     if (streams.size === 0) this.byUser.delete(stream.userId);
     this.count -= 1;
     this.streamsGauge.set(this.count);
+    this.options.observer?.closed(stream.userId, stream.id);
     this.options.logger.debug({ userId: stream.userId }, 'live stream closed');
   }
 }

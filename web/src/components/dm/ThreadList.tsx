@@ -5,6 +5,7 @@ import { EmptyState } from '../EmptyState';
 import { MessageIcon } from '../icons';
 import { ConversationListItem } from '../messages/ConversationListItem';
 import { ConversationListSkeleton } from '../messages/ConversationListSkeleton';
+import { PresenceScope } from '../presence/Presence';
 import { ListError } from '../social/UserList';
 
 /** /dm's threads, most recent first: skeleton, error with a retry, the empty state, or the rows. */
@@ -21,21 +22,24 @@ export function ThreadList({ threads, selectedUserId, viewerId }: { threads: Use
     );
   }
   return (
-    <ul className="conversation-list" aria-label="Threads">
-      {threads.data.map((thread) => (
-        <ConversationListItem
-          key={thread.id}
-          entry={{
-            to: `/dm?user=${encodeURIComponent(thread.otherUserId)}`,
-            displayName: thread.otherUserDisplayName,
-            profilePicture: thread.otherUserProfilePicture,
-            preview: thread.lastMessageContent && `${thread.lastMessageSenderId === viewerId ? 'You: ' : ''}${thread.lastMessageContent}`,
-            lastAt: thread.lastMessageAt,
-            unreadCount: thread.hasUnreadMessages ? Math.max(thread.unreadCount, 1) : 0,
-            selected: thread.otherUserId === selectedUserId,
-          }}
-        />
-      ))}
-    </ul>
+    <PresenceScope ids={threads.data.map((thread) => thread.otherUserId)}>
+      <ul className="conversation-list" aria-label="Threads">
+        {threads.data.map((thread) => (
+          <ConversationListItem
+            key={thread.id}
+            entry={{
+              to: `/dm?user=${encodeURIComponent(thread.otherUserId)}`,
+              userId: thread.otherUserId,
+              displayName: thread.otherUserDisplayName,
+              profilePicture: thread.otherUserProfilePicture,
+              preview: thread.lastMessageContent && `${thread.lastMessageSenderId === viewerId ? 'You: ' : ''}${thread.lastMessageContent}`,
+              lastAt: thread.lastMessageAt,
+              unreadCount: thread.hasUnreadMessages ? Math.max(thread.unreadCount, 1) : 0,
+              selected: thread.otherUserId === selectedUserId,
+            }}
+          />
+        ))}
+      </ul>
+    </PresenceScope>
   );
 }

@@ -7,6 +7,7 @@ import { EmptyState } from '../EmptyState';
 import { MessageIcon } from '../icons';
 import { avatarOf } from '../social/UserCard';
 import { ListError } from '../social/UserList';
+import { PresenceScope } from '../presence/Presence';
 import { ConversationListItem } from './ConversationListItem';
 import { ConversationListSkeleton } from './ConversationListSkeleton';
 
@@ -31,14 +32,14 @@ export function ConversationList({ list, viewerId, selectedId }: ConversationLis
     return <EmptyState title="No conversations yet" text="Search for someone above to start chatting." Icon={MessageIcon} headingLevel={3} />;
   }
   return (
-    <>
+    <PresenceScope ids={conversations.map((conversation) => otherParticipant(conversation, viewerId).id)}>
       <ul className="conversation-list" aria-label="Conversations">
         {conversations.map((conversation) => (
           <ConversationListItem key={conversation.id} entry={entryOf(conversation, viewerId, conversation.id === selectedId)} />
         ))}
       </ul>
       <LoadMoreButton pages={list} label="Load more conversations" className="button button--ghost button--small" />
-    </>
+    </PresenceScope>
   );
 }
 
@@ -47,6 +48,7 @@ function entryOf(conversation: Conversation, viewerId: string, selected: boolean
   const last = conversation.lastMessage;
   return {
     ...avatarOf(other),
+    userId: other.id,
     to: `/messages?conversation=${encodeURIComponent(conversation.id)}`,
     preview: last ? `${last.senderId === viewerId ? 'You: ' : ''}${last.content}` : null,
     lastAt: last?.createdAt ?? conversation.lastMessageAt,

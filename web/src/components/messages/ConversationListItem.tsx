@@ -1,9 +1,12 @@
 import { Link } from 'react-router';
 import { conversationTime } from '../../lib/format';
 import { Avatar } from '../Avatar';
+import { PresenceAvatar } from '../presence/Presence';
 
 export interface ConversationListEntry {
   to: string;
+  /** The other person: their online dot, inside the list's PresenceScope. */
+  userId: string;
   displayName: string;
   profilePicture: string | null;
   /** The last message as a line of text ('You: See you there'), or null before the first. */
@@ -19,7 +22,9 @@ export function ConversationListItem({ entry }: { entry: ConversationListEntry }
   return (
     <li className={`conversation-item${unread ? ' conversation-item--unread' : ''}`} aria-label={entry.displayName}>
       <Link to={entry.to} className="conversation-item__link" aria-current={entry.selected ? 'true' : undefined}>
-        <Avatar user={entry} size={44} />
+        <PresenceAvatar userId={entry.userId}>
+          <Avatar user={entry} size={44} />
+        </PresenceAvatar>
         <span className="conversation-item__text">
           <span className="conversation-item__top">
             <span className="conversation-item__name">{entry.displayName}</span>

@@ -1,10 +1,12 @@
 import type { OtherUser } from '@hoptrack/proto';
 import type { ReactNode } from 'react';
 import { joinedLabel } from '../../lib/format';
+import { usePresence } from '../../lib/presenceApi';
 import { Avatar } from '../Avatar';
 import { CalendarIcon } from '../icons';
 import { FriendshipButton } from '../social/FriendshipButton';
 import { MessageLink } from '../social/MessageLink';
+import { OnlineBadge, PresenceLine } from '../presence/Presence';
 import { avatarOf } from '../social/UserCard';
 
 /**
@@ -14,9 +16,15 @@ import { avatarOf } from '../social/UserCard';
  */
 export function ProfileHeader({ user, isSelf }: { user: OtherUser; isSelf: boolean }) {
   const joined = user.canViewDetails ? joinedLabel(user.joinDate || user.createdAt) : '';
+  // Someone else's only: the server answers for friends who may see it, and nothing for anyone else.
+  const presence = usePresence(isSelf ? [] : [user.id]).get(user.id);
   return (
     <ProfileHeaderCard
-      avatar={<Avatar user={avatarOf(user)} size={96} />}
+      avatar={
+        <OnlineBadge online={presence?.online === true}>
+          <Avatar user={avatarOf(user)} size={96} />
+        </OnlineBadge>
+      }
       user={user}
       bio={user.canViewDetails ? user.bio : null}
       actions={
@@ -29,6 +37,7 @@ export function ProfileHeader({ user, isSelf }: { user: OtherUser; isSelf: boole
       }
     >
       <title>{`${user.displayName} · Hoptrack`}</title>
+      <PresenceLine entry={presence} className="profile-header__presence" />
       {joined && (
         <p className="profile-header__joined">
           <CalendarIcon width={16} height={16} />

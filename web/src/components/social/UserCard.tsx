@@ -2,6 +2,7 @@ import type { UserCard as UserCardData } from '@hoptrack/proto';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Avatar } from '../Avatar';
+import { PresenceAvatar } from '../presence/Presence';
 
 export type CardUser = Pick<UserCardData, 'id' | 'username' | 'displayName' | 'profilePicture' | 'avatar'>;
 
@@ -31,7 +32,9 @@ interface UserCardProps {
 export function UserCard({ user, open, meta, actions }: UserCardProps) {
   return (
     <li className="user-card" aria-label={user.displayName}>
-      <Avatar user={avatarOf(user)} size={48} />
+      <PresenceAvatar userId={user.id}>
+        <Avatar user={avatarOf(user)} size={48} />
+      </PresenceAvatar>
       <div className="user-card__text">
         <UserCardName user={user} open={open} />
         <span className="user-card__username">@{user.username}</span>

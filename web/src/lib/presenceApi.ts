@@ -1,0 +1,61 @@
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { PRESENCE_IDS_MAX, PRESENCE_PATH } from '@hoptrack/proto/constants';
+import type { PresenceEntry } from '@hoptrack/proto';
+import { useMemo } from 'react';
+import { apiRequest } from './api';
+
+/**
+ * Presence (issue 25, item 1): who of the people on screen is online. One
+ * query per set of ids (GET /api/presence?ids=…, at most 100 a call); the
+ * server answers only the friends the viewer may see, so anyone absent shows
+ * no dot and no last seen. The live stream's `presence` events patch every
+ * query holding that person, and each `ready` refetches them all.
+ */
+export const PRESENCE_ROOT = [PRESENCE_PATH] as const;
+const presenceKey = (idsKey: string) => [...PRESENCE_ROOT, idsKey] as const;
+
+async function fetchPresence(ids: readonly string[]): Promise<PresenceEntry[]> {
+  const calls: Array<Promise<PresenceEntry[]>> = [];
+  for (let i = 0; i < ids.length; i += PRESENCE_IDS_MAX) {
+    const chunk = ids.slice(i, i + PRESENCE_IDS_MAX);
+    calls.push(apiRequest<PresenceEntry[]>('GET', `${PRESENCE_PATH}?ids=${chunk.map(encodeURIComponent).join(',')}`));
+  }
+  return (await Promise.all(calls)).flat();
+}
+
+/** The presence of `ids` the viewer may see, by user id (empty while loading or on error: no dots rather than an error). */
+export function usePresence(ids: readonly string[]): ReadonlyMap<string, PresenceEntry> {
+  const idsKey = [...new Set(ids)].sort().join(',');
+  const query = useQuery({
+    queryKey: presenceKey(idsKey),
+    queryFn: () => fetchPresence(idsKey.split(',')),
+    enabled: idsKey !== '',
+  });
+  return useMemo(() => new Map((query.data ?? []).map((entry) => [entry.userId, entry])), [query.data]);
+}
+
+/** A live `presence` event: every query that asked about the person takes the new state. */
+export function applyPresence(queryClient: QueryClient, entry: PresenceEntry): void {
+  for (const [key, data] of queryClient.getQueriesData<PresenceEntry[]>({ queryKey: PRESENCE_ROOT })) {
+    const idsKey = key[1];
+    if (!data || typeof idsKey !== 'string' || !idsKey.split(',').includes(entry.userId)) continue;
+    queryClient.setQueryData<PresenceEntry[]>(key, [...data.filter((e) => e.userId !== entry.userId), entry]);
+  }
+}
+
+/** After a reconnect: events may have been missed, so every presence on screen is asked again. */
+export function refreshPresence(queryClient: QueryClient): Promise<unknown> {
+  return queryClient.invalidateQueries({ queryKey: PRESENCE_ROOT });
+}
+
+/** "Last seen 5m ago": minutes, hours, days, then the date. */
+export function lastSeenLabel(lastSeenAt: string, now: number = Date.now()): string {
+  const minutes = Math.floor((now - Date.parse(lastSeenAt)) / 60_000);
+  if (minutes < 1) return 'Last seen just now';
+  if (minutes < 60) return `Last seen ${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `Last seen ${hours}h ago`;
+  const days = Math.floor(hours / 24);
+  if (days < 7) return `Last seen ${days}d ago`;
+  return `Last seen ${new Date(lastSeenAt).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}`;
+}
