@@ -27,6 +27,8 @@ beforeAll(async () => {
       // Production, as users meet it: no reset token in the answer.
       NODE_ENV: 'production',
       JWT_SIGNING_KEYS: JSON.stringify([await generateSigningKey('abuse-test')]),
+      // Production refuses the published development key of upload links too.
+      FILE_URL_SECRET: 'auth-abuse-test-file-url-secret-of-32+',
       FORGOT_RATE_LIMIT_MAX: '1000',
       LOG_LEVEL: 'warn',
       DATABASE_URL: testDatabaseUrl('auth_abuse'),

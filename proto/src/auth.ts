@@ -104,14 +104,17 @@ export const privacyUpdateRequest = z
 export type PrivacyUpdateRequest = z.infer<typeof privacyUpdateRequest>;
 
 /**
- * A profile picture the media service stored (PUT on an upload URL answers it):
- * only our own avatar paths, so a profile cannot show a tracking pixel or
- * content we do not host.
+ * A profile picture the media service stored, named either by the URL the
+ * upload answered (`/api/media/files/avatars/...`) or by the upload URL it
+ * was given (`/api/media/uploads/<token>`, as the spec's client sends it;
+ * the auth service checks the token's signature and owner and keeps the
+ * stored URL). Only our own paths, so a profile cannot show a tracking pixel
+ * or content we do not host.
  */
 export const imageUrl = z
   .string({ error: 'profilePictureUrl is required' })
   .max(300, { error: 'URL is too long' })
-  .regex(/^\/api\/media\/files\/avatars\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp$/, {
+  .regex(/^(?:\/api\/media\/files\/avatars\/[0-9a-f-]{36}\/[0-9a-f-]{36}\.webp|\/api\/media\/uploads\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/, {
     error: 'Must be a picture uploaded through /api/profile-picture/upload',
   });
 

@@ -5,7 +5,8 @@ import { ALBUM_NAME_MAX, PHOTO_STATUSES } from './constants';
  * Media contracts (spec sections 5 and 7). The profile-picture flow:
  * 1. POST /api/profile-picture/upload → { uploadURL } (a same-origin URL, signed, valid a few minutes)
  * 2. PUT <uploadURL> with the image bytes and their content type → { url }
- * 3. PUT /api/me/profile-picture { profilePictureUrl: url } (auth service)
+ * 3. PUT /api/me/profile-picture { profilePictureUrl: url } (auth service); the uploadURL itself is
+ *    accepted too, as the spec's client sends it (a link takes one upload and names its picture)
  */
 export const uploadUrlResponse = z.object({
   uploadURL: z.string(),

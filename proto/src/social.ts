@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FRIENDSHIP_STATUSES, MAX_PINNED_FRIENDS, SEARCH_QUERY_MAX } from './constants';
+import { FRIENDSHIP_STATUSES, SEARCH_QUERY_MAX } from './constants';
 import { pageLimit, pageOffset, uuid } from './common';
 
 /**
@@ -127,6 +127,17 @@ export type Friendship = z.infer<typeof friendship>;
 export const blockRequest = z.object({
   reason: z.string().trim().max(200, { error: 'Reason must be at most 200 characters' }).optional(),
 });
+/**
+ * POST /api/friends/{id}/pin {order}: the place in the pinned list, 0 first.
+ * Each check names its own reason (a schema-wide `error` would answer every
+ * failure with the first one's text). No upper bound here: a place past the
+ * end means last, and the spec's client sends the count of its pins, so a
+ * sixth pin arrives as {order: 5} and must meet the service's limit text.
+ */
 export const pinRequest = z.object({
-  order: z.number({ error: 'order must be a number' }).int().min(0).max(MAX_PINNED_FRIENDS - 1).optional(),
+  order: z
+    .number({ error: 'order must be a number' })
+    .int({ error: 'order must be a whole number' })
+    .min(0, { error: 'order must be 0 or more' })
+    .optional(),
 });

@@ -416,8 +416,15 @@ describe('paging and filters', () => {
     expect(await feedCards(page).first().getByRole('button', { name: 'Like', exact: true }).getAttribute('aria-pressed')).toBe('false');
     await page.unroute('**/api/sessions/*/like');
 
-    // Relative times: 'Just now', then hours, then days.
+    // Relative times (spec section 9, the feed's minutes/hours/days): 'Just now', then minutes, hours, days.
     await feedCards(page).first().getByText('Just now', { exact: true }).waitFor();
+    const created = Date.parse((await feedCards(page).first().locator('time').first().getAttribute('datetime')) ?? '');
+    await page.clock.setFixedTime(created + 12 * 60 * 1000 + 30_000);
+    await page.reload();
+    await feedCards(page).first().getByText('12m ago', { exact: true }).waitFor();
+    await page.clock.setFixedTime(created + 59 * 60 * 1000 + 30_000);
+    await page.reload();
+    await feedCards(page).first().getByText('59m ago', { exact: true }).waitFor();
     await page.clock.setFixedTime(Date.now() + 3 * 60 * 60 * 1000 + 60_000);
     await page.reload();
     await feedCards(page).first().getByText('3h ago', { exact: true }).waitFor();

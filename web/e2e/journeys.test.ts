@@ -400,9 +400,10 @@ describe('a returning user', () => {
     expect(titles.slice(FEED_PAGE_DEFAULT)).toEqual([busyTitle(3), busyTitle(2), busyTitle(1), `Mine B ${regular.username}`, `Mine A ${regular.username}`]);
     expect(await page.getByRole('button', { name: 'Load More Activities' }).count()).toBe(0);
 
-    // Everything was logged a moment ago. (The API cannot back-date a session; 'Nh ago' and 'Nd ago'
-    // are covered by feed.test.ts with the browser's clock.)
-    expect(await feedCards(page).locator('time').allTextContents()).toEqual(Array.from({ length: total }, () => 'Just now'));
+    // Everything was logged a moment ago: 'Just now', or minutes on a slow run (the feed counts minutes,
+    // spec section 9). The API cannot back-date a session; the rest is covered by feed.test.ts with the browser's clock.
+    for (const text of await feedCards(page).locator('time').allTextContents()) expect(text).toMatch(/^(Just now|\d+m ago)$/);
+    expect(await feedCards(page).locator('time').count()).toBe(total);
   }, 90_000);
 });
 

@@ -179,6 +179,42 @@ describe('friends', () => {
     await card(page.getByRole('list', { name: 'Search results', exact: true }), carol).getByRole('button', { name: 'Add Friend', exact: true }).waitFor();
   });
 
+  it('moves a pinned friend up and down on the Pinned tab (the spec\'s pinnedOrder)', async () => {
+    const alice = await registerUser(stack.baseUrl, 'alice');
+    const pals = await Promise.all(['ann', 'ben', 'cat'].map((label) => registerUser(stack.baseUrl, label)));
+    for (const pal of pals) await makeFriends(stack.baseUrl, alice, pal);
+    for (const pal of pals) await expectApi(stack.baseUrl, alice.token, 'POST', `/api/friends/${pal.id}/pin`, {});
+    const [ann, ben, cat] = pals as [RegisteredUser, RegisteredUser, RegisteredUser];
+    const page = await stack.openAs(alice, '/friends-enhanced?tab=pinned');
+    const list = page.getByRole('list', { name: 'Pinned friends', exact: true });
+    const order = () => list.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+    await expect.poll(order).toEqual([ann.displayName, ben.displayName, cat.displayName]);
+    // Nothing moves past either end.
+    expect(await card(list, ann).getByRole('button', { name: 'Move up', exact: true }).count()).toBe(0);
+    expect(await card(list, cat).getByRole('button', { name: 'Move down', exact: true }).count()).toBe(0);
+
+    // Up one: the spec's pin call with the new place.
+    const moved = page.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith(`/api/friends/${cat.id}/pin`));
+    await card(list, cat).getByRole('button', { name: 'Move up', exact: true }).click();
+    expect((await moved).postDataJSON()).toEqual({ order: 1 });
+    await expect.poll(order).toEqual([ann.displayName, cat.displayName, ben.displayName]);
+    // Down one.
+    await card(list, ann).getByRole('button', { name: 'Move down', exact: true }).click();
+    await expect.poll(order).toEqual([cat.displayName, ann.displayName, ben.displayName]);
+    const pinned = (await expectApi(stack.baseUrl, alice.token, 'GET', '/api/friends/pinned')) as Array<{ id: string; pinnedOrder: number }>;
+    expect(pinned.map((f) => [f.id, f.pinnedOrder])).toEqual([
+      [cat.id, 0],
+      [ann.id, 1],
+      [ben.id, 2],
+    ]);
+    // The Friends tab lists them first, in that order.
+    await tab(page, 'Friends').click();
+    const friends = page.getByRole('list', { name: 'Friends', exact: true });
+    await expect
+      .poll(() => friends.getByRole('listitem').evaluateAll((items) => items.map((item) => item.getAttribute('aria-label'))))
+      .toEqual([cat.displayName, ann.displayName, ben.displayName]);
+  });
+
   it('unfriends after confirming', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     const dave = await registerUser(stack.baseUrl, 'dave');

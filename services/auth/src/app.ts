@@ -6,6 +6,7 @@ import {
   Outbox,
   OutboxRelay,
   ReadModelBarrier,
+  UploadTokens,
   type Bus,
   type Logger,
   type ServiceApp,
@@ -87,7 +88,7 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     forgotMax: config.FORGOT_RATE_LIMIT_MAX,
     limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
   });
-  meRoutes(app, accounts, bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)));
+  meRoutes(app, accounts, bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)), new UploadTokens(config.FILE_URL_SECRET, clock));
   // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
   app.get('/.well-known/jwks.json', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');

@@ -1,4 +1,4 @@
-import { DEV_SIGNING_KEY, serviceConfigSchema, signingKeySchema } from '@hoptrack/runtime';
+import { DEV_SIGNING_KEY, fileUrlSecretSchema, serviceConfigSchema, signingKeySchema } from '@hoptrack/runtime';
 import { z } from 'zod';
 
 export const authConfigSchema = serviceConfigSchema(
@@ -37,6 +37,8 @@ export const authConfigSchema = serviceConfigSchema(
     /** `off` leaves events in the outbox for another relay (or a later start) to publish. */
     OUTBOX_RELAY: z.enum(['on', 'off']).default('on'),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
+    /** The media service's key of upload links: a client may name its new picture by the link it was given. */
+    FILE_URL_SECRET: fileUrlSecretSchema,
   },
 );
 

@@ -38,7 +38,11 @@ describe('forgot-password in production', () => {
   const smtp = gatedMailer();
   beforeAll(async () => {
     const key = await generateSigningKey('forgot-test');
-    auth = await startTestAuth({ NODE_ENV: 'production', JWT_SIGNING_KEYS: JSON.stringify([key]), FORGOT_RATE_LIMIT_MAX: '100000' }, { mailer: smtp.mailer });
+    auth = await startTestAuth(
+      // Production refuses the published development secrets: a signing key and an upload-link key of its own.
+      { NODE_ENV: 'production', JWT_SIGNING_KEYS: JSON.stringify([key]), FILE_URL_SECRET: 'forgot-password-test-file-url-secret!', FORGOT_RATE_LIMIT_MAX: '100000' },
+      { mailer: smtp.mailer },
+    );
   });
   afterAll(async () => {
     smtp.open();

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { UploadTokens } from '@hoptrack/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestAuth, type TestAuth } from './support';
 
@@ -66,6 +68,8 @@ describe('PATCH /api/me', () => {
 });
 
 describe('PUT /api/me/profile-picture', () => {
+  /** Links as the media service issues them, with the key both services derive from FILE_URL_SECRET (on the app's clock). */
+  const uploads = () => new UploadTokens(auth.config.FILE_URL_SECRET, auth.clock.now);
   const stored = '/api/media/files/avatars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/5e0c2f9e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.webp';
 
   it('stores a picture the media service stored', async () => {
@@ -73,6 +77,25 @@ describe('PUT /api/me/profile-picture', () => {
     const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: stored });
     expect(res.statusCode).toBe(200);
     expect(res.json().profilePicture).toBe(stored);
+  });
+
+  it('takes the upload URL the client was given (spec section 7) and keeps the picture it names', async () => {
+    const { token, userId } = await auth.register();
+    const link = uploads().issue(userId, 60);
+    const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: link.url });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().profilePicture).toBe(`/api/media/files/avatars/${userId}/${link.claims.id}.webp`);
+  });
+
+  it.each([
+    ['issued to someone else', (_me: string) => uploads().issue(randomUUID(), 60).url],
+    ['expired', (me: string) => uploads().issue(me, -1).url],
+    ['signed with another key', (me: string) => new UploadTokens('another-secret-of-at-least-32-characters!').issue(me, 60).url],
+  ])('refuses an upload URL %s', async (_case, linkFor) => {
+    const { token, userId } = await auth.register();
+    const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: linkFor(userId) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ field: 'profilePictureUrl', message: 'Upload link expired or invalid' });
   });
 
   it.each([

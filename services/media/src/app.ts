@@ -1,6 +1,7 @@
 import {
   audienceAuth,
   createServer,
+  UploadTokens,
   tokenVerifierFor,
   Outbox,
   OutboxRelay,
@@ -17,7 +18,6 @@ import { albumsRoutes } from './routes/albums.routes';
 import { filesRoutes } from './routes/files.routes';
 import { internalRoutes } from './routes/internal.routes';
 import { profilePictureRoutes } from './routes/profile-picture.routes';
-import { UploadTokens } from './uploads/upload-tokens';
 
 export interface MediaDeps extends Omit<MediaConnections, 'close'> {
   config: MediaConfig;
@@ -37,7 +37,7 @@ export interface MediaApp {
 export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   const { config, logger, store, prisma, bus } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const uploads = new UploadTokens(config.FILE_URL_SECRET, config.UPLOAD_URL_TTL_SECONDS, clock);
+  const uploads = new UploadTokens(config.FILE_URL_SECRET, clock);
   const urls = new FileUrls(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock);
   const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const albums = new Albums({ prisma, store, urls, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), logger });
@@ -48,7 +48,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), s3: () => store.check() },
   });
-  profilePictureRoutes(app, { store, uploads, urls, authenticate });
+  profilePictureRoutes(app, { store, prisma, uploads, uploadTtlSeconds: config.UPLOAD_URL_TTL_SECONDS, urls, authenticate });
   albumsRoutes(app, albums, authenticate);
   filesRoutes(app, store, urls, (viewerId, ownerId) => canSeeMediaOf(prisma, viewerId, ownerId));
   internalRoutes(app, store, urls);

@@ -52,12 +52,26 @@ describe('profile picture upload', () => {
     expect(served.rawPayload.equals(stored)).toBe(true);
   });
 
-  it('never changes the bytes behind a served URL: a second upload on the same link gets a new one', async () => {
+  it('stores a link\'s picture under the link\'s own id, so the upload URL names it (the auth service accepts either)', async () => {
+    const userId = randomUUID();
+    const url = await uploadUrl(userId);
+    const claims = JSON.parse(Buffer.from(url.replace('/api/media/uploads/', '').split('.')[0] ?? '', 'base64url').toString()) as { id: string };
+    expect((await put(url, await png())).json().url).toBe(`/api/media/files/avatars/${userId}/${claims.id}.webp`);
+  });
+
+  it('never changes the bytes behind a served URL: a link takes one upload, a second one (even at once) is refused', async () => {
     const url = await uploadUrl();
-    const first = (await put(url, await png())).json().url;
-    const second = (await put(url, await jpegWithGps())).json().url;
-    expect(second).not.toBe(first);
-    expect((await media.app.inject({ method: 'GET', url: first })).statusCode).toBe(200);
+    const first = await put(url, await png());
+    expect(first.statusCode).toBe(200);
+    const before = await storedBytes(first.json().url);
+    const second = await put(url, await jpegWithGps());
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe('This upload link has already been used; ask for a new one');
+    expect((await storedBytes(first.json().url)).equals(before)).toBe(true);
+
+    const racing = await uploadUrl();
+    const answers = await Promise.all([put(racing, await png()), put(racing, await jpegWithGps())]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
   });
 
   it('decides by the bytes, not the declared type: a PNG sent as octet-stream is fine', async () => {

@@ -72,6 +72,20 @@ describe('GET /api/bars/nearby', () => {
     expect(got.length).toBeGreaterThan(0);
   });
 
+  it('searches 2000 m when no radius is given (spec section 9), here and through the Places proxy', async () => {
+    const [lat, lng] = [50.2412, 11.3277];
+    const all = await places.prisma.bar.findMany({ where: { latitude: { not: null }, longitude: { not: null } }, select: { id: true, latitude: true, longitude: true } });
+    const located = all.flatMap((b) => (b.latitude !== null && b.longitude !== null ? [{ id: b.id, latitude: b.latitude, longitude: b.longitude }] : []));
+    const within = (metres: number) => bruteForceNearby(located, lat, lng, metres).map((b) => b.id);
+    // The place is chosen so the answer tells the radii apart: some bars lie between 2000 and 5000 m.
+    expect(within(2000).length).toBeGreaterThan(0);
+    expect(within(2000).length).toBeLessThan(Math.min(50, within(5000).length));
+    const got = (await places.get(`/api/bars/nearby?lat=${lat}&lng=${lng}&limit=50`)).json() as Array<{ id: string }>;
+    expect(got.map((b) => b.id)).toEqual(within(2000));
+    const proxied = (await places.get(`/api/google-places/nearby?lat=${lat}&lng=${lng}`)).json() as { results: Array<{ place_id: string }> };
+    expect(proxied.results.map((p) => p.place_id)).toEqual(within(2000).slice(0, 20));
+  });
+
   it('finds nothing in the middle of the ocean', async () => {
     expect((await places.get('/api/bars/nearby?lat=0&lng=-30')).json()).toEqual([]);
   });

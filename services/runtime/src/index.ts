@@ -55,6 +55,7 @@ export { escapeLike } from './db/like';
 export { VersionedCache, type VersionedCacheOptions } from './cache/versioned-cache';
 export { upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
 export { FileSignature, FILES_PREFIX } from './files/file-signature';
+export { avatarKey, avatarUrl, UploadTokens, UPLOADS_PREFIX, type UploadClaims } from './files/upload-tokens';
 export { packageDir } from './package-dir';
 export { withBus, type DatabaseAndBus } from './connections';
 export { runService, eventDrivenService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';

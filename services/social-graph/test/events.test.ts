@@ -135,13 +135,6 @@ const CHANGES: Array<{
     event: ({ a, b }) => ({ type: 'social.friend.pinned.v1', data: { userId: a.id, friendId: b.id, order: 0 } }),
   },
   {
-    name: 'moving a pin',
-    setup: 'a pinned b',
-    act: ({ a, b }) => api().post(a, b, 'pin', { order: 3 }),
-    status: 204,
-    event: ({ a, b }) => ({ type: 'social.friend.pinned.v1', data: { userId: a.id, friendId: b.id, order: 3 } }),
-  },
-  {
     name: 'unpinning',
     setup: 'a pinned b',
     act: ({ a, b }) => api().del(a, b, 'pin'),
@@ -160,6 +153,14 @@ describe('every change publishes exactly one event', () => {
     if (!res) throw new Error('no response');
     expect(res.statusCode, res.body).toBe(status);
     expect(events).toEqual([event(world, res)]);
+  });
+
+  it('moving a pin publishes one event, for the friend moved, with its new place', async () => {
+    const [me, first, second] = await Promise.all([social.user(), social.user(), social.user()]);
+    await Promise.all([social.befriend(me, first), social.befriend(me, second)]);
+    for (const f of [first, second]) expect((await api().post(me, f, 'pin')).statusCode).toBe(204);
+    const events = await eventsDuring(social, [me], async () => expect((await api().post(me, second, 'pin', { order: 0 })).statusCode).toBe(204));
+    expect(events).toEqual([{ type: 'social.friend.pinned.v1', data: { userId: me.id, friendId: second.id, order: 0 } }]);
   });
 
   it('carries the HTTP request id and the contract envelope', async () => {
@@ -193,6 +194,7 @@ const NO_OPS: Array<{ name: string; setup: Setup; act: (w: World) => Promise<Lig
   { name: 'unmuting an unmuted friend', setup: 'friends', act: ({ a, b }) => api().del(a, b, 'mute'), status: 204 },
   { name: 'pinning a pinned friend', setup: 'a pinned b', act: ({ a, b }) => api().post(a, b, 'pin'), status: 204 },
   { name: 'pinning a pinned friend at its own order', setup: 'a pinned b', act: ({ a, b }) => api().post(a, b, 'pin', { order: 0 }), status: 204 },
+  { name: 'moving the only pin past the end', setup: 'a pinned b', act: ({ a, b }) => api().post(a, b, 'pin', { order: 3 }), status: 204 },
   { name: 'unpinning an unpinned friend', setup: 'friends', act: ({ a, b }) => api().del(a, b, 'pin'), status: 204 },
   { name: 'pinning a stranger', setup: 'strangers', act: ({ a, b }) => api().post(a, b, 'pin'), status: 404 },
 ];

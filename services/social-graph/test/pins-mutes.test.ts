@@ -67,21 +67,55 @@ describe('pins', () => {
     expect(idsOf(await friendsOf(me, '/api/friends/pinned'))).toEqual([a.id, d.id, c.id]);
   });
 
-  it('takes an explicit order, and moves a pinned friend when given a new one', async () => {
-    const { me, friends } = await withFriends(3);
-    const [a, b, c] = friends as [TestUser, TestUser, TestUser];
-    noContent(await pin(me, a, { order: 4 }));
-    noContent(await pin(me, b, { order: 2 }));
-    noContent(await pin(me, c)); // after the highest order
-    expect((await friendsOf(me, '/api/friends/pinned')).map((f) => [f.id, f.pinnedOrder])).toEqual([
-      [b.id, 2],
-      [a.id, 4],
-      [c.id, 5],
+  it('takes a place in the list: 0 is first, the others shift, a place past the end is last', async () => {
+    const { me, friends } = await withFriends(4);
+    const [a, b, c, d] = friends as [TestUser, TestUser, TestUser, TestUser];
+    const places = async () => (await friendsOf(me, '/api/friends/pinned')).map((f) => [f.id, f.pinnedOrder]);
+    noContent(await pin(me, a, { order: 4 })); // past the end of an empty list: first and last
+    noContent(await pin(me, b, { order: 0 }));
+    noContent(await pin(me, c)); // no order: last
+    noContent(await pin(me, d, { order: 1 }));
+    expect(await places()).toEqual([
+      [b.id, 0],
+      [d.id, 1],
+      [a.id, 2],
+      [c.id, 3],
     ]);
-    noContent(await pin(me, a, { order: 0 }));
-    expect(idsOf(await friendsOf(me, '/api/friends/pinned'))).toEqual([a.id, b.id, c.id]);
-    noContent(await pin(me, a)); // already pinned, no order: stays where it is
-    expect((await friendsOf(me, '/api/friends/pinned'))[0]).toMatchObject({ id: a.id, pinnedOrder: 0 });
+    noContent(await pin(me, c)); // already pinned, no order: stays where it is
+    expect(idsOf(await friendsOf(me, '/api/friends/pinned'))).toEqual([b.id, d.id, a.id, c.id]);
+  });
+
+  it('moves a pinned friend up, down, first and last (the spec\'s pinnedOrder), keeping places 0, 1, 2...', async () => {
+    const { me, friends } = await withFriends(4);
+    const [a, b, c, d] = friends as [TestUser, TestUser, TestUser, TestUser];
+    for (const f of [a, b, c, d]) noContent(await pin(me, f));
+    const pinned = async () => {
+      const list = await friendsOf(me, '/api/friends/pinned');
+      expect(list.map((f) => f.pinnedOrder)).toEqual(list.map((_, i) => i));
+      return idsOf(list);
+    };
+    noContent(await pin(me, c, { order: 1 })); // up one
+    expect(await pinned()).toEqual([a.id, c.id, b.id, d.id]);
+    noContent(await pin(me, a, { order: 1 })); // down one
+    expect(await pinned()).toEqual([c.id, a.id, b.id, d.id]);
+    noContent(await pin(me, d, { order: 0 })); // to the top
+    expect(await pinned()).toEqual([d.id, c.id, a.id, b.id]);
+    noContent(await pin(me, d, { order: 9 })); // past the end: last
+    expect(await pinned()).toEqual([c.id, a.id, b.id, d.id]);
+    // /api/friends shows the pins first, in the same order.
+    expect(idsOf(await friendsOf(me)).slice(0, 4)).toEqual([c.id, a.id, b.id, d.id]);
+    // Unpinning closes the gap.
+    noContent(await unpin(me, a));
+    expect(await pinned()).toEqual([c.id, b.id, d.id]);
+  });
+
+  it('answers a sixth pin sent as the spec\'s client sends it ({order: 5}) with the limit text', async () => {
+    const { me, friends } = await withFriends(6);
+    for (const [i, f] of friends.slice(0, 5).entries()) noContent(await pin(me, f, { order: i }));
+    const sixth = friends[5] as TestUser;
+    expectError(await pin(me, sixth, { order: 5 }), 409, { message: 'You can only pin up to 5 friends.' });
+    expectError(await pin(me, sixth, { order: 0 }), 409, { message: 'You can only pin up to 5 friends.' });
+    expect(idsOf(await friendsOf(me, '/api/friends/pinned'))).toEqual(idsOf(friends.slice(0, 5)));
   });
 
   it('refuses a sixth pin with 409, but allows it once a slot is free; re-pinning a pinned friend is fine', async () => {

@@ -36,8 +36,15 @@ export function compactHours(hours: number): string {
   return String(Math.round(hours * 10) / 10);
 }
 
-const HOUR_MS = 60 * 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
+
+/** Milliseconds since `isoDate`, or null when the date is unreadable. */
+function elapsedSince(isoDate: string, now: number): number | null {
+  const time = new Date(isoDate).getTime();
+  return Number.isNaN(time) ? null : now - time;
+}
 
 /**
  * How long ago (spec section 9): under an hour 'Just now', under a day
@@ -45,12 +52,24 @@ const DAY_MS = 24 * HOUR_MS;
  * an unreadable date is empty.
  */
 export function relativeTime(isoDate: string, now: number = Date.now()): string {
-  const time = new Date(isoDate).getTime();
-  if (Number.isNaN(time)) return '';
-  const elapsed = now - time;
+  const elapsed = elapsedSince(isoDate, now);
+  if (elapsed === null) return '';
   if (elapsed < HOUR_MS) return 'Just now';
   if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)}h ago`;
   return `${Math.floor(elapsed / DAY_MS)}d ago`;
+}
+
+/**
+ * How long ago on the feed (spec section 9: "feed also uses minutes/hours/
+ * days"): under a minute 'Just now', under an hour 'Nm ago', under a day
+ * 'Nh ago', else 'Nd ago'. The feed's cards and their comments use it
+ * wherever the card is shown; other screens keep relativeTime.
+ */
+export function feedTime(isoDate: string, now: number = Date.now()): string {
+  const elapsed = elapsedSince(isoDate, now);
+  if (elapsed === null) return '';
+  if (elapsed >= MINUTE_MS && elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)}m ago`;
+  return relativeTime(isoDate, now);
 }
 
 /** A session's minutes as hours with one decimal (spec section 9): 90 → '1.5h'. */

@@ -40,6 +40,8 @@ export const socialApi = {
   mute: (id: string) => apiRequest<null>('POST', `/api/friends/${id}/mute`),
   unmute: (id: string) => apiRequest<null>('DELETE', `/api/friends/${id}/mute`),
   pin: (id: string) => apiRequest<null>('POST', `/api/friends/${id}/pin`, {}),
+  /** Moves a pinned friend to a place in the pinned list (0 first): the same call with an order (spec section 7). */
+  movePin: (id: string, order: number) => apiRequest<null>('POST', `/api/friends/${id}/pin`, { order }),
   unpin: (id: string) => apiRequest<null>('DELETE', `/api/friends/${id}/pin`),
 };
 

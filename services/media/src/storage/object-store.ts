@@ -64,6 +64,17 @@ export class ObjectStore {
     await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
   }
 
+  /** Whether anything is stored under the key. */
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.statObject(this.bucket, key);
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NotFound' || (err as { code?: string }).code === 'NoSuchKey') return false;
+      throw err;
+    }
+  }
+
   /** The object, or null when there is none under that key. */
   async get(key: string): Promise<StoredObject | null> {
     try {

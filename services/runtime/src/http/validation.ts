@@ -27,6 +27,9 @@ function isZodType(schema: unknown): schema is ZodType {
   return typeof schema === 'object' && schema !== null && 'safeParse' in schema;
 }
 
+/** zod's names of expected types that read badly in a sentence ('must be a int'). */
+const EXPECTED_WORDS: Partial<Record<string, string>> = { int: 'whole number' };
+
 /** Turns the first zod issue into a field and a message a person can read. */
 export function describeIssue(error: z.ZodError, context: string, data: unknown): ValidationError {
   const issue = error.issues[0];
@@ -39,7 +42,7 @@ export function describeIssue(error: z.ZodError, context: string, data: unknown)
       (node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
       data,
     );
-    return new ValidationError(value === undefined ? `${field} is required` : `${field} must be a ${issue.expected}`, field);
+    return new ValidationError(value === undefined ? `${field} is required` : `${field} must be a ${EXPECTED_WORDS[issue.expected] ?? issue.expected}`, field);
   }
   return new ValidationError(issue.message, field || context);
 }

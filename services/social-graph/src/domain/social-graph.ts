@@ -38,6 +38,20 @@ const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const USER_NOT_FOUND = 'User not found';
 const FRIEND_NOT_FOUND = 'Friend not found';
 
+/** The viewer's pinned rows as the lists show them: by place, the earlier change first on a tie (rows from before places were kept dense). */
+function pinnedInOrder(rows: Friendship[]): Friendship[] {
+  return rows
+    .filter((r) => r.isPinned)
+    .sort((a, b) => (a.pinnedOrder ?? 0) - (b.pinnedOrder ?? 0) || a.updatedAt.getTime() - b.updatedAt.getTime());
+}
+
+/** Writes each pin's place in `list` (0, 1, 2...), touching only the rows whose place changes. */
+async function numberPins(tx: Prisma.TransactionClient, list: Friendship[]): Promise<void> {
+  for (const [place, row] of list.entries()) {
+    if (!row.isPinned || row.pinnedOrder !== place) await friendships.update(tx, row.id, { isPinned: true, pinnedOrder: place });
+  }
+}
+
 /**
  * The social graph's rules. Reads decide visibility from the viewer's
  * relation (relations.ts); writes change rows and announce the change in
@@ -219,27 +233,36 @@ export class SocialGraph {
     }, { settle: true });
   }
 
-  /** Pins a friend; a sixth pin is refused. Without an order the friend goes last. */
+  /**
+   * Pins a friend at a place in the pinned list (`order`, 0 = first; past the
+   * end = last), or moves a pinned friend there: the others shift, and the
+   * list stays numbered 0, 1, 2... Without an order a new pin goes last and a
+   * pinned friend stays. A sixth pin is refused with the spec's text.
+   */
   async pin(viewerId: string, friendId: string, order: number | undefined, requestId: string): Promise<void> {
     await this.write(requestId, async (tx, emit) => {
       const rows = await friendships.lockFriendsOf(tx, viewerId);
       const row = rows.find((r) => r.friendId === friendId);
       if (!row) throw notFound(FRIEND_NOT_FOUND);
-      const pinned = rows.filter((r) => r.isPinned && r.id !== row.id);
-      if (!row.isPinned && pinned.length >= MAX_PINNED_FRIENDS) throw conflict(PIN_LIMIT_MESSAGE);
-      // `order` is a sort key: without one the friend goes after every other pin.
-      const nextOrder = order ?? (row.isPinned ? row.pinnedOrder : Math.max(-1, ...pinned.map((r) => r.pinnedOrder ?? -1)) + 1);
-      if (row.isPinned && row.pinnedOrder === nextOrder) return;
-      await friendships.update(tx, row.id, { isPinned: true, pinnedOrder: nextOrder });
-      emit('social.friend.pinned.v1', { userId: viewerId, friendId, order: nextOrder ?? 0 });
+      const pinned = pinnedInOrder(rows);
+      const others = pinned.filter((r) => r.id !== row.id);
+      if (!row.isPinned && others.length >= MAX_PINNED_FRIENDS) throw conflict(PIN_LIMIT_MESSAGE);
+      const place = Math.min(order ?? (row.isPinned ? pinned.indexOf(row) : others.length), others.length);
+      others.splice(place, 0, row);
+      await numberPins(tx, others);
+      if (!row.isPinned || row.pinnedOrder !== place) emit('social.friend.pinned.v1', { userId: viewerId, friendId, order: place });
     });
   }
 
+  /** Unpins a friend; the pins after it move up a place. */
   async unpin(viewerId: string, friendId: string, requestId: string): Promise<void> {
     await this.write(requestId, async (tx, emit) => {
-      const row = await this.friendRow(tx, viewerId, friendId);
+      const rows = await friendships.lockFriendsOf(tx, viewerId);
+      const row = rows.find((r) => r.friendId === friendId);
+      if (!row) throw notFound(FRIEND_NOT_FOUND);
       if (!row.isPinned) return;
       await friendships.update(tx, row.id, { isPinned: false, pinnedOrder: null });
+      await numberPins(tx, pinnedInOrder(rows).filter((r) => r.id !== row.id));
       emit('social.friend.unpinned.v1', { userId: viewerId, friendId });
     });
   }

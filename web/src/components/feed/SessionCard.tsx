@@ -2,7 +2,7 @@ import type { FeedSession } from '@hoptrack/proto';
 import { Suspense, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { countLabel, relativeTime } from '../../lib/format';
+import { countLabel, feedTime } from '../../lib/format';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { Avatar } from '../Avatar';
 import { DeleteSessionDialog } from '../sessions/DeleteSessionDialog';
@@ -43,7 +43,7 @@ export function SessionCard({ session }: { session: FeedSession }) {
               {session.user.displayName}
             </Link>
             <p className="session-card__meta">
-              <time dateTime={session.createdAt}>{relativeTime(session.createdAt)}</time>
+              <time dateTime={session.createdAt}>{feedTime(session.createdAt)}</time>
               {session.location && <span className="session-card__place">📍 {session.location}</span>}
             </p>
           </div>

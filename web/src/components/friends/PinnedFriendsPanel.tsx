@@ -1,11 +1,14 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Friend } from '@hoptrack/proto';
 import { MAX_PINNED_FRIENDS } from '@hoptrack/proto/constants';
-import { PinToggle } from '../social/FriendActions';
+import { MovePinButtons, PinToggle } from '../social/FriendActions';
 import { UserCard } from '../social/UserCard';
 import { QueryUserList } from '../social/UserList';
 
-/** 'Pinned (n/5)': the pinned friends in their order, each with Unpin. The page owns the query (the tab label counts it). */
+/**
+ * 'Pinned (n/5)': the pinned friends in their order, each with Move up / Move
+ * down and Unpin. The page owns the query (the tab label counts it).
+ */
 export function PinnedFriendsPanel({ pinned }: { pinned: UseQueryResult<Friend[]> }) {
   return (
     <QueryUserList
@@ -17,13 +20,18 @@ export function PinnedFriendsPanel({ pinned }: { pinned: UseQueryResult<Friend[]
         text: `Pin up to ${MAX_PINNED_FRIENDS} friends from the Friends tab to keep them at the top.`,
       }}
     >
-      {(friend) => (
+      {(friend, index) => (
         <UserCard
           key={friend.id}
           user={friend}
           open="link"
           meta={friend.bio}
-          actions={<PinToggle friend={friend} pinned />}
+          actions={
+            <>
+              <MovePinButtons friend={friend} index={index} count={pinned.data?.length ?? 0} />
+              <PinToggle friend={friend} pinned />
+            </>
+          }
         />
       )}
     </QueryUserList>

@@ -74,6 +74,21 @@ export function PinToggle({ friend, pinned, pinnedCount }: { friend: FriendRef; 
   return <FlagToggle flag="pin" friend={friend} active={pinned} allowOn={allowPin} />;
 }
 
+/**
+ * 'Move up' / 'Move down' on the pinned list: the friend goes one place
+ * earlier or later (the spec's pinnedOrder); none past either end.
+ */
+export function MovePinButtons({ friend, index, count }: { friend: FriendRef; index: number; count: number }) {
+  const move = (place: number) => () => socialApi.movePin(friend.id, place);
+  const failure = { fallback: 'Failed to pin friend' };
+  return (
+    <>
+      {index > 0 && <ActionButton label="Move up" run={move(index - 1)} affects={FRIEND_FLAGS} failure={failure} tone="ghost" />}
+      {index < count - 1 && <ActionButton label="Move down" run={move(index + 1)} affects={FRIEND_FLAGS} failure={failure} tone="ghost" />}
+    </>
+  );
+}
+
 export function MuteToggle({ friend, muted }: { friend: FriendRef; muted: boolean }) {
   return <FlagToggle flag="mute" friend={friend} active={muted} />;
 }

@@ -38,14 +38,14 @@ interface UserListProps<T> {
   /** Names the list (e.g. 'Friend requests'). */
   label: string;
   items: readonly T[];
-  /** Renders one `<UserCard>`. */
-  children: (item: T) => ReactNode;
+  /** Renders one `<UserCard>`; the index is the item's place in the list. */
+  children: (item: T, index: number) => ReactNode;
 }
 
 export function UserList<T>({ label, items, children }: UserListProps<T>) {
   return (
     <ul className="user-list" aria-label={label}>
-      {items.map(children)}
+      {items.map((item, index) => children(item, index))}
     </ul>
   );
 }

@@ -1,0 +1,16 @@
+import { avatarUrl, badRequest, UPLOADS_PREFIX, type UploadTokens } from '@hoptrack/runtime';
+
+/**
+ * The URL to keep for a profile picture (spec section 7). The spec's client
+ * sends the upload URL it was given; the web app sends the URL the upload
+ * answered. An upload URL is accepted only when this deployment signed it for
+ * this person and it has not expired, and it is kept as the stored picture's
+ * URL (the media service stores a link's one upload under the link's id):
+ * never the link itself, which stops working, and never someone else's.
+ */
+export function pictureToKeep(uploads: UploadTokens, userId: string, given: string): string {
+  if (!given.startsWith(UPLOADS_PREFIX)) return given;
+  const link = uploads.claimsOf(given.slice(UPLOADS_PREFIX.length));
+  if (!link || link.u !== userId) throw badRequest('Upload link expired or invalid', 'profilePictureUrl');
+  return avatarUrl(link);
+}
