@@ -1,7 +1,8 @@
-import { REVIEW_TEXT_MAX, type Bar, type BarDetail, type Beer, type FoodItem, type PlacesResults } from '@hoptrack/proto';
+import { REVIEW_TEXT_MAX, type Bar, type BarDetail, type Beer, type FoodItem, type Place, type PlacesResults } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DENVER, expectApi, expectToast, registerUser, useE2eStack, type RegisteredUser } from './support';
+import { testImage } from './images';
 
 /**
  * /discovery against the real stack: nearby bars from a mocked position
@@ -358,5 +359,152 @@ describe('find venues', () => {
     const dialog = page.getByRole('dialog', { name: 'Find Venues' });
     await dialog.getByRole('button', { name: 'Find Venues', exact: true }).click();
     await expectToast(page, 'Location Access Required', 'Location access denied by user.');
+  });
+});
+
+describe('what Find Venues shows of a venue (issue 25)', () => {
+  /** Opens Find Venues and runs the nearby search from DENVER; the list of results. */
+  async function findNearby(page: Page): Promise<Locator> {
+    await page.getByRole('button', { name: 'Find Venues', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Find Venues' });
+    await dialog.getByRole('button', { name: 'Find Venues', exact: true }).click();
+    const list = dialog.getByRole('list', { name: 'Venues near you' });
+    await list.getByRole('listitem').first().waitFor();
+    return list;
+  }
+
+  const venueCard = (list: Locator, name: string) => list.getByRole('listitem').filter({ has: list.page().getByText(name, { exact: true }) });
+
+  /** No unknown value leaks in as text, and no label stands empty. */
+  async function expectNoEmptyFacts(list: Locator): Promise<void> {
+    expect(await list.textContent()).not.toMatch(/undefined|null|NaN|\[object/);
+    for (const tag of await list.locator('.badge, .bar-card__rating, .bar-card__price, .venue-card__meta, .venue-card__contact a').allTextContents()) {
+      expect(tag.trim()).not.toBe('');
+    }
+    expect(await list.locator('.bar-card__tags:empty, .venue-card__contact:empty').count()).toBe(0);
+  }
+
+  it('shows what the local catalogue knows (address, distance, phone, website, types) and nothing it does not', async () => {
+    const { page, user } = await openDiscovery({ label: 'venuefacts' });
+    const nearby = (await expectApi(
+      stack.baseUrl,
+      user.token,
+      'GET',
+      `/api/google-places/nearby?lat=${DENVER.latitude}&lng=${DENVER.longitude}&radius=5000&type=bar`,
+    )) as PlacesResults;
+    // The catalogue has no hours, prices or photos at all: the proxy leaves them out rather than guess.
+    for (const place of nearby.results) {
+      expect([place.opening_hours, place.price_level, place.photos]).toEqual([undefined, undefined, []]);
+    }
+    const pints = nearby.results.find((place) => place.name === NEAREST)!;
+    expect([pints.formatted_phone_number, pints.website]).toEqual(['3035347543', 'http://www.pintspub.com']);
+    const photoCalls: string[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/google-places/photo') photoCalls.push(req.url());
+    });
+
+    const list = await findNearby(page);
+    const card = venueCard(list, NEAREST);
+    await card.getByText(pints.vicinity!, { exact: true }).waitFor();
+    await card.getByText(/^\d+\.\d mi$/).waitFor();
+    expect(await card.getByRole('link', { name: '3035347543', exact: true }).getAttribute('href')).toBe('tel:3035347543');
+    const website = card.getByRole('link', { name: 'www.pintspub.com', exact: true });
+    expect(await website.getAttribute('href')).toBe('http://www.pintspub.com/');
+    expect(await website.getAttribute('target')).toBe('_blank');
+    // Its types, less Google's catch-all 'establishment'.
+    expect(await card.locator('.badge').allTextContents()).toEqual(['bar', 'restaurant']);
+    // A rating only when the bar has reviews (the data sets carry none).
+    expect(await card.getByText(/★/).count()).toBe(pints.rating === undefined ? 0 : 1);
+
+    // Unknown across the list: no Open/Closed, no price, no photo and no call for one.
+    expect(await list.getByText(/^(Open|Closed)$/).count()).toBe(0);
+    expect(await list.locator('.bar-card__price').count()).toBe(0);
+    expect(await list.locator('img').count()).toBe(0);
+    expect(photoCalls).toEqual([]);
+    await expectNoEmptyFacts(list);
+  });
+
+  it("shows what Google knows (rating, price, open now, types) and the photo through /api/google-places/photo", async () => {
+    const { page, user } = await openDiscovery({ label: 'venuegoogle' });
+    // Google cannot be reached from here: the proxy's own answer gets Google's fields on its way to the page.
+    await page.route('**/api/google-places/nearby?*', async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as PlacesResults;
+      const [first, second, third, ...rest] = body.results;
+      const results: Place[] = [
+        {
+          ...first!,
+          rating: 4.4,
+          price_level: 2,
+          opening_hours: { open_now: true },
+          types: ['bar', 'restaurant', 'food', 'point_of_interest', 'establishment'],
+          photos: [{ photo_reference: 'ref-known', width: 800, height: 600 }],
+          formatted_phone_number: '(303) 534-7543',
+          website: 'https://example.com/taproom',
+        },
+        { ...second!, opening_hours: { open_now: false }, price_level: 0, website: 'javascript:alert(1)' },
+        { ...third!, photos: [{ photo_reference: 'ref-gone', width: 800, height: 600 }] },
+        ...rest,
+      ];
+      await route.fulfill({ response: answer, json: { ...body, results } });
+    });
+    const picture = await testImage('venue.png', { background: '#b45309', width: 160, height: 120, motif: 'pint' });
+    const photoCalls: { reference: string | null; width: string | null; auth: string | undefined }[] = [];
+    await page.route('**/api/google-places/photo?*', async (route) => {
+      const params = new URL(route.request().url()).searchParams;
+      photoCalls.push({ reference: params.get('photoreference'), width: params.get('maxwidth'), auth: route.request().headers().authorization });
+      // The known reference as Google would answer it; the other goes on to the real proxy, which has no such photo (404).
+      if (params.get('photoreference') === 'ref-known') await route.fulfill({ status: 200, contentType: picture.mimeType, body: picture.buffer });
+      else await route.fallback();
+    });
+    const gone = page.waitForResponse((res) => new URL(res.url()).searchParams.get('photoreference') === 'ref-gone');
+
+    const list = await findNearby(page);
+    const cards = list.getByRole('listitem');
+    const first = cards.nth(0);
+    await first.getByText('★ 4.4', { exact: true }).waitFor();
+    expect(await first.locator('.bar-card__price').textContent()).toBe('Price $$');
+    await first.getByText('Open', { exact: true }).waitFor();
+    expect(await first.locator('.badge').allTextContents()).toEqual(['Open', 'bar', 'restaurant', 'food']);
+    expect(await first.getByRole('link', { name: '(303) 534-7543', exact: true }).getAttribute('href')).toBe('tel:3035347543');
+    expect(await first.getByRole('link', { name: 'example.com', exact: true }).getAttribute('href')).toBe('https://example.com/taproom');
+    const photo = first.locator('img.venue-card__photo');
+    await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await photo.getAttribute('src')).toMatch(/^blob:/);
+
+    // Closed where Google says so; 'Free' for price level 0; a website that is not http(s) is not linked.
+    const second = cards.nth(1);
+    await second.getByText('Closed', { exact: true }).waitFor();
+    expect(await second.locator('.bar-card__price').textContent()).toBe('Price Free');
+    expect(await second.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await second.textContent()).not.toContain('javascript');
+    expect(await second.locator('img').count()).toBe(0);
+
+    // A reference the proxy has no photo for shows nothing, not a broken image.
+    expect((await gone).status()).toBe(404);
+    expect(await cards.nth(2).locator('img').count()).toBe(0);
+    expect(photoCalls.map((call) => call.reference).sort()).toEqual(['ref-gone', 'ref-known']);
+    expect(photoCalls.every((call) => call.auth === `Bearer ${user.token}` && call.width === '160')).toBe(true);
+    await expectNoEmptyFacts(list);
+  });
+
+  it('shows Open/Closed on bar cards only where hours are known', async () => {
+    const { page } = await openDiscovery({ label: 'barhours' });
+    const bars = barCards(page, 'Bars');
+    await bars.first().waitFor();
+    // The data sets have no hours: no card claims either.
+    expect(await bars.getByText(/^(Open|Closed)$/).count()).toBe(0);
+
+    // Hours known for one bar (as a source with hours would say): that card, and only that one, says so.
+    await page.route('**/api/bars/nearby?*', async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as Bar[];
+      await route.fulfill({ response: answer, json: body.map((bar, index) => (index === 0 ? { ...bar, isOpen: true } : index === 1 ? { ...bar, isOpen: false } : bar)) });
+    });
+    await page.getByRole('button', { name: 'Use my location', exact: true }).click();
+    const near = barCards(page, 'Bars near you');
+    await near.nth(0).getByText('Open', { exact: true }).waitFor();
+    await near.nth(1).getByText('Closed', { exact: true }).waitFor();
+    expect(await near.getByText(/^(Open|Closed)$/).count()).toBe(2);
   });
 });

@@ -45,21 +45,64 @@ export function useDropdown() {
   return { open, close, closeToTrigger, containerRef, triggerProps };
 }
 
-/** onKeyDown of a role="menu": ArrowDown/ArrowUp move between its items (wrapping), Home and End jump. */
-export function moveMenuFocus(event: ReactKeyboardEvent<HTMLElement>) {
-  const step = { ArrowDown: 1, ArrowUp: -1 }[event.key];
-  const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]'));
-  if (!items.length) return;
-  let next: HTMLElement | undefined;
-  if (step !== undefined) {
-    const index = items.indexOf(document.activeElement as HTMLElement);
-    next = items[(index + step + items.length) % items.length];
-  } else if (event.key === 'Home') {
-    next = items[0];
-  } else if (event.key === 'End') {
-    next = items[items.length - 1];
-  }
-  if (!next) return;
-  event.preventDefault();
-  next.focus();
+/** Spec section 9: letters typed in an open menu make one search until this long after the last of them. */
+export const MENU_TYPEAHEAD_RESET_MS = 1000;
+
+const itemText = (item: HTMLElement) => (item.textContent ?? '').trim().toLowerCase();
+
+/** The arrow, Home and End moves: the item to focus, if the key is one of them. */
+function steppedItem(key: string, items: HTMLElement[], current: number): HTMLElement | undefined {
+  const step = { ArrowDown: 1, ArrowUp: -1 }[key];
+  if (step !== undefined) return items[(current + step + items.length) % items.length];
+  if (key === 'Home') return items[0];
+  if (key === 'End') return items[items.length - 1];
+  return undefined;
+}
+
+/**
+ * The type-ahead match: the first item from the focused one on (wrapping)
+ * whose text starts with `search`. One letter looks past the focused item, so
+ * pressing it again steps through the items with that letter; so does the
+ * same letter repeated ('pp').
+ */
+function typedItem(search: string, items: HTMLElement[], current: number): HTMLElement | undefined {
+  const repeated = [...search].every((char) => char === search[0]);
+  const text = repeated ? search.charAt(0) : search;
+  const from = Math.max(current, 0);
+  const wrapped = [...items.slice(from), ...items.slice(0, from)];
+  const candidates = text.length === 1 && current >= 0 ? wrapped.slice(1) : wrapped;
+  return candidates.find((item) => itemText(item).startsWith(text));
+}
+
+/**
+ * onKeyDown of a role="menu": ArrowDown/ArrowUp move between its items
+ * (wrapping), Home and End jump, and typed letters move to the next item
+ * starting with them (type-ahead); the typed text is forgotten
+ * MENU_TYPEAHEAD_RESET_MS after the last key.
+ */
+export function useMenuKeys(): (event: ReactKeyboardEvent<HTMLElement>) => void {
+  const search = useRef('');
+  const resetTimer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(resetTimer.current), []);
+
+  return useCallback((event: ReactKeyboardEvent<HTMLElement>) => {
+    const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]'));
+    if (!items.length) return;
+    const current = items.indexOf(document.activeElement as HTMLElement);
+    let next = steppedItem(event.key, items, current);
+    // A printable key without a modifier; a space only inside a search (alone, it presses the item).
+    const typed = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && (event.key !== ' ' || search.current !== '');
+    if (!next && typed) {
+      search.current += event.key.toLowerCase();
+      window.clearTimeout(resetTimer.current);
+      resetTimer.current = window.setTimeout(() => {
+        search.current = '';
+      }, MENU_TYPEAHEAD_RESET_MS);
+      next = typedItem(search.current, items, current);
+      if (event.key === ' ') event.preventDefault();
+    }
+    if (!next) return;
+    event.preventDefault();
+    next.focus();
+  }, []);
 }

@@ -1,6 +1,6 @@
 import type { QueryKey } from '@tanstack/react-query';
 import type { Bar, BarDetail, Beer, CreateReviewBody, PlaceDetails, PlacesResults, Review } from '@hoptrack/proto';
-import { apiRequest } from './api';
+import { apiRequest, apiResponse } from './api';
 import type { Coordinates } from './geolocation';
 
 /**
@@ -37,7 +37,12 @@ export const catalogueApi = {
   searchPlaces: (query: string, near?: Coordinates) =>
     apiRequest<PlacesResults>('GET', withParams('/api/google-places/textsearch', { query, lat: near?.lat, lng: near?.lng })),
   placeDetails: (placeId: string) => apiRequest<PlaceDetails>('GET', withParams('/api/google-places/details', { place_id: placeId })),
+  /** The image bytes: the call needs the Bearer header, which an <img src> cannot send. */
+  placePhoto: async (reference: string, maxWidth: number) =>
+    (await apiResponse('GET', withParams('/api/google-places/photo', { photoreference: reference, maxwidth: maxWidth }))).blob(),
 };
+
+export const placePhotoKey = (reference: string, maxWidth: number) => ['/api/google-places/photo', reference, maxWidth] as const;
 
 /** What the bar list shows: a search wins over a location, which wins over the first page. */
 export type BarListSource = { kind: 'search'; q: string } | { kind: 'nearby'; at: Coordinates } | { kind: 'all' };
@@ -102,4 +107,32 @@ export function reviewCountLabel(count: number): string {
 /** 'Street, City, State' from the parts that are known. */
 export function barAddress(bar: Pick<Bar, 'address' | 'city' | 'state'>): string {
   return [bar.address, bar.city, bar.state].filter(Boolean).join(', ');
+}
+
+/** Google's price levels, 0 (free) to 4 (very expensive); the catalogue's price range uses 1 to 4 the same way. */
+export function priceLevelLabel(level: number): string {
+  return level <= 0 ? 'Free' : '$'.repeat(Math.min(level, 4));
+}
+
+/** Google's catch-all types, true of every place: they say nothing on a card. */
+const GENERIC_PLACE_TYPES = new Set(['establishment', 'point_of_interest']);
+/** Types shown on a card. */
+const PLACE_TYPES_SHOWN = 3;
+
+/** 'night_club' → 'night club', the catch-alls left out, at most PLACE_TYPES_SHOWN. */
+export function placeTypeLabels(types: readonly string[]): string[] {
+  return types
+    .filter((type) => !GENERIC_PLACE_TYPES.has(type))
+    .slice(0, PLACE_TYPES_SHOWN)
+    .map((type) => type.replaceAll('_', ' '));
+}
+
+/** A website to link to: http(s) only (the address comes from outside), shown by its host. */
+export function websiteLink(website: string): { href: string; host: string } | null {
+  try {
+    const url = new URL(website);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? { href: url.href, host: url.host } : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 import type { Bar } from '@hoptrack/proto';
 import { barAddress } from '../../lib/catalogueApi';
 import { milesLabel } from '../../lib/geolocation';
+import { PlaceTags } from './PlaceTags';
 
 /** Bars shown while a list loads (spec section 2: 6 bars). */
 export const BAR_SKELETON_COUNT = 6;
@@ -25,7 +26,7 @@ interface BarListProps {
   stale?: boolean;
 }
 
-/** Bars as cards; each one opens its detail. */
+/** Bars as cards; each one opens its detail. Open/Closed only where the bar's hours are known (the data sets have none). */
 export function BarList({ label, bars, onOpen, stale }: BarListProps) {
   return (
     <ul className="bar-list" aria-busy={stale || undefined} aria-label={label}>
@@ -39,15 +40,7 @@ export function BarList({ label, bars, onOpen, stale }: BarListProps) {
                 {bar.distance !== null && <span className="bar-card__distance">{milesLabel(bar.distance)}</span>}
               </span>
               {address && <span className="bar-card__meta">{address}</span>}
-              <span className="bar-card__tags">
-                {bar.rating !== null && <span className="bar-card__rating">★ {bar.rating.toFixed(1)}</span>}
-                {bar.isOpen !== null && <span className="badge">{bar.isOpen ? 'Open' : 'Closed'}</span>}
-                {bar.types.slice(0, 3).map((type) => (
-                  <span key={type} className="badge">
-                    {type.replaceAll('_', ' ')}
-                  </span>
-                ))}
-              </span>
+              <PlaceTags rating={bar.rating} priceLevel={bar.priceRange} openNow={bar.isOpen} types={bar.types} />
             </button>
           </li>
         );

@@ -3,10 +3,11 @@ import type { FeedSession, SessionComment } from '@hoptrack/proto';
 import { COMMENT_MAX, COMMENTS_IN_CARD } from '@hoptrack/proto/constants';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useAuth } from '../../lib/auth';
-import { relativeTime } from '../../lib/format';
+import { feedTime } from '../../lib/format';
 import { patchCachedSession, sessionCommentsKey, sessionCommentsQuery, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { Avatar } from '../Avatar';
+import { useTooltip } from '../Tooltip';
 import { ListError } from '../social/UserList';
 import { avatarOf } from '../social/UserCard';
 
@@ -94,6 +95,7 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
       storeComments(queryClient, session.id, (comments) => comments.filter((candidate) => candidate.id !== comment.id), -1),
   });
   const mayDelete = user !== null && (user.id === comment.userId || user.id === session.userId);
+  const deleteTip = useTooltip('Delete comment');
   return (
     <li className="comment" aria-label={`Comment by ${comment.user.displayName}`}>
       <Avatar user={avatarOf(comment.user)} size={32} />
@@ -101,7 +103,7 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
         <p className="comment__meta">
           <span className="comment__author">{comment.user.displayName}</span>
           <time className="comment__time" dateTime={comment.createdAt}>
-            {relativeTime(comment.createdAt)}
+            {feedTime(comment.createdAt)}
           </time>
         </p>
         <p className="comment__content">{comment.content}</p>
@@ -111,13 +113,14 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
           type="button"
           className="comment__delete"
           aria-label="Delete comment"
-          title="Delete comment"
           disabled={remove.isPending}
           onClick={() => remove.mutate(undefined)}
+          {...deleteTip.triggerProps}
         >
           ×
         </button>
       )}
+      {deleteTip.tooltip}
     </li>
   );
 }

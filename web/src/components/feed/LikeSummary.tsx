@@ -2,6 +2,7 @@ import type { FeedSession } from '@hoptrack/proto';
 import { useState } from 'react';
 import { countLabel } from '../../lib/format';
 import { Avatar } from '../Avatar';
+import { useTooltip } from '../Tooltip';
 import { avatarOf } from '../social/UserCard';
 import { LikersDialog } from './LikersDialog';
 
@@ -23,9 +24,7 @@ export function LikeSummary({ session }: { session: Pick<FeedSession, 'id' | 'li
       {shown.length > 0 && (
         <span className="like-summary__avatars" role="img" aria-label={`Liked by ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`}>
           {shown.map((like) => (
-            <span key={like.id} className="like-summary__avatar" title={like.user.displayName}>
-              <Avatar user={avatarOf(like.user)} size={24} />
-            </span>
+            <LikerAvatar key={like.id} user={like.user} />
           ))}
           {more > 0 && <span className="like-summary__more">+{more}</span>}
         </span>
@@ -42,6 +41,19 @@ export function LikeSummary({ session }: { session: Pick<FeedSession, 'id' | 'li
         {content}
       </button>
       {open && <LikersDialog sessionId={session.id} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+/** A liker's avatar, named by a tooltip on hover (the summary's label names them all for screen readers). */
+function LikerAvatar({ user }: { user: FeedSession['likes'][number]['user'] }) {
+  const { triggerProps, tooltip } = useTooltip(user.displayName);
+  return (
+    <>
+      <span className="like-summary__avatar" {...triggerProps}>
+        <Avatar user={avatarOf(user)} size={24} />
+      </span>
+      {tooltip}
     </>
   );
 }

@@ -4,6 +4,7 @@ import { useAuth } from '../../lib/auth';
 import { reactionTallies, type ReactionTally } from '../../lib/reactions';
 import { patchCachedSession, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
+import { useTooltip } from '../Tooltip';
 
 /**
  * The 18 reactions with their counts (spec section 9). Per emoji it toggles
@@ -31,26 +32,36 @@ export function ReactionBar({ session }: { session: Pick<FeedSession, 'id' | 're
   return (
     <div className="reaction-bar" role="group" aria-label="Reactions">
       {reactionTallies(session.reactions, user?.id).map((tally) => (
-        <button
-          key={tally.emoji}
-          type="button"
-          className="reaction"
-          aria-pressed={tally.mine}
-          aria-label={tally.count > 0 ? `${tally.name}, ${tally.count}` : tally.name}
-          title={tally.name}
-          disabled={busy}
-          onClick={() => toggle(tally)}
-        >
-          <span className="reaction__emoji" aria-hidden="true">
-            {tally.emoji}
-          </span>
-          {tally.count > 0 && (
-            <span className="reaction__count" aria-hidden="true">
-              {tally.count}
-            </span>
-          )}
-        </button>
+        <ReactionButton key={tally.emoji} tally={tally} disabled={busy} onToggle={toggle} />
       ))}
     </div>
+  );
+}
+
+/** One emoji with its count; its tooltip names it (the 18 sit in a row, where the skip delay matters). */
+function ReactionButton({ tally, disabled, onToggle }: { tally: ReactionTally; disabled: boolean; onToggle: (tally: ReactionTally) => void }) {
+  const { triggerProps, tooltip } = useTooltip(tally.name);
+  return (
+    <>
+      <button
+        type="button"
+        className="reaction"
+        aria-pressed={tally.mine}
+        aria-label={tally.count > 0 ? `${tally.name}, ${tally.count}` : tally.name}
+        disabled={disabled}
+        onClick={() => onToggle(tally)}
+        {...triggerProps}
+      >
+        <span className="reaction__emoji" aria-hidden="true">
+          {tally.emoji}
+        </span>
+        {tally.count > 0 && (
+          <span className="reaction__count" aria-hidden="true">
+            {tally.count}
+          </span>
+        )}
+      </button>
+      {tooltip}
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
-import { moveMenuFocus, useDropdown } from '../useDropdown';
+import { useDropdown, useMenuKeys } from '../useDropdown';
 
 interface SessionMenuProps {
   onEdit: () => void;
@@ -10,6 +10,7 @@ interface SessionMenuProps {
 export function SessionMenu({ onEdit, onDelete }: SessionMenuProps) {
   const { open, closeToTrigger, containerRef, triggerProps } = useDropdown();
   const menuRef = useRef<HTMLDivElement>(null);
+  const onMenuKeyDown = useMenuKeys();
   const menuId = useId();
 
   useEffect(() => {
@@ -34,7 +35,7 @@ export function SessionMenu({ onEdit, onDelete }: SessionMenuProps) {
         <span aria-hidden="true">⋯</span>
       </button>
       {open && (
-        <div id={menuId} ref={menuRef} className="dropdown dropdown--end session-menu__list" role="menu" aria-label="Session options" onKeyDown={moveMenuFocus}>
+        <div id={menuId} ref={menuRef} className="dropdown dropdown--end session-menu__list" role="menu" aria-label="Session options" onKeyDown={onMenuKeyDown}>
           <button type="button" role="menuitem" className="dropdown__item" onClick={run(onEdit)}>
             Edit
           </button>

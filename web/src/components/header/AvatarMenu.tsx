@@ -4,14 +4,15 @@ import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { Avatar } from '../Avatar';
 import { LogoutIcon, ShieldIcon, UserIcon } from '../icons';
-import { moveMenuFocus, useDropdown } from '../useDropdown';
+import { useDropdown, useMenuKeys } from '../useDropdown';
 
-/** The avatar button and its menu: My Profile, Privacy, Logout. Arrow keys move between items. */
+/** The avatar button and its menu: My Profile, Privacy, Logout. Arrow keys and typed letters move between items. */
 export function AvatarMenu({ user }: { user: CurrentUser }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
   const { open, close, containerRef, triggerProps } = useDropdown();
   const menuRef = useRef<HTMLDivElement>(null);
+  const onMenuKeyDown = useMenuKeys();
   const menuId = useId();
 
   useEffect(() => {
@@ -36,7 +37,7 @@ export function AvatarMenu({ user }: { user: CurrentUser }) {
         <Avatar user={user} />
       </button>
       {open && (
-        <div id={menuId} ref={menuRef} className="dropdown dropdown--end" role="menu" aria-label="Account" onKeyDown={moveMenuFocus}>
+        <div id={menuId} ref={menuRef} className="dropdown dropdown--end" role="menu" aria-label="Account" onKeyDown={onMenuKeyDown}>
           <div className="dropdown__header" role="presentation">
             <strong>{user.displayName}</strong>
             <span>@{user.username}</span>

@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 import { badgeText } from '../../lib/format';
 import { UNREAD_NOTIFICATIONS_KEY } from '../../lib/notificationsApi';
 import { BellIcon } from '../icons';
+import { useTooltip } from '../Tooltip';
 
 
 /**
@@ -15,14 +16,18 @@ export function NotificationBell() {
   const unread = useQuery<UnreadCount>({ queryKey: UNREAD_NOTIFICATIONS_KEY });
   const count = unread.data?.count ?? 0;
   const label = count > 0 ? `Notifications, ${count} unread` : 'Notifications';
+  const { triggerProps, tooltip } = useTooltip('Notifications');
   return (
-    <NavLink to="/notifications" className={({ isActive }) => `bell${isActive ? ' bell--active' : ''}`} aria-label={label} title="Notifications">
-      <BellIcon width={22} height={22} />
-      {count > 0 && (
-        <span className="bell__badge" data-testid="notification-count" aria-hidden="true">
-          {badgeText(count)}
-        </span>
-      )}
-    </NavLink>
+    <>
+      <NavLink to="/notifications" className={({ isActive }) => `bell${isActive ? ' bell--active' : ''}`} aria-label={label} {...triggerProps}>
+        <BellIcon width={22} height={22} />
+        {count > 0 && (
+          <span className="bell__badge" data-testid="notification-count" aria-hidden="true">
+            {badgeText(count)}
+          </span>
+        )}
+      </NavLink>
+      {tooltip}
+    </>
   );
 }

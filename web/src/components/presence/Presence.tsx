@@ -1,6 +1,7 @@
 import type { PresenceEntry } from '@hoptrack/proto';
 import { createContext, useContext, type ReactNode } from 'react';
 import { lastSeenLabel, usePresence } from '../../lib/presenceApi';
+import { useTooltip } from '../Tooltip';
 
 const PresenceContext = createContext<ReadonlyMap<string, PresenceEntry> | null>(null);
 
@@ -24,8 +25,19 @@ export function OnlineBadge({ online, children }: { online: boolean; children: R
   return (
     <span className="presence-avatar">
       {children}
-      {online && <span className="presence-dot" role="img" aria-label="Online" title="Online" />}
+      {online && <OnlineDot />}
     </span>
+  );
+}
+
+/** The dot, with the app's tooltip (spec timings) rather than a native title. */
+function OnlineDot() {
+  const { triggerProps, tooltip } = useTooltip('Online');
+  return (
+    <>
+      <span className="presence-dot" role="img" aria-label="Online" {...triggerProps} />
+      {tooltip}
+    </>
   );
 }
 

@@ -2,12 +2,13 @@ import type { Place } from '@hoptrack/proto';
 import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto/constants';
 import { useState, type FormEvent } from 'react';
 import { catalogueApi } from '../../lib/catalogueApi';
-import { currentPosition, locationFailureToast, milesBetween, milesLabel, type Coordinates } from '../../lib/geolocation';
+import { currentPosition, locationFailureToast, milesBetween, type Coordinates } from '../../lib/geolocation';
 import { useToast } from '../../lib/toast';
 import { EmptyState } from '../EmptyState';
 import { CompassIcon } from '../icons';
 import { SearchInput } from '../SearchInput';
 import { Modal } from '../Modal';
+import { VenueCard } from './VenueCard';
 
 /** What choosing a venue hands back. */
 export interface ChosenVenue {
@@ -162,19 +163,16 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
             <EmptyState title="No venues found" text="Try another search." Icon={CompassIcon} headingLevel={3} />
           ) : (
             <ul className="venue-list" aria-label={results.kind === 'nearby' ? 'Venues near you' : 'Venue search results'}>
-              {results.places.map((place) => {
-                const address = place.vicinity ?? place.formatted_address;
-                const miles = here ? milesBetween(here, place.geometry.location) : null;
-                return (
-                  <li key={place.place_id}>
-                    <button type="button" className="venue-card" disabled={busy !== null} onClick={() => void choose(place)}>
-                      <span className="venue-card__name">{place.name}</span>
-                      {address && <span className="venue-card__meta">{address}</span>}
-                      {miles !== null && <span className="venue-card__distance">{milesLabel(miles)}</span>}
-                    </button>
-                  </li>
-                );
-              })}
+              {results.places.map((place) => (
+                <li key={place.place_id}>
+                  <VenueCard
+                    place={place}
+                    miles={here ? milesBetween(here, place.geometry.location) : null}
+                    disabled={busy !== null}
+                    onChoose={(chosen) => void choose(chosen)}
+                  />
+                </li>
+              ))}
             </ul>
           ))}
       </div>
