@@ -8,7 +8,7 @@ import { buildDemoWorld, type DemoWorld } from './world';
  * Phone-sized screens (390×844, issue 11) with a lived-in account: every
  * screen fits the width (no sideways scrolling), nothing hides behind the
  * fixed bottom bar, and every dialog fits the screen with its actions
- * reachable. The hamburger, the six tabs and the floating add button are
+ * reachable. The hamburger, the five tabs and the floating add button are
  * driven in shell.test.ts, feed.test.ts and the phone journey.
  */
 const stack = useE2eStack();
@@ -107,7 +107,7 @@ describe('phone-sized screens', () => {
       const tabs = page.getByRole('navigation', { name: 'Bottom navigation' }).getByRole('link');
       // The Messages tab carries the unread badge ('Messages1 unread'): compare the labels.
       const labels = (await tabs.allTextContents()).map((text) => text.replace(/\d+ unread$/, ''));
-      expect(labels, screen.path).toEqual(['Feed', 'Discover', 'Friends', 'Challenges', 'Messages', 'Profile']);
+      expect(labels, screen.path).toEqual(['Feed', 'Discover', 'Friends', 'Messages', 'Profile']);
       await expectNoSidewaysScroll(page, screen.path);
       await expectNothingUnderBottomBar(page, screen.path);
     }

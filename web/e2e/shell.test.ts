@@ -122,21 +122,21 @@ describe('wide header', () => {
 });
 
 describe('narrow screens', () => {
-  it('shows the bottom bar with six tabs and folds the header links into the hamburger', async () => {
+  it('shows the bottom bar with the spec's five tabs and folds the header links into the hamburger', async () => {
     const { page } = await openSignedIn('/', true);
     await expectSignedInFeed(page);
     const bottom = page.getByRole('navigation', { name: 'Bottom navigation' });
     await bottom.waitFor();
     const tabs = bottom.getByRole('link');
-    expect(await tabs.allTextContents()).toEqual(['Feed', 'Discover', 'Friends', 'Challenges', 'Messages', 'Profile']);
+    expect(await tabs.allTextContents()).toEqual(['Feed', 'Discover', 'Friends', 'Messages', 'Profile']);
 
-    // Fixed to the bottom, 4rem high, six equal columns.
+    // Fixed to the bottom, 4rem high, five equal columns.
     const bar = await bottom.boundingBox();
     expect(bar).not.toBeNull();
     expect(bar?.height).toBe(64);
     expect((bar?.y ?? 0) + (bar?.height ?? 0)).toBe(844);
     const widths = await Promise.all((await tabs.all()).map(async (tab) => (await tab.boundingBox())?.width ?? 0));
-    for (const width of widths) expect(width).toBeCloseTo(390 / 6, 0);
+    for (const width of widths) expect(width).toBeCloseTo(390 / 5, 0);
 
     // The header link row is gone; the hamburger carries the same seven links.
     expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
@@ -159,7 +159,6 @@ describe('narrow screens', () => {
     for (const [tab, title, path] of [
       ['Discover', 'Discovery', '/discovery'],
       ['Friends', 'Friends', '/friends'],
-      ['Challenges', 'Challenges', '/challenges'],
       ['Messages', 'Messages', '/messages'],
       ['Profile', 'My Profile', '/my-profile'],
       ['Feed', 'Activity Feed', '/'],

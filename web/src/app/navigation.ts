@@ -12,7 +12,7 @@ const FEED: NavTarget = { to: '/', label: 'Feed', Icon: HomeIcon };
 const FRIENDS: NavTarget = { to: '/friends', label: 'Friends', Icon: UsersIcon };
 const MESSAGES: NavTarget = { to: '/messages', label: 'Messages', Icon: MessageIcon };
 const DISCOVERY = { to: '/discovery', Icon: CompassIcon };
-/** Daily challenges (issue 23): new every day, so a place of their own in both bars. */
+/** Daily challenges (issue 23): in the header on wide screens and in the hamburger on narrow ones (the spec's bottom bar is five tabs). */
 const CHALLENGES: NavTarget = { to: '/challenges', label: 'Challenges', Icon: TrophyIcon };
 
 /** Wide-screen header row and the hamburger dropdown on narrow screens. */
@@ -31,7 +31,6 @@ export const BOTTOM_TABS: readonly NavTarget[] = [
   FEED,
   { ...DISCOVERY, label: 'Discover' },
   FRIENDS,
-  CHALLENGES,
   MESSAGES,
   { to: '/my-profile', label: 'Profile', Icon: UserIcon },
 ];
