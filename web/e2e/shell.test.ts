@@ -122,7 +122,7 @@ describe('wide header', () => {
 });
 
 describe('narrow screens', () => {
-  it('shows the bottom bar with the spec's five tabs and folds the header links into the hamburger', async () => {
+  it("shows the bottom bar with the spec's five tabs and folds the header links into the hamburger", async () => {
     const { page } = await openSignedIn('/', true);
     await expectSignedInFeed(page);
     const bottom = page.getByRole('navigation', { name: 'Bottom navigation' });
