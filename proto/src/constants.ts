@@ -29,6 +29,11 @@ export type PrivacyKey = (typeof PRIVACY_KEYS)[number];
 
 export const PROFILE_PICTURE_MAX_BYTES = 5 * 1024 * 1024;
 export const PHOTO_PICKER_MAX = 10;
+/**
+ * Photos one beer session holds (the `sessionPhoto` parts of its form): the
+ * picker's limit, so everything the Log dialog keeps is stored.
+ */
+export const SESSION_PHOTOS_MAX = PHOTO_PICKER_MAX;
 /** Images larger than this many pixels are refused before decoding (decompression bombs). */
 export const IMAGE_MAX_PIXELS = 40_000_000;
 export const ALBUM_NAME_MAX = 100;

@@ -24,7 +24,8 @@ import { pageCursor, pageLimit, pageOffset, uuid } from './common';
  * Beer sessions, likes, comments, reactions and the feed (spec sections 3,
  * 4, 5, 7, 9). POST /api/sessions and PUT /api/sessions/{id} take multipart
  * form data: every field arrives as text (beerTypes and musicTrack as JSON),
- * so the form schema parses text; the photo is the file part `sessionPhoto`.
+ * so the form schema parses text; the photos are the file parts `sessionPhoto`
+ * (up to SESSION_PHOTOS_MAX, in the order shown).
  */
 export const musicTrack = z.object({
   id: z.string().trim().min(1).max(200),
@@ -140,8 +141,8 @@ export type CreateSessionForm = z.infer<typeof createSessionForm>;
 
 /**
  * PUT /api/sessions/{id}: the same fields; a field left out keeps its value,
- * an empty optional field clears it. `removePhoto=true` drops the photo; a new
- * `sessionPhoto` replaces it.
+ * an empty optional field clears it. `removePhoto=true` drops every photo; new
+ * `sessionPhoto` parts replace the whole list (no part: the photos stay).
  */
 /** Left out stays left out (undefined: keep the stored value); sent blank becomes null (clear it). */
 const absentOr = <T extends z.ZodType>(schema: T) => z.union([z.undefined(), schema]);
@@ -228,7 +229,10 @@ export const feedSession = z.object({
   location: z.string().nullable(),
   latitude: z.string().nullable(),
   longitude: z.string().nullable(),
+  /** The first of `photos` (what clients that know one photo show). */
   photo: z.string().nullable(),
+  /** Every photo, in the order picked, each signed for the viewer; at most SESSION_PHOTOS_MAX. */
+  photos: z.array(z.string()),
   beerCount: z.number().int(),
   duration: z.number().int(),
   avgAbv: z.string().nullable(),

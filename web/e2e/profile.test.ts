@@ -1,4 +1,4 @@
-import { PROFILE_PICTURE_MAX_BYTES, type CurrentUser } from '@hoptrack/proto';
+import { PROFILE_PICTURE_MAX_BYTES, type CurrentUser, type FeedSession } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +10,7 @@ import {
   registerUser,
   useE2eStack,
 } from './support';
+import { axeProblems } from './a11y';
 import { testImage } from './images';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
@@ -173,6 +174,65 @@ describe('own profile', () => {
     expect(await photos.getByRole('img').count()).toBe(1);
     await loadedSrc(photos.getByRole('img', { name: 'Photo 1 of Taproom crawl', exact: true }));
     expect(await sessions.getByRole('listitem', { name: 'Quiet one', exact: true }).getByRole('list', { name: 'Photos' }).count()).toBe(0);
+  });
+});
+
+describe('several photos per session (issue 25)', () => {
+  it("logs a session with four photos through the Log dialog: the card shows them all, the profile's list three then '+1'", async () => {
+    const ivy = await registerUser(stack.baseUrl, 'ivy');
+    const jon = await registerUser(stack.baseUrl, 'jon');
+    await makeFriends(stack.baseUrl, ivy, jon);
+    const title = `Four glasses ${ivy.username}`;
+    const colours = ['#b45309', '#1d4ed8', '#15803d', '#be123c'];
+    const files = await Promise.all(colours.map((background, i) => testImage(`glass-${i + 1}.png`, { background })));
+
+    const page = await stack.openAs(ivy, '/');
+    await page.getByRole('heading', { level: 1, name: 'Activity Feed' }).waitFor();
+    await page.getByRole('button', { name: 'Log Session', exact: true }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Log Beer Session', exact: true });
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    // Two picks add up (the picker keeps the last 10): three, then one more.
+    await dialog.getByLabel('Select Photo', { exact: true }).setInputFiles(files.slice(0, 3));
+    await dialog.getByLabel('Select Photo', { exact: true }).setInputFiles(files.slice(3));
+    const previews = dialog.getByRole('list', { name: 'Session photos', exact: true });
+    for (let i = 1; i <= 4; i++) await loadedSrc(previews.getByRole('img', { name: `Preview of session photo ${i} of 4`, exact: true }));
+    await dialog.getByText('4 of 10', { exact: true }).waitFor();
+    expect(await axeProblems(page, 'Log Beer Session with 4 photos')).toEqual([]);
+
+    const posted = page.waitForRequest((req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/sessions');
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    const response = await (await posted).response();
+    expect(response?.status()).toBe(201);
+    // The browser's multipart body is not readable here (files are blobs): the answer says what was stored.
+    expect(((await response?.json()) as FeedSession | undefined)?.photos).toHaveLength(4);
+    await dialog.waitFor({ state: 'detached' });
+
+    // The card: the first photo large, four thumbnails to choose another.
+    const card = page.getByRole('article', { name: title, exact: true });
+    const gallery = card.getByRole('group', { name: `Photos of ${title}`, exact: true });
+    const first = await loadedSrc(gallery.getByRole('img', { name: `Photo 1 of 4: ${title}`, exact: true }));
+    const thumbs = gallery.getByRole('button', { name: /^Show photo \d of 4$/ });
+    expect(await thumbs.count()).toBe(4);
+    expect(await gallery.getByRole('button', { name: 'Show photo 1 of 4', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await gallery.getByRole('button', { name: 'Show photo 3 of 4', exact: true }).click();
+    const third = await loadedSrc(gallery.getByRole('img', { name: `Photo 3 of 4: ${title}`, exact: true }));
+    expect(third).not.toBe(first);
+    expect(await gallery.getByRole('button', { name: 'Show photo 3 of 4', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await axeProblems(page, 'feed card with 4 photos')).toEqual([]);
+
+    // Jon, a friend, on Ivy's public profile: three thumbnails in the order picked, then '+1'.
+    const other = await stack.openAs(jon, `/users/${ivy.id}`);
+    const item = other.getByRole('list', { name: 'Beer sessions', exact: true }).getByRole('listitem', { name: title, exact: true });
+    await item.waitFor();
+    const photos = item.getByRole('list', { name: 'Photos', exact: true });
+    expect(await photos.getByRole('img').count()).toBe(3);
+    for (let i = 1; i <= 3; i++) await loadedSrc(photos.getByRole('img', { name: `Photo ${i} of ${title}`, exact: true }));
+    const more = photos.getByRole('listitem', { name: '1 more photos', exact: true });
+    expect(await more.textContent()).toBe('+1');
+    // The same photos as the card, in the same order (signed per viewer, so compared by their path).
+    const pathOf = (url: string) => url.split('?')[0];
+    expect(pathOf(await loadedSrc(photos.getByRole('img', { name: `Photo 1 of ${title}`, exact: true })))).toBe(pathOf(first));
+    expect(pathOf(await loadedSrc(photos.getByRole('img', { name: `Photo 3 of ${title}`, exact: true })))).toBe(pathOf(third));
   });
 });
 

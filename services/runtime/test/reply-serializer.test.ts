@@ -32,6 +32,7 @@ function card(overrides: Partial<Record<keyof FeedSession, unknown>> = {}): Reco
     latitude: '51.5',
     longitude: null,
     photo: null,
+    photos: [],
     beerCount: 3,
     duration: 90,
     avgAbv: '4.5',

@@ -32,7 +32,7 @@ export interface Client {
   post(url: string, body?: object): Promise<LightMyRequestResponse>;
   delete(url: string, body?: object): Promise<LightMyRequestResponse>;
   /** POST or PUT a multipart session form, as the browser sends it. */
-  form(method: 'POST' | 'PUT', url: string, fields: FormFields, photo?: Photo): Promise<LightMyRequestResponse>;
+  form(method: 'POST' | 'PUT', url: string, fields: FormFields, photo?: Photo | Photo[]): Promise<LightMyRequestResponse>;
 }
 
 export interface TestSessions extends SessionsApp, SessionsConnections {
@@ -49,7 +49,7 @@ export interface TestSessions extends SessionsApp, SessionsConnections {
   /** Waits until published events are applied: outbox relayed, read models caught up, fan-out queue idle. */
   settle(): Promise<void>;
   /** Logs a session through the API and waits for its fan-out. */
-  logSession(author: Client, fields?: FormFields, photo?: Photo): Promise<{ id: string }>;
+  logSession(author: Client, fields?: FormFields, photo?: Photo | Photo[]): Promise<{ id: string }>;
   sessionEvents(): Promise<Array<{ type: string; data: unknown }>>;
   /**
    * The SQL statements `run` sent to Postgres, less the outbox relay's and the
@@ -59,20 +59,20 @@ export interface TestSessions extends SessionsApp, SessionsConnections {
   close(): Promise<void>;
 }
 
-/** A multipart body, built by hand as a browser would send it. */
-export function multipartBody(fields: FormFields, photo?: Photo): { payload: Buffer; headers: Record<string, string> } {
+/** A multipart body, built by hand as a browser would send it; several photos are several `sessionPhoto` parts, in order. */
+export function multipartBody(fields: FormFields, photo?: Photo | Photo[]): { payload: Buffer; headers: Record<string, string> } {
   const boundary = `----hoptrack${randomUUID()}`;
   const chunks: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
-  if (photo) {
+  for (const one of photo === undefined ? [] : Array.isArray(photo) ? photo : [photo]) {
     chunks.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="sessionPhoto"; filename="${photo.filename ?? 'photo.jpg'}"\r\nContent-Type: ${photo.contentType ?? 'image/jpeg'}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="sessionPhoto"; filename="${one.filename ?? 'photo.jpg'}"\r\nContent-Type: ${one.contentType ?? 'image/jpeg'}\r\n\r\n`,
       ),
-      photo.data,
+      one.data,
       Buffer.from('\r\n'),
     );
   }

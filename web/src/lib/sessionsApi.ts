@@ -3,6 +3,7 @@ import type { FeedFilter, FeedSession, LikeResponse, MusicTrack, MyStats, Reacti
 import { FEED_PAGE_DEFAULT, NEXT_CURSOR_HEADER } from '@hoptrack/proto/constants';
 import { apiRequest, apiResponse } from './api';
 import { cursorPage, listItems } from './cursorPages';
+import type { PickedImage } from './photoPicker';
 import { feedPageUrl } from './earlyRequests';
 import { MY_STATS_KEY, userKey } from './socialApi';
 
@@ -80,13 +81,16 @@ export interface SessionDraft {
   musicTrack: MusicTrack | null;
 }
 
-/** What happens to the photo: a new file, the old one dropped (edit), or nothing. */
-export type PhotoChange = { kind: 'keep' } | { kind: 'replace'; file: File } | { kind: 'remove' };
+/**
+ * What happens to the photos: a new list (replacing the stored one on an
+ * edit), the stored ones dropped (edit), or nothing.
+ */
+export type PhotoChange = { kind: 'keep' } | { kind: 'replace'; images: readonly PickedImage[] } | { kind: 'remove' };
 
 /**
  * The multipart body of POST /api/sessions and PUT /api/sessions/{id}: every
  * field as text, beerTypes and musicTrack as JSON text (an empty musicTrack is
- * none), the photo as the file part `sessionPhoto`.
+ * none), each photo as a file part `sessionPhoto`, in the order picked.
  */
 export function sessionFormData(draft: SessionDraft, photo: PhotoChange): FormData {
   const form = new FormData();
@@ -100,7 +104,7 @@ export function sessionFormData(draft: SessionDraft, photo: PhotoChange): FormDa
   form.append('longitude', draft.longitude.trim());
   form.append('beerTypes', JSON.stringify(draft.beerTypes));
   form.append('musicTrack', draft.musicTrack ? JSON.stringify(draft.musicTrack) : '');
-  if (photo.kind === 'replace') form.append('sessionPhoto', photo.file, photo.file.name);
+  if (photo.kind === 'replace') for (const { file } of photo.images) form.append('sessionPhoto', file, file.name);
   else if (photo.kind === 'remove') form.append('removePhoto', 'true');
   return form;
 }

@@ -1,5 +1,6 @@
 import { musicTrack, type FeedSession } from '@hoptrack/proto';
 import type { BeerSession, Db } from '../db';
+import { photosOf } from '../domain/views';
 
 /**
  * How many likers, comments and reactors per emoji a card keeps. A card shows
@@ -25,6 +26,13 @@ export interface Card {
   longitude: string | null;
   /** The stored photo reference; signed per viewer when read. */
   photo: string | null;
+  /**
+   * Every stored photo in order (signed per viewer when read), so a card with
+   * several costs no extra read. Optional: cards cached before the list existed
+   * (and written by instances that do not know it yet) lack it; the reader
+   * falls back to `photo`.
+   */
+  photos?: string[];
   beerCount: number;
   duration: number;
   avgAbv: string | null;
@@ -141,6 +149,7 @@ export function cardOfNewSession(s: BeerSession): Card {
     latitude: s.latitude,
     longitude: s.longitude,
     photo: s.photo,
+    photos: photosOf(s),
     beerCount: s.beerCount,
     duration: s.duration,
     avgAbv: s.avgAbv,

@@ -81,32 +81,36 @@ export class CardRenderer {
     }
     const known = await this.deps.people.getMany([...people]);
     const person = (id: string): SessionPerson => personView(id, known.get(id));
-    return shown.map(({ card, parts }) => ({
-      id: card.id,
-      userId: card.userId,
-      user: person(card.userId),
-      title: card.title,
-      description: card.description,
-      location: card.location,
-      latitude: card.latitude,
-      longitude: card.longitude,
-      photo: this.deps.photos.forViewer(card.photo, viewerId),
-      beerCount: card.beerCount,
-      duration: card.duration,
-      avgAbv: card.avgAbv,
-      beerTypes: card.beerTypes,
-      musicTrack: card.musicTrack,
-      likeCount: parts.likeCount,
-      commentCount: parts.commentCount,
-      isLikedByCurrentUser: bits.liked.has(card.id),
-      likes: parts.likes.map((l) => ({ id: l.id, userId: l.userId, user: person(l.userId) })),
-      comments: parts.comments.map((c) => ({ id: c.id, sessionId: card.id, userId: c.userId, content: c.content, createdAt: c.createdAt, user: person(c.userId) })),
-      reactions: parts.reactions.map(
-        (r): ReactionSummary => ({ emoji: r.emoji, count: r.count, users: r.userIds.map((id) => ({ id, displayName: person(id).displayName })) }),
-      ),
-      createdAt: card.createdAt,
-      updatedAt: card.updatedAt,
-    }));
+    return shown.map(({ card, parts }) => {
+      const photos = this.deps.photos.allForViewer(card.photos ?? (card.photo ? [card.photo] : []), viewerId);
+      return {
+        id: card.id,
+        userId: card.userId,
+        user: person(card.userId),
+        title: card.title,
+        description: card.description,
+        location: card.location,
+        latitude: card.latitude,
+        longitude: card.longitude,
+        photo: photos[0] ?? null,
+        photos,
+        beerCount: card.beerCount,
+        duration: card.duration,
+        avgAbv: card.avgAbv,
+        beerTypes: card.beerTypes,
+        musicTrack: card.musicTrack,
+        likeCount: parts.likeCount,
+        commentCount: parts.commentCount,
+        isLikedByCurrentUser: bits.liked.has(card.id),
+        likes: parts.likes.map((l) => ({ id: l.id, userId: l.userId, user: person(l.userId) })),
+        comments: parts.comments.map((c) => ({ id: c.id, sessionId: card.id, userId: c.userId, content: c.content, createdAt: c.createdAt, user: person(c.userId) })),
+        reactions: parts.reactions.map(
+          (r): ReactionSummary => ({ emoji: r.emoji, count: r.count, users: r.userIds.map((id) => ({ id, displayName: person(id).displayName })) }),
+        ),
+        createdAt: card.createdAt,
+        updatedAt: card.updatedAt,
+      };
+    });
   }
 }
 

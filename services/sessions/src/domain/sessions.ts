@@ -5,7 +5,7 @@ import { Prisma, type BeerSession, type Db, type PreparedSql, type PrismaClient 
 import type { Timelines } from '../feed/timelines';
 import { cardOfNewSession } from '../cards/card';
 import type { CardRenderer } from '../cards/renderer';
-import { publicSessionView } from './views';
+import { photosOf, publicSessionView } from './views';
 import { assertCanSeeSession, notBlockedWith } from './visibility';
 import type { PhotoUrls } from '../photos/photo-urls';
 
@@ -55,15 +55,15 @@ const facts = (s: BeerSession): EventData<'session.created.v1'> => ({
  * A create is one statement: the session and its event (a data-modifying CTE
  * commits both or neither), sent by name. It was a Prisma transaction of four
  * round trips (BEGIN, INSERT, INSERT, COMMIT), the largest cost of a create.
- * The event's payload ($17) is not built in SQL: it is facts() of the same
+ * The event's payload ($18) is not built in SQL: it is facts() of the same
  * in-memory row the INSERT writes, so a field added to facts() reaches
  * session.created.v1 here too.
  */
 const CREATE_SQL = `WITH created AS (
-    INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, location, latitude, longitude, music_track, created_at, updated_at)
-    VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::text[], $9, $10, $11, $12, $13::jsonb, $14, $14)
+    INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, photos, location, latitude, longitude, music_track, created_at, updated_at)
+    VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::text[], $9, $10::text[], $11, $12, $13, $14::jsonb, $15, $15)
   )
-  INSERT INTO outbox (id, subject, payload) VALUES ($15::uuid, $16, $17::jsonb)`;
+  INSERT INTO outbox (id, subject, payload) VALUES ($16::uuid, $17, $18::jsonb)`;
 
 /** Prisma spells SQL NULL in a JSON column DbNull. */
 const jsonTrack = (track: CreateSessionForm['musicTrack']) => (track === null ? Prisma.DbNull : (track as Prisma.InputJsonValue));
@@ -85,7 +85,8 @@ export class Sessions {
     }
   }
 
-  async create(userId: string, form: CreateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
+  /** `photos`: the stored paths in the order picked (at most SESSION_PHOTOS_MAX, checked by the form). */
+  async create(userId: string, form: CreateSessionForm, photos: string[], requestId?: string): Promise<FeedSession> {
     // Milliseconds, set here: timelines sort by a ms score, and Postgres must agree to the last digit.
     const now = this.deps.clock();
     const session: BeerSession = {
@@ -100,7 +101,8 @@ export class Sessions {
       duration: form.duration,
       avgAbv: form.avgAbv,
       beerTypes: form.beerTypes,
-      photo,
+      photo: photos[0] ?? null,
+      photos,
       musicTrack: form.musicTrack,
       createdAt: now,
       updatedAt: now,
@@ -115,7 +117,8 @@ export class Sessions {
       session.duration,
       session.avgAbv,
       session.beerTypes,
-      photo,
+      session.photo,
+      photos,
       session.location,
       session.latitude,
       session.longitude,
@@ -130,15 +133,24 @@ export class Sessions {
     return this.deps.cards.renderNew(userId, cardOfNewSession(session));
   }
 
-  /** Only the owner edits (others 403, or 404 when they cannot even see it). */
-  async update(userId: string, id: string, form: UpdateSessionForm, photo: string | null, requestId?: string): Promise<FeedSession> {
+  /**
+   * Only the owner edits (others 403, or 404 when they cannot even see it).
+   * New photos replace the whole list (the picker sends the list it shows);
+   * removePhoto=true clears it; neither keeps it.
+   */
+  async update(userId: string, id: string, form: UpdateSessionForm, photos: string[], requestId?: string): Promise<FeedSession> {
     const session = await this.deps.prisma.$transaction(async (tx) => {
       await this.assertOwner(tx, userId, id);
       const { removePhoto, musicTrack, ...fields } = form;
       const data: Prisma.BeerSessionUpdateInput = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
       if (musicTrack !== undefined) data.musicTrack = jsonTrack(musicTrack);
-      if (photo) data.photo = photo;
-      else if (removePhoto === 'true') data.photo = null;
+      if (photos.length > 0) {
+        data.photo = photos[0] ?? null;
+        data.photos = photos;
+      } else if (removePhoto === 'true') {
+        data.photo = null;
+        data.photos = [];
+      }
       data.updatedAt = this.deps.clock();
       const updated = await tx.beerSession.update({ where: { id }, data });
       await this.deps.outbox.enqueue(tx, 'session.updated.v1', facts(updated), requestId);
@@ -193,7 +205,7 @@ export class Sessions {
       rows.map((r) => r.id),
     );
     const likes = new Map(counts.map((c) => [c.session_id, Number(c.n)]));
-    return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0, this.deps.photos.forViewer(r.photo, viewerId)));
+    return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0, this.deps.photos.allForViewer(photosOf(r), viewerId)));
   }
 
   /** Throws 404 (cannot see) or 403 (not the owner) before anything is uploaded. */

@@ -29,8 +29,18 @@ export function summarise(rows: Array<{ user_id: string; emoji: string }>, perso
     .sort((a, b) => b.count - a.count);
 }
 
-/** The profile's public shape. */
-export function publicSessionView(s: BeerSession, likesCount: number, photo: string | null): PublicSession {
+/**
+ * A row's photos in order. A row written by something that only knows the one
+ * `photo` column (the bench seed, rows logged before the list) has an empty
+ * list: its photo is the list then.
+ */
+export function photosOf(s: Pick<BeerSession, 'photo' | 'photos'>): string[] {
+  if (s.photos.length > 0) return s.photos;
+  return s.photo ? [s.photo] : [];
+}
+
+/** The profile's public shape; `photos` already signed for the viewer. */
+export function publicSessionView(s: BeerSession, likesCount: number, photos: string[]): PublicSession {
   return {
     id: s.id,
     title: s.title,
@@ -40,7 +50,7 @@ export function publicSessionView(s: BeerSession, likesCount: number, photo: str
     duration: s.duration,
     averageAbv: s.avgAbv,
     location: s.location,
-    photos: photo ? [photo] : [],
+    photos,
     likesCount,
   };
 }

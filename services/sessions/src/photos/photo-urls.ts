@@ -18,4 +18,9 @@ export class PhotoUrls {
     const key = path.slice(FILES_PREFIX.length);
     return OWNED_PHOTO.test(key) ? this.signature.url(key, viewerId) : path;
   }
+
+  /** A session's photo list, each signed as forViewer signs one. */
+  allForViewer(paths: readonly string[], viewerId: string): string[] {
+    return paths.flatMap((path) => this.forViewer(path, viewerId) ?? []);
+  }
 }

@@ -1,10 +1,15 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { PHOTO_MAX_BYTES } from '@hoptrack/proto';
+import { PHOTO_MAX_BYTES, SESSION_PHOTOS_MAX } from '@hoptrack/proto';
 import { badRequest, describeIssue } from '@hoptrack/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-export const SESSION_FORM_LIMITS = { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 20, parts: 21 };
+/**
+ * One file part more than a session holds, so the extra part reaches our loop
+ * and is refused with a 400 that names `sessionPhoto` (busboy's own files
+ * limit would only truncate the form silently).
+ */
+export const SESSION_FORM_LIMITS = { fileSize: PHOTO_MAX_BYTES, files: SESSION_PHOTOS_MAX + 1, fields: 20, parts: 20 + SESSION_PHOTOS_MAX + 1 };
 
 export interface IncomingPhoto {
   data: Buffer;
@@ -14,14 +19,16 @@ export interface IncomingPhoto {
 
 /**
  * Reads the multipart session form: text fields validated with `schema`
- * (every value arrives as text), and the optional `sessionPhoto` file. The
- * photo is read whole (at most PHOTO_MAX_BYTES, else 413) but stored only
- * after the fields passed, so bad input never leaves a file behind.
+ * (every value arrives as text), and up to SESSION_PHOTOS_MAX `sessionPhoto`
+ * files in the order sent. Each photo is read whole (at most PHOTO_MAX_BYTES,
+ * else 413) but stored only after the fields passed, so bad input never leaves
+ * a file behind.
  */
-export async function readSessionForm<S extends z.ZodType>(request: FastifyRequest, schema: S): Promise<{ form: z.output<S>; photo: IncomingPhoto | null }> {
+export async function readSessionForm<S extends z.ZodType>(request: FastifyRequest, schema: S): Promise<{ form: z.output<S>; photos: IncomingPhoto[] }> {
   if (!request.isMultipart()) throw badRequest('Send the session as multipart/form-data', 'body');
   const fields: Record<string, string> = {};
-  let photo: IncomingPhoto | null = null;
+  const photos: IncomingPhoto[] = [];
+  let fileParts = 0;
   for await (const part of request.parts()) {
     if (part.type === 'field') {
       if (typeof part.value === 'string') fields[part.fieldname] = part.value;
@@ -29,12 +36,14 @@ export async function readSessionForm<S extends z.ZodType>(request: FastifyReque
     }
     const file = part as MultipartFile;
     if (file.fieldname !== 'sessionPhoto') throw badRequest('The photo must be sent in a field named "sessionPhoto"', 'sessionPhoto');
+    // Refused before the part is read: an over-long form costs no more memory than a full one.
+    if (++fileParts > SESSION_PHOTOS_MAX) throw badRequest(`A session can have at most ${SESSION_PHOTOS_MAX} photos`, 'sessionPhoto');
     const data = await file.toBuffer();
     // A browser sends an empty file part when no photo was chosen.
-    if (data.length > 0) photo = { data, filename: file.filename || 'photo', contentType: file.mimetype };
+    if (data.length > 0) photos.push({ data, filename: file.filename || 'photo', contentType: file.mimetype });
   }
   const parsed = schema.safeParse(fields);
   if (!parsed.success) throw describeIssue(parsed.error, 'body', fields);
-  if (photo && !photo.contentType.startsWith('image/')) throw badRequest('The photo must be an image', 'sessionPhoto');
-  return { form: parsed.data, photo };
+  if (photos.some((photo) => !photo.contentType.startsWith('image/'))) throw badRequest('The photo must be an image', 'sessionPhoto');
+  return { form: parsed.data, photos };
 }

@@ -17,6 +17,9 @@ import { decodeCursor, type Feed } from '../feed/feed';
 import type { MediaClient } from '../photos/media-client';
 import { readSessionForm, SESSION_FORM_LIMITS, type IncomingPhoto } from './session-form';
 
+/** Photos of one form sent to media at the same time. */
+const UPLOADS_AT_ONCE = 3;
+
 export interface SessionRoutesDeps {
   sessions: Sessions;
   feed: Feed;
@@ -28,8 +31,22 @@ export interface SessionRoutesDeps {
 export function sessionsRoutes(app: ServiceApp, deps: SessionRoutesDeps): void {
   const { sessions, feed, media } = deps;
   const guarded = { preHandler: deps.authenticate };
-  const store = (photo: IncomingPhoto | null, request: FastifyRequest) =>
-    photo ? media.upload(photo.data, photo.filename, photo.contentType, authOf(request).userId, request.id) : Promise.resolve(null);
+  /**
+   * Stores a form's photos through media, answering their paths in the order
+   * sent. A few at a time: media re-encodes each (CPU), and one person's ten
+   * photos should not take every core it has. A refused photo fails the whole
+   * form (no session is written); the ones stored before it are orphans, as
+   * with a failed single upload.
+   */
+  const store = async (photos: IncomingPhoto[], request: FastifyRequest): Promise<string[]> => {
+    const ownerId = authOf(request).userId;
+    const paths: string[] = [];
+    for (let i = 0; i < photos.length; i += UPLOADS_AT_ONCE) {
+      const batch = photos.slice(i, i + UPLOADS_AT_ONCE);
+      paths.push(...(await Promise.all(batch.map((p) => media.upload(p.data, p.filename, p.contentType, ownerId, request.id)))));
+    }
+    return paths;
+  };
 
   app.get('/api/sessions', { ...guarded, schema: { querystring: feedQuery, response: { 200: z.array(feedSession) } } }, async (request, reply) => {
     const { filter, cursor, limit } = request.query;
@@ -56,16 +73,16 @@ export function sessionsRoutes(app: ServiceApp, deps: SessionRoutesDeps): void {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     await scope.register(multipart, { limits: SESSION_FORM_LIMITS });
     scope.post('/api/sessions', { ...guarded, schema: { response: { 201: feedSession } } }, async (request, reply) => {
-      const { form, photo } = await readSessionForm(request, createSessionForm);
-      const created = await sessions.create(authOf(request).userId, form, await store(photo, request), request.id);
+      const { form, photos } = await readSessionForm(request, createSessionForm);
+      const created = await sessions.create(authOf(request).userId, form, await store(photos, request), request.id);
       return reply.status(201).send(created);
     });
     scope.put('/api/sessions/:id', { ...guarded, schema: { params: idParams, response: { 200: feedSession } } }, async (request) => {
-      const { form, photo } = await readSessionForm(request, updateSessionForm);
+      const { form, photos } = await readSessionForm(request, updateSessionForm);
       const userId = authOf(request).userId;
       // Ownership first: nobody stores a file on someone else's session.
       await sessions.assertCanEdit(userId, request.params.id);
-      return sessions.update(userId, request.params.id, form, await store(photo, request), request.id);
+      return sessions.update(userId, request.params.id, form, await store(photos, request), request.id);
     });
   });
 }

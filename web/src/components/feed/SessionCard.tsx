@@ -13,6 +13,7 @@ import { LikeSummary } from './LikeSummary';
 import { ReactionBar } from './ReactionBar';
 import { SessionFacts } from './SessionFacts';
 import { SessionMenu } from './SessionMenu';
+import { SessionPhotos } from './SessionPhotos';
 
 // The edit form is fetched when an owner first opens it, not with the feed.
 const EditSessionDialog = lazyNamed(() => import('../sessions/EditSessionDialog'), 'EditSessionDialog');
@@ -21,7 +22,7 @@ type OwnerDialog = 'edit' | 'delete' | null;
 
 /**
  * One session of the feed (spec section 2): who and when, title,
- * description, place, photo, beers, hours, ABV, types and music; likes with
+ * description, place, photos, beers, hours, ABV, types and music; likes with
  * three avatars and '+N' (opening everyone who liked it), the like toggle, the
  * comments (collapsed until opened, the newest few until 'View all') and the
  * reaction bar. Only the owner gets the Edit / Delete menu.
@@ -51,7 +52,7 @@ export function SessionCard({ session }: { session: FeedSession }) {
         </header>
         <h2 className="session-card__title">{session.title}</h2>
         {session.description && <p className="session-card__description">{session.description}</p>}
-        {session.photo && <img className="session-card__photo" src={session.photo} alt={`Photo of ${session.title}`} loading="lazy" />}
+        <SessionPhotos title={session.title} photos={session.photos} />
         <SessionFacts session={session} />
         <div className="session-card__counts">
           <LikeSummary session={session} />

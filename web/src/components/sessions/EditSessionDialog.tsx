@@ -6,7 +6,7 @@ import { adjustMyStats, sessionsApi, type PhotoChange, type SessionDraft } from 
 import { useSessionAction } from '../../lib/useSessionAction';
 import { SessionFormDialog } from './SessionFormDialog';
 
-/** 'Edit Beer Session' of the owner: PUT /api/sessions/{id} with every field; a new photo replaces the old. */
+/** 'Edit Beer Session' of the owner: PUT /api/sessions/{id} with every field; new photos replace the stored ones. */
 export function EditSessionDialog({ session, onClose }: { session: FeedSession; onClose: () => void }) {
   const queryClient = useQueryClient();
   const update = useSessionAction({
@@ -26,7 +26,7 @@ export function EditSessionDialog({ session, onClose }: { session: FeedSession; 
       pendingLabel="Saving..."
       presets={EDIT_BEER_TYPES}
       initial={draftOf(session)}
-      currentPhoto={session.photo}
+      currentPhotos={session.photos}
       pending={update.isPending}
       onSubmit={(draft, photo) => update.mutate({ draft, photo })}
       onClose={onClose}

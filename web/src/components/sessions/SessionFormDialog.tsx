@@ -1,4 +1,3 @@
-import type { FeedSession } from '@hoptrack/proto';
 import { SESSION_DESCRIPTION_MAX, SESSION_TITLE_MAX } from '@hoptrack/proto/constants';
 import { useState, type FormEvent } from 'react';
 import { draftErrors, type DraftErrors } from '../../lib/sessionDraft';
@@ -21,8 +20,8 @@ interface SessionFormDialogProps {
   /** CREATE_BEER_TYPES (Log) or EDIT_BEER_TYPES (Edit). */
   presets: readonly string[];
   initial: SessionDraft;
-  /** The stored photo of the session being edited. */
-  currentPhoto?: FeedSession['photo'];
+  /** The stored photos of the session being edited, in order. */
+  currentPhotos?: readonly string[];
   pending: boolean;
   onSubmit: (draft: SessionDraft, photo: PhotoChange) => void;
   onClose: () => void;
@@ -31,9 +30,12 @@ interface SessionFormDialogProps {
 /**
  * The body both session dialogs share (Log Beer Session, Edit Beer
  * Session): title (required), description, beers, minutes, average ABV,
- * beer types, photo, music and place. The spec's checks run before the call;
+ * beer types, photos, music and place. The spec's checks run before the call;
  * the dialog stays open, with what was typed, until the call succeeds.
  */
+/** One shared empty list: a new default each render would be a new prop each time. */
+const NO_PHOTOS: readonly string[] = [];
+
 export function SessionFormDialog({
   title,
   description,
@@ -41,7 +43,7 @@ export function SessionFormDialog({
   pendingLabel,
   presets,
   initial,
-  currentPhoto = null,
+  currentPhotos = NO_PHOTOS,
   pending,
   onSubmit,
   onClose,
@@ -138,7 +140,7 @@ export function SessionFormDialog({
             onFindVenues={() => setFindingVenues(true)}
             disabled={pending}
           />
-          <PhotoField current={currentPhoto} value={photo} onChange={setPhoto} disabled={pending} />
+          <PhotoField current={currentPhotos} value={photo} onChange={setPhoto} disabled={pending} />
           <MusicPicker value={draft.musicTrack} onChange={(track) => edit('musicTrack', track)} disabled={pending} />
           <FormActions onCancel={onClose} pending={pending} submitLabel={submitLabel} pendingLabel={pendingLabel} />
         </form>
