@@ -115,6 +115,14 @@ const SHOTS: Shot[] = [
     key: h1('Notifications'),
   },
   {
+    name: 'challenges',
+    path: '/challenges',
+    signedIn: true,
+    // Today's challenges are published by the service's job (or on this first read): wait for a card.
+    ready: (page) => page.getByRole('list', { name: "Today's challenges", exact: true }).getByRole('article').first().waitFor(),
+    key: h1('Challenges'),
+  },
+  {
     name: 'photos',
     path: '/photos',
     signedIn: true,
