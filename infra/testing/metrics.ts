@@ -1,5 +1,3 @@
-import { GENERATOR_QUEUE } from '../../services/challenges/src/generator/queue';
-
 /**
  * A process's /metrics, read from outside as Prometheus would, for tests that
  * watch a running stack (the soak, the rolling restart).
@@ -31,17 +29,10 @@ export function largestByName(series: Series[]): Record<string, number> {
 }
 
 /**
- * Queues run by a BullMQ job scheduler (a repeatable job): the scheduler keeps
- * its next run waiting as one delayed job at all times, so one delayed job
- * there is the timetable, not a backlog (the daily challenges run hourly: it
- * would never drain within a test). More than one is a retry waiting.
- */
-const SCHEDULED_QUEUES: ReadonlySet<string> = new Set([GENERATOR_QUEUE]);
-
-/**
  * Work still waiting anywhere in these processes, one line per non-zero series:
  * outbox rows not yet published, events a consumer has not received or not
- * acknowledged, jobs waiting, running or delayed (but a scheduler's next run).
+ * acknowledged, jobs waiting, running or delayed (a job scheduler's next run is
+ * `scheduled`, not delayed: the runtime's registerQueueMetrics).
  * Empty means every backlog drained.
  */
 export async function pendingWork(processes: Array<{ name: string; url: string }>): Promise<string[]> {
@@ -53,9 +44,7 @@ export async function pendingWork(processes: Array<{ name: string; url: string }
         s.name === 'bus_consumer_pending_events' ||
         s.name === 'bus_consumer_ack_pending_events' ||
         (s.name === 'bullmq_jobs' && /state="(waiting|active|delayed)"/.test(s.labels));
-      const queue = /queue="([^"]*)"/.exec(s.labels)?.[1] ?? '';
-      const scheduled = s.name === 'bullmq_jobs' && s.labels.includes('state="delayed"') && SCHEDULED_QUEUES.has(queue) ? 1 : 0;
-      if (pending && s.value > scheduled) waiting.push(`${proc.name} ${s.name}${s.labels} ${s.value}`);
+      if (pending && s.value > 0) waiting.push(`${proc.name} ${s.name}${s.labels} ${s.value}`);
     }
   }
   return waiting;

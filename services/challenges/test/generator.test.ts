@@ -1,4 +1,6 @@
 import { CHALLENGE_KIND_NAMES, type Challenge } from '@hoptrack/proto';
+import { createMetrics } from '@hoptrack/runtime';
+import { registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { eventually, memoryLogger, ok } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dateIn, dayWindow } from '../src/domain/days';
@@ -46,6 +48,11 @@ describe('the daily generator', () => {
       const worker = startGeneratorWorker(settings, (at) => service.generator.ensureAround(at), memoryLogger('generator').logger);
       try {
         await eventually(async () => (await service.prisma.dailyChallenge.count({ where: { date: new Date(`${today}T00:00:00Z`) } })) === 3, 'today published by the job');
+        // Its next run waits as one delayed job: /metrics counts it as scheduled, not as a delayed backlog.
+        const metrics = createMetrics('generator-test');
+        registerQueueMetrics(metrics.registry, [queue]);
+        const states = async () => Object.fromEntries(((await metrics.registry.getSingleMetric('bullmq_jobs')?.get())?.values ?? []).map((v) => [v.labels.state, v.value]));
+        await expect.poll(states).toMatchObject({ scheduled: 1, delayed: 0, waiting: 0, active: 0 });
       } finally {
         await worker.close();
       }

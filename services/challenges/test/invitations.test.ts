@@ -132,5 +132,13 @@ describe('privacy of challenges', () => {
     expectError(await person.get(`/api/challenges/${randomUUID()}`), 404);
     expectError(await person.get('/api/me/challenges?status=lost'), 400, { field: 'status' });
     expectError(await person.post(`/api/challenges/${randomUUID()}/join`, {}), 404);
+    const today = await todays(person);
+    expectError(await person.post(`/api/challenges/${today.id}/join`, { timeZone: 'Nowhere/Else' }), 400, { field: 'timeZone' });
+    expectError(await person.post(`/api/challenges/${today.id}/invitations?timeZone=Nowhere/Else`, { friendId: randomUUID() }), 400, { field: 'timeZone' });
+    expectError(await person.post(`/api/challenges/${today.id}/invitations`, {}), 400, { field: 'friendId' });
+    expectError(await person.get('/api/users/nope/challenges'), 400, { field: 'id' });
+    expectError(await person.get(`/api/users/${person.id}/challenges?limit=0`), 400, { field: 'limit' });
+    expectError(await person.patch('/api/challenge-invitations/nope', { action: 'accept' }), 400, { field: 'id' });
+    expectError(await person.patch(`/api/challenge-invitations/${randomUUID()}`, { action: 'accept', timeZone: 42 }), 400, { field: 'timeZone' });
   });
 });

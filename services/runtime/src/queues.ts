@@ -25,7 +25,7 @@ export function bullConnection(redisUrl: string): ConnectionOptions {
 /** Key prefix of a deployment's queues (its bus namespace), so test runs never share queues. */
 export const queuePrefix = (namespace: string) => `${namespace}:bull`;
 
-/** Jobs by state, per queue, on the process's /metrics (gauge `bullmq_jobs`). */
+/** Jobs by state, per queue, on the process's /metrics (gauge `bullmq_jobs`; `scheduled`: job schedulers' next runs). */
 export function registerQueueMetrics(registry: Registry, queues: Queue[]): void {
   new Gauge({
     name: 'bullmq_jobs',
@@ -34,8 +34,16 @@ export function registerQueueMetrics(registry: Registry, queues: Queue[]): void 
     registers: [registry],
     async collect() {
       for (const queue of queues) {
-        const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed');
-        for (const [state, count] of Object.entries(counts)) this.set({ queue: queue.name, state }, count);
+        const [counts, schedulers] = await Promise.all([
+          queue.getJobCounts('waiting', 'active', 'delayed', 'completed', 'failed'),
+          queue.getJobSchedulersCount(),
+        ]);
+        // A job scheduler (a repeatable job) keeps its next run as one delayed job at all times: that
+        // is its timetable, not a backlog, so it is counted as `scheduled` and left out of `delayed`.
+        const scheduled = Math.min(schedulers, counts.delayed ?? 0);
+        for (const [state, count] of Object.entries({ ...counts, delayed: (counts.delayed ?? 0) - scheduled, scheduled })) {
+          this.set({ queue: queue.name, state }, count);
+        }
       }
     },
   });

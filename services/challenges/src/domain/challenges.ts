@@ -37,14 +37,19 @@ interface Page {
 
 export const UTC = 'UTC';
 
-/** Friends of `$1` in challenge `dc`: the count every card shows, and the page's list. */
-const FRIEND_IN = (alias: string) => `${audienceSql.friends('$1::uuid', `${alias}.user_id`)} AND NOT ${audienceSql.blockedBetween('$1::uuid', `${alias}.user_id`)}`;
+/**
+ * `$1`'s friends in a challenge, as rows `f` of user_challenges: the count every
+ * card shows, and the page's list. Read from the viewer's friends (a few) into
+ * the challenge's people (possibly everyone), by the (user, challenge) index.
+ */
+const FRIENDS_IN = (challenge: string) =>
+  `(${audienceSql.friendsOf('$1::uuid')}) fr JOIN user_challenges f ON f.user_id = fr.id AND f.challenge_id = ${challenge}`;
 
 /** Challenges as `$1` sees them: with their own progress, if they joined. */
 const CHALLENGE_SELECT = `
   SELECT dc.id::text, dc.title, dc.description, dc.challenge_type, dc.target_value, to_char(dc.date, 'YYYY-MM-DD') AS date, dc.is_active,
          uc.progress, uc.is_completed, uc.completed_at, uc.window_end,
-         (SELECT count(*)::int FROM user_challenges f WHERE f.challenge_id = dc.id AND ${FRIEND_IN('f')}) AS friend_count
+         (SELECT count(*)::int FROM ${FRIENDS_IN('dc.id')}) AS friend_count
     FROM daily_challenges dc
     LEFT JOIN user_challenges uc ON uc.challenge_id = dc.id AND uc.user_id = $1::uuid`;
 
@@ -70,8 +75,7 @@ export class Challenges {
   async detail(viewerId: string, id: string, timeZone = UTC): Promise<ChallengeDetail> {
     const row = await this.row(this.deps.prisma, viewerId, id);
     const friends = await this.deps.prisma.$queryRawUnsafe<Array<{ user_id: string; progress: number; is_completed: boolean; completed_at: Date | null }>>(
-      `SELECT f.user_id::text, f.progress, f.is_completed, f.completed_at FROM user_challenges f
-        WHERE f.challenge_id = $2::uuid AND ${FRIEND_IN('f')}
+      `SELECT f.user_id::text, f.progress, f.is_completed, f.completed_at FROM ${FRIENDS_IN('$2::uuid')}
         ORDER BY f.progress DESC, f.completed_at ASC NULLS LAST, f.joined_at ASC LIMIT 100`,
       viewerId,
       id,

@@ -6,7 +6,7 @@ import {
   type ChallengeInvitations,
   type ChallengeKind,
 } from '@hoptrack/proto';
-import { audienceSql, badRequest, conflict, forbidden, notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
+import { audienceSql, badRequest, blockedBetween, conflict, forbidden, notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { Challenges } from './challenges';
 import { UTC } from './challenges';
@@ -107,7 +107,7 @@ export class Invitations {
     await this.deps.prisma.$transaction(async (tx) => {
       const [row] = await tx.$queryRawUnsafe<InvitationRow[]>(`${INVITATION_SELECT} WHERE i.id = $1::uuid FOR UPDATE OF i`, id);
       const involved = row && (row.to_user_id === viewerId || row.from_user_id === viewerId);
-      if (!row || !involved || (await this.blocked(tx, row.from_user_id, row.to_user_id))) throw notFound('Invitation not found');
+      if (!row || !involved || (await blockedBetween(tx, row.from_user_id, row.to_user_id))) throw notFound('Invitation not found');
       if (row.to_user_id !== viewerId) throw forbidden(CHALLENGE_MESSAGES.recipientOnly);
       if (row.status !== 'pending') throw conflict(CHALLENGE_MESSAGES.answered, 'action');
       if (this.deps.clock() >= row.expires_at) throw conflict(CHALLENGE_MESSAGES.expired, 'action');
@@ -123,11 +123,6 @@ export class Invitations {
     });
     this.deps.onEventsCommitted();
     return this.one(this.deps.prisma, id);
-  }
-
-  private async blocked(db: SqlClient, a: string, b: string): Promise<boolean> {
-    const [row] = await db.$queryRawUnsafe<Array<{ blocked: boolean }>>(`SELECT ${audienceSql.blockedBetween('$1::uuid', '$2::uuid')} AS blocked`, a, b);
-    return row?.blocked ?? false;
   }
 
   private async one(db: SqlClient, id: string): Promise<ChallengeInvitation> {
