@@ -53,6 +53,7 @@ const PUBLIC: Record<string, string> = {
   'POST /api/auth/forgot-password': 'asking for a reset link: the caller has lost the password; same answer for any e-mail (auth-abuse.test.ts)',
   'GET /api/auth/verify-reset-token/:token': 'the reset page checks its link: the single-use reset token in the path is the credential',
   'POST /api/auth/reset-password': 'setting the new password, signed out: the single-use reset token in the body is the credential',
+  'POST /api/auth/verify-email': "the verification mail's link, opened wherever the mail is read (signed in or not): the single-use token in the body is the credential, and all it can do is mark that address verified",
   'GET /api/media/files/*':
     'stored files for <img> tags: profile pictures are public, album images need a signed URL (exp/v/sig query string, checked against the read models), a capability rather than the bearer token',
   'PUT /api/media/uploads/:token':

@@ -64,6 +64,14 @@ export const resetPasswordRequest = z.object({
 });
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
 
+/** POST /api/auth/verify-email: the token from the verification link. */
+export const verifyEmailRequest = z.object({
+  token: z.string({ error: 'Token is required' }).min(1, { error: 'Token is required' }).max(200, { error: 'Token is too long' }),
+});
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequest>;
+/** The verification mail's subject: tests that read a person's mail tell it from the mails of other kinds by it. */
+export const VERIFICATION_MAIL_SUBJECT = 'Verify your Hoptrack e-mail address';
+
 /** The signed-in user as /api/me returns it. */
 export const currentUser = z.object({
   id: uuid,

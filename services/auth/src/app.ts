@@ -82,13 +82,24 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   });
   // Limits live in Redis so every replica counts together; when Redis cannot count, the limited
   // routes answer 503 (fail closed) rather than let guessing through unlimited.
-  authRoutes(app, accounts, {
-    loginMax: config.LOGIN_RATE_LIMIT_MAX,
-    accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
-    forgotMax: config.FORGOT_RATE_LIMIT_MAX,
-    limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
-  });
-  meRoutes(app, accounts, bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)), new UploadTokens(config.FILE_URL_SECRET, clock));
+  const authenticate = bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims));
+  authRoutes(
+    app,
+    accounts,
+    {
+      loginMax: config.LOGIN_RATE_LIMIT_MAX,
+      accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
+      forgotMax: config.FORGOT_RATE_LIMIT_MAX,
+      limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
+      resend: {
+        perMinute: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-minute:`, windowMs: 60_000 }),
+        perDay: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-day:`, windowMs: 24 * 60 * 60_000 }),
+        dayMax: 5,
+      },
+    },
+    authenticate,
+  );
+  meRoutes(app, accounts, authenticate, new UploadTokens(config.FILE_URL_SECRET, clock));
   // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
   app.get('/.well-known/jwks.json', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');

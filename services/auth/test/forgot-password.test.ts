@@ -22,6 +22,8 @@ function gatedMailer() {
       await gate;
       sent.push({ to, resetUrl });
     },
+    // Registration's verification mails are not what these tests hold back.
+    async sendEmailVerification() {},
   };
   return {
     mailer,
@@ -57,13 +59,13 @@ describe('forgot-password in production', () => {
     const res = await forgot(body.email);
     expect(res.statusCode).toBe(200);
     expect(smtp.sent.some((m) => m.to === body.email)).toBe(false);
-    const job = () => auth.prisma.mailJob.findFirst({ where: { recipient: body.email } });
+    const job = () => auth.prisma.mailJob.findFirst({ where: { recipient: body.email, kind: 'password-reset' } });
     expect(await job()).toMatchObject({ kind: 'password-reset', status: 'pending' });
     smtp.open();
     await eventually(async () => (await job())?.status === 'sent', 'the mail relay sent the reset mail');
     expect(smtp.sent.find((m) => m.to === body.email)?.resetUrl).toMatch(/\/reset-password\?token=/);
     // The link (it holds the token) is not kept once sent.
-    expect((await job())?.resetUrl).toBeNull();
+    expect((await job())?.link).toBeNull();
   });
 
   it('answers byte for byte the same, in the same time, for an address with an account and one without (60 requests each, interleaved)', async () => {

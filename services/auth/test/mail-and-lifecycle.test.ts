@@ -41,7 +41,7 @@ describe('reset e-mail over SMTP', () => {
     expect(res.statusCode).toBe(200);
     // Sent by the mail relay after the answer (off the request path).
     await auth.mail.drain();
-    const mail = received.find((m) => m.to === body.email);
+    const mail = received.find((m) => m.to === body.email && m.body.includes('Subject: Reset'));
     expect(mail?.body).toContain('Subject: Reset your Hoptrack password');
     // The body is quoted-printable: undo soft line breaks and =XX escapes before reading the link.
     const text = mail?.body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));

@@ -5,6 +5,7 @@ import { BottomNav } from '../components/BottomNav';
 import { LoadingState } from '../components/LoadingState';
 import { Header } from '../components/header/Header';
 import { Toaster } from '../components/Toaster';
+import { VerifyEmailBanner } from '../components/VerifyEmailBanner';
 import { useAuth } from '../lib/auth';
 import { useLiveMessaging } from '../lib/live';
 import { useChallengeToasts } from '../lib/useChallengeToasts';
@@ -26,6 +27,7 @@ export function AppLayout() {
         </a>
         <Header />
         <main id="main" className="main">
+          {user && !user.isEmailVerified && <VerifyEmailBanner />}
           {/* Screens are lazy chunks (router.tsx): the header and bottom bar stay while one loads. */}
           <Suspense fallback={<LoadingState />}>
             <Outlet />

@@ -16,6 +16,7 @@ const DmPage = lazyNamed(() => import('../pages/DmPage'), 'DmPage');
 const FollowersPage = lazyNamed(() => import('../pages/FollowersPage'), 'FollowersPage');
 const ForgotPasswordPage = lazyNamed(() => import('../pages/ForgotPasswordPage'), 'ForgotPasswordPage');
 const FriendsEnhancedPage = lazyNamed(() => import('../pages/FriendsEnhancedPage'), 'FriendsEnhancedPage');
+const VerifyEmailPage = lazyNamed(() => import('../pages/VerifyEmailPage'), 'VerifyEmailPage');
 const FriendsPage = lazyNamed(() => import('../pages/FriendsPage'), 'FriendsPage');
 const MessagesPage = lazyNamed(() => import('../pages/MessagesPage'), 'MessagesPage');
 const NotificationsPage = lazyNamed(() => import('../pages/NotificationsPage'), 'NotificationsPage');
@@ -56,6 +57,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <HomePage /> },
       { path: 'forgot-password', element: <ForgotPasswordPage /> },
       { path: 'reset-password', element: <ResetPasswordPage /> },
+      { path: 'verify-email', element: <VerifyEmailPage /> },
       { path: 'unsubscribe', element: <UnsubscribePage /> },
       ...SIGNED_IN.map(({ path, title, element }) => ({
         path,

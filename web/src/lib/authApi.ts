@@ -9,6 +9,7 @@ import type {
   ProfileUpdateRequest,
   RegisterRequest,
   ResetPasswordRequest,
+  VerifyEmailRequest,
 } from '@hoptrack/proto';
 import { apiRequest } from './api';
 
@@ -27,6 +28,8 @@ export const authApi = {
     apiRequest<ForgotPasswordResponse>('POST', '/api/auth/forgot-password', body),
   resetPassword: (body: ResetPasswordRequest) =>
     apiRequest<MessageResponse>('POST', '/api/auth/reset-password', body),
+  verifyEmail: (body: VerifyEmailRequest) => apiRequest<MessageResponse>('POST', '/api/auth/verify-email', body),
+  resendVerification: () => apiRequest<MessageResponse>('POST', '/api/auth/resend-verification', {}),
   updatePrivacy: (body: PrivacyUpdateRequest) => apiRequest<CurrentUser>('PUT', '/api/privacy', body),
   updateProfile: (body: ProfileUpdateRequest) => apiRequest<CurrentUser>('PATCH', '/api/me', body),
 };

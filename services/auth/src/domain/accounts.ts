@@ -6,12 +6,12 @@ import type {
   ProfileUpdateRequest,
   RegisterRequest,
 } from '@hoptrack/proto';
-import { conflict, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
+import { conflict, forbidden, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { isUniqueViolation, usersRepository as users, type UserChanges } from '../repositories/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
-import { hashResetToken, newResetToken } from './reset-tokens';
+import { hashResetToken, newResetToken, newVerificationToken } from './reset-tokens';
 import { toSnapshot } from './user-views';
 
 export interface AccountsDeps {
@@ -37,6 +37,12 @@ export interface Session {
 }
 
 const INVALID_RESET = 'Invalid or expired reset token';
+/** Mirrors the reset wording: unknown, used and expired tokens look alike. */
+const INVALID_VERIFICATION = 'Invalid or expired verification token';
+export const ALREADY_VERIFIED = 'Email address is already verified';
+/** What an unverified account may not do (docs/decisions.md, 'E-mail verification'). */
+export const UNVERIFIED_BIO_LINK = 'Please verify your e-mail address before adding links to your bio.';
+const LINK_IN_TEXT = /https?:\/\/|www\./i;
 
 /** Accounts, credentials and the user's own settings; every change announces itself through the outbox. */
 export class Accounts {
@@ -47,9 +53,13 @@ export class Accounts {
     const password = await hashPassword(input.password);
     let user: User;
     try {
-      user = await this.inTransactionWithEvent('user.registered.v1', requestId, (tx) =>
-        users.create(tx, { email: input.email, username: input.username, displayName: input.displayName, password }),
-      );
+      const verification = newVerificationToken(this.deps.clock());
+      // The account, its verification link (hashed) and the mail job commit together: no account without its mail.
+      user = await this.inTransactionWithEvent('user.registered.v1', requestId, async (tx) => {
+        const created = await users.create(tx, { email: input.email, username: input.username, displayName: input.displayName, password });
+        return this.queueVerification(tx, created, verification);
+      });
+      this.deps.onMailQueued();
     } catch (err) {
       // Lost a race with a concurrent registration of the same e-mail or username.
       if (isUniqueViolation(err)) await this.assertAvailable(input.email, input.username);
@@ -84,7 +94,7 @@ export class Accounts {
       await tx.passwordReset.create({ data: { tokenHash: reset.hash, userId: user?.id ?? null, expiresAt: reset.expiresAt } });
       await tx.mailJob.create({
         data: user
-          ? { id: randomUUID(), kind: 'password-reset', recipient: user.email, resetUrl }
+          ? { id: randomUUID(), kind: 'password-reset', recipient: user.email, link: resetUrl }
           : { id: randomUUID(), kind: 'unknown-address', status: 'skipped' },
       });
     });
@@ -116,6 +126,26 @@ export class Accounts {
     }, { settle: true });
   }
 
+  /** Single use: the hash is cleared in the same statement that checks it, so a second use finds nothing. */
+  async verifyEmail(token: string): Promise<void> {
+    const verified = await this.deps.prisma.user.updateMany({
+      where: { emailVerificationToken: hashResetToken(token), emailVerificationExpires: { gt: this.deps.clock() } },
+      data: { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null },
+    });
+    if (verified.count !== 1) throw new HttpError(400, INVALID_VERIFICATION);
+  }
+
+  /** A new link replaces the pending one (the older link stops working). */
+  async resendVerification(userId: string): Promise<void> {
+    await this.deps.prisma.$transaction(async (tx) => {
+      const user = await users.lockById(tx, userId);
+      if (!user) throw notFound('User not found');
+      if (user.isEmailVerified) throw new HttpError(400, ALREADY_VERIFIED);
+      await this.queueVerification(tx, user, newVerificationToken(this.deps.clock()));
+    });
+    this.deps.onMailQueued();
+  }
+
   async me(userId: string): Promise<User> {
     const user = await users.findById(this.deps.prisma, userId);
     if (!user) throw notFound('User not found');
@@ -127,7 +157,10 @@ export class Accounts {
     return this.change(userId, changes, requestId, { settle: true });
   }
 
-  updateProfile(userId: string, changes: ProfileUpdateRequest, requestId: string): Promise<User> {
+  async updateProfile(userId: string, changes: ProfileUpdateRequest, requestId: string): Promise<User> {
+    // Throwaway accounts advertising through their profile is the abuse verification holds back:
+    // until the address is proven, a bio cannot carry links (docs/decisions.md).
+    if (changes.bio && LINK_IN_TEXT.test(changes.bio) && !(await this.me(userId)).isEmailVerified) throw forbidden(UNVERIFIED_BIO_LINK);
     return this.change(userId, changes, requestId);
   }
 
@@ -139,6 +172,20 @@ export class Accounts {
   async isTokenCurrent(claims: TokenClaims): Promise<boolean> {
     const user = await users.findById(this.deps.prisma, claims.userId);
     return user !== null && user.tokenVersion === claims.tokenVersion;
+  }
+
+  private async queueVerification(
+    tx: Prisma.TransactionClient,
+    user: User,
+    verification: { token: string; hash: string; expiresAt: Date },
+  ): Promise<User> {
+    const verifyUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(verification.token)}`;
+    // The link is cleared from the job once sent.
+    await tx.mailJob.create({ data: { id: randomUUID(), kind: 'email-verification', recipient: user.email, link: verifyUrl } });
+    return tx.user.update({
+      where: { id: user.id },
+      data: { emailVerificationToken: verification.hash, emailVerificationExpires: verification.expiresAt },
+    });
   }
 
   private issueToken(user: User): Promise<string> {

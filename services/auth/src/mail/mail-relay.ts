@@ -6,7 +6,7 @@ interface ClaimedJob {
   id: string;
   kind: string;
   recipient: string | null;
-  reset_url: string | null;
+  link: string | null;
   attempts: number;
 }
 
@@ -69,7 +69,7 @@ export class MailRelay {
         `UPDATE "mail_jobs" SET "attempts" = "attempts" + 1, "next_attempt_at" = now() + ($1 || ' milliseconds')::interval
           WHERE "id" IN (SELECT "id" FROM "mail_jobs" WHERE "status" = 'pending' AND "next_attempt_at" <= now()
                           ORDER BY "created_at" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-          RETURNING "id", "kind", "recipient", "reset_url", "attempts"`,
+          RETURNING "id", "kind", "recipient", "link", "attempts"`,
         String(this.leaseMs),
       );
       if (jobs.length === 0) return;
@@ -80,15 +80,17 @@ export class MailRelay {
   private async send(job: ClaimedJob): Promise<void> {
     const log = this.options.logger.child({ mailJob: job.id, kind: job.kind, attempt: job.attempts });
     try {
-      if (job.kind !== 'password-reset' || !job.recipient || !job.reset_url) throw new Error(`not a mail this relay sends: ${job.kind}`);
-      await this.options.mailer.sendPasswordReset(job.recipient, job.reset_url);
-      await this.options.prisma.$executeRawUnsafe(`UPDATE "mail_jobs" SET "status" = 'sent', "sent_at" = now(), "reset_url" = NULL WHERE "id" = $1::uuid`, job.id);
+      if (!job.recipient || !job.link) throw new Error(`mail job without recipient or link: ${job.kind}`);
+      if (job.kind === 'password-reset') await this.options.mailer.sendPasswordReset(job.recipient, job.link);
+      else if (job.kind === 'email-verification') await this.options.mailer.sendEmailVerification(job.recipient, job.link);
+      else throw new Error(`not a mail this relay sends: ${job.kind}`);
+      await this.options.prisma.$executeRawUnsafe(`UPDATE "mail_jobs" SET "status" = 'sent', "sent_at" = now(), "link" = NULL WHERE "id" = $1::uuid`, job.id);
       log.info('mail sent');
     } catch (err) {
       const giveUp = job.attempts >= this.maxAttempts;
       await this.options.prisma.$executeRawUnsafe(
         giveUp
-          ? `UPDATE "mail_jobs" SET "status" = 'failed', "reset_url" = NULL, "last_error" = $2 WHERE "id" = $1::uuid`
+          ? `UPDATE "mail_jobs" SET "status" = 'failed', "link" = NULL, "last_error" = $2 WHERE "id" = $1::uuid`
           : `UPDATE "mail_jobs" SET "next_attempt_at" = now() + ($3 || ' milliseconds')::interval, "last_error" = $2 WHERE "id" = $1::uuid`,
         job.id,
         String(err instanceof Error ? err.message : err).slice(0, 500),

@@ -7,9 +7,10 @@ import {
   registerRequest,
   resetPasswordRequest,
   resetTokenParams,
+  verifyEmailRequest,
   verifyResetTokenResponse,
 } from '@hoptrack/proto';
-import { HttpError, tooManyRequests, type FixedWindowLimiter, type ServiceApp } from '@hoptrack/runtime';
+import { authOf, HttpError, tooManyRequests, type Authenticate, type FixedWindowLimiter, type ServiceApp } from '@hoptrack/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { Accounts } from '../domain/accounts';
 import { toCurrentUser } from '../domain/user-views';
@@ -22,13 +23,16 @@ export interface AuthRouteLimits {
   /** Requests per address. */
   forgotMax: number;
   limiter: FixedWindowLimiter;
+  /** Resend-verification: one per person per minute, and a few per day (two windows, both in Redis). */
+  resend: { perMinute: FixedWindowLimiter; perDay: FixedWindowLimiter; dayMax: number };
 }
 
 const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 const TOO_MANY_LOGINS = 'Too many login attempts, please try again later.';
+export const TOO_MANY_RESENDS = 'Too many verification e-mails requested, please try again later.';
 
 /** /api/auth/*: registration, login and the password-reset flow. */
-export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRouteLimits): void {
+export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRouteLimits, authenticate: Authenticate): void {
   const { limiter } = limits;
   const emailOf = (request: FastifyRequest) => {
     const body = request.body as { email?: unknown } | undefined;
@@ -94,6 +98,35 @@ export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRout
     async (request) => {
       await accounts.resetPassword(request.body.token, request.body.newPassword, request.id);
       return { message: 'Password has been reset. You can now sign in with your new password.' };
+    },
+  );
+
+  app.post(
+    '/api/auth/verify-email',
+    { schema: { body: verifyEmailRequest, response: { 200: messageResponse } } },
+    async (request) => {
+      await accounts.verifyEmail(request.body.token);
+      return { message: 'Email address verified. Thank you!' };
+    },
+  );
+
+  app.post(
+    '/api/auth/resend-verification',
+    {
+      schema: { response: { 200: messageResponse } },
+      // Per person (not per address): each resend is a mail to someone's inbox, so one person cannot flood it.
+      preHandler: [
+        authenticate,
+        async (request) => {
+          const { userId } = authOf(request);
+          if ((await limits.resend.perMinute.hit(`resend-verification:${userId}`)) > 1) throw tooManyRequests(TOO_MANY_RESENDS);
+          if ((await limits.resend.perDay.hit(`resend-verification:${userId}`)) > limits.resend.dayMax) throw tooManyRequests(TOO_MANY_RESENDS);
+        },
+      ],
+    },
+    async (request) => {
+      await accounts.resendVerification(authOf(request).userId);
+      return { message: 'A new verification e-mail has been sent.' };
     },
   );
 }
