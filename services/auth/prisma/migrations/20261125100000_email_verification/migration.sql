@@ -3,5 +3,3 @@
 -- password resets) and this column when the link stops working (24 h).
 ALTER TABLE "users" ADD COLUMN "email_verification_expires" TIMESTAMPTZ(6);
 CREATE UNIQUE INDEX "users_email_verification_token_key" ON "users"("email_verification_token");
--- A mail job's link is a reset link or a verification link: the column is named for both.
-ALTER TABLE "mail_jobs" RENAME COLUMN "reset_url" TO "link";
