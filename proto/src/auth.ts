@@ -86,6 +86,8 @@ export const currentUser = z.object({
   showOnlineStatus: z.boolean(),
   socialMediaPublic: z.boolean(),
   isEmailVerified: z.boolean(),
+  /** A new address waiting for its verification link (PUT /api/me/email); the e-mail above stays until then. */
+  pendingEmail: z.string().nullable(),
   createdAt: z.string(),
   joinDate: z.string(),
 });
@@ -137,3 +139,27 @@ export const profileUpdateRequest = z
     path: ['displayName'],
   });
 export type ProfileUpdateRequest = z.infer<typeof profileUpdateRequest>;
+
+/** The current password, asked again before anything that changes who may sign in. */
+const currentPassword = z.string({ error: 'Current password is required' }).min(1, { error: 'Current password is required' }).max(200);
+
+/** PUT /api/me/password: answers a new token for this device; every other device's token dies (token version). */
+export const changePasswordRequest = z.object({ currentPassword, newPassword: password });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
+
+/** PUT /api/me/email: the new address takes effect when its verification link is opened; the old one is told. */
+export const changeEmailRequest = z.object({ currentPassword, newEmail: email });
+export type ChangeEmailRequest = z.infer<typeof changeEmailRequest>;
+export const emailChangeResponse = z.object({ message: z.string(), user: currentUser });
+export type EmailChangeResponse = z.infer<typeof emailChangeResponse>;
+
+/** DELETE /api/me: the password, and the typed confirmation the screen asks for. */
+export const DELETE_CONFIRMATION = 'DELETE';
+export const deleteAccountRequest = z.object({
+  password: currentPassword,
+  confirm: z.literal(DELETE_CONFIRMATION, { error: `Type ${DELETE_CONFIRMATION} to confirm` }),
+});
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
+
+/** The mail that tells the old address of a change of e-mail (tests tell it from the others by its subject). */
+export const EMAIL_CHANGE_NOTICE_SUBJECT = 'Your Hoptrack e-mail address is being changed';

@@ -57,6 +57,13 @@ const block = z.object({ blockerId: uuid, blockedId: uuid });
 export const eventSchemas = {
   'user.registered.v1': userSnapshot,
   'user.updated.v1': userSnapshot,
+  /**
+   * The account is gone (DELETE /api/me): every service erases what belongs to
+   * the person, then reports user.erased.v1. Replays erase nothing more.
+   */
+  'user.deleted.v1': z.object({ userId: uuid }),
+  /** `service` erased everything of userId it held (its answer to user.deleted.v1). */
+  'user.erased.v1': z.object({ userId: uuid, service: z.string() }),
   /** requester asked recipient; requester now follows recipient. */
   'social.friendship.requested.v1': pair,
   /** The two are friends (both directions). */

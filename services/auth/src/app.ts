@@ -9,6 +9,7 @@ import {
   UploadTokens,
   type Bus,
   type Logger,
+  type RunningConsumer,
   type ServiceApp,
   type ServiceMetrics,
   type TokenService,
@@ -18,6 +19,8 @@ import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
 import { createMailer, type Mailer } from './domain/mailer';
+import { startErasureCoordinator } from './erasure/erasure-coordinator';
+import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
 import { authRoutes } from './routes/auth.routes';
 import { meRoutes } from './routes/me.routes';
@@ -41,6 +44,10 @@ export interface AuthApp {
   tokens: TokenService;
   /** Sends queued mail; started with the server (server.ts), drained by tests. */
   mail: MailRelay;
+  /** The last step of account deletions (issue 24); started with the server. */
+  scrubber: ErasureScrubber;
+  /** Starts the consumer of the services' erasure reports. */
+  startErasureReports: () => Promise<RunningConsumer>;
 }
 
 /** Wires the auth service from its connections; `server.ts` opens them, tests pass their own. */
@@ -105,5 +112,8 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     reply.header('cache-control', 'public, max-age=300');
     return tokens.jwks();
   });
-  return { app, accounts, relay, tokens, mail };
+  const scrubber = new ErasureScrubber({ prisma, bus, redis, logger: logger.child({ component: 'erasure-scrubber' }), pollMs: config.ERASURE_POLL_MS });
+  const startErasureReports = () =>
+    startErasureCoordinator({ bus, prisma, durable: config.ERASURE_CONSUMER, logger, onComplete: () => scrubber.poke() });
+  return { app, accounts, relay, tokens, mail, scrubber, startErasureReports };
 }

@@ -37,6 +37,10 @@ export const authConfigSchema = serviceConfigSchema(
     /** `off` leaves events in the outbox for another relay (or a later start) to publish. */
     OUTBOX_RELAY: z.enum(['on', 'off']).default('on'),
     OUTBOX_POLL_MS: z.coerce.number().int().positive().default(1000),
+    /** The durable consumer of the services' user.erased.v1 reports (one per deployment). */
+    ERASURE_CONSUMER: z.string().default('auth-erasure-reports'),
+    /** How often the erasure scrubber looks for finished erasures whose streams still name the person. */
+    ERASURE_POLL_MS: z.coerce.number().int().positive().default(2000),
     /** The media service's key of upload links: a client may name its new picture by the link it was given. */
     FILE_URL_SECRET: fileUrlSecretSchema,
   },

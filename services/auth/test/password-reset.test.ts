@@ -35,7 +35,7 @@ describe('forgot password', () => {
     expect(stored[0]?.tokenHash).not.toBe(token);
     // The mail relay logs it when it sends, after the answer.
     await auth.mail.drain();
-    expect(auth.logs.some((line) => line.resetUrl === resetUrl)).toBe(true);
+    expect(auth.logs.some((line) => line.link === resetUrl)).toBe(true);
   });
 
   it('validates the e-mail', async () => {

@@ -59,3 +59,5 @@ export { avatarKey, avatarUrl, UploadTokens, UPLOADS_PREFIX, type UploadClaims }
 export { packageDir } from './package-dir';
 export { withBus, type DatabaseAndBus } from './connections';
 export { runService, eventDrivenService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';
+export { scrubStreams, subjectMatches, type ScrubResult } from './bus/scrub';
+export { scrubRedisKeys } from './cache/scrub-keys';

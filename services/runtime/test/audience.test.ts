@@ -219,3 +219,49 @@ describe('the token-version check', () => {
     expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toBe(true);
   });
 });
+
+// ---------------------------------------------------------------- erasure (issue 24)
+
+describe('an erased person', () => {
+  it('leaves the people and graph tables at once; their tokens are refused; late events about them are skipped, not applied', async () => {
+    running = await startAudience({ bus, db: pgSqlClient(pool), durable: prefix, logger, parts: ['people', 'graph'] });
+    const [gone, stays, third] = [person({ username: 'gone' }), person({ username: 'stays' }), person({ username: 'third' })];
+    for (const p of [gone, stays, third]) await publishEvent(bus, 'user.registered.v1', p);
+    await publishEvent(bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: gone.id, recipientId: stays.id });
+    await publishEvent(bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: stays.id, recipientId: third.id });
+    await publishEvent(bus, 'social.friend.muted.v1', { userId: stays.id, friendId: gone.id });
+    await settled();
+    const check = tokenVersionCheck(pgSqlClient(pool));
+    expect(await check({ userId: gone.id, tokenVersion: 0 })).toBe(true);
+    const named = async (id: string) =>
+      (
+        await pool.query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM users u WHERE u::text LIKE '%' || $1 || '%') + (SELECT count(*) FROM follows f WHERE f::text LIKE '%' || $1 || '%')
+                + (SELECT count(*) FROM mutes m WHERE m::text LIKE '%' || $1 || '%') + (SELECT count(*) FROM blocks b WHERE b::text LIKE '%' || $1 || '%') AS n`,
+          [id],
+        )
+      ).rows[0]?.n;
+    expect(Number(await named(gone.id))).toBeGreaterThan(0);
+
+    await publishEvent(bus, 'user.deleted.v1', { userId: gone.id });
+    await settled();
+    expect(Number(await named(gone.id))).toBe(0);
+    expect(await check({ userId: gone.id, tokenVersion: 0 })).toBe(false);
+    // Someone simply not heard of yet still passes: only the erased are refused.
+    expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toBe(true);
+    // Published before the deletion, delivered after: a profile update and a friendship would bring them back.
+    await publishEvent(bus, 'user.updated.v1', { ...gone, displayName: 'Back?', updatedAt: new Date(Date.now() + 60_000).toISOString() });
+    await publishEvent(bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: third.id, recipientId: gone.id });
+    // A replayed deletion changes nothing.
+    await publishEvent(bus, 'user.deleted.v1', { userId: gone.id });
+    await settled();
+    expect(Number(await named(gone.id))).toBe(0);
+    // The others are untouched: their friendship stands.
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM follows WHERE is_friend AND follower_id = ANY($1::uuid[])', [[stays.id, third.id]]);
+    expect(rows).toEqual([{ n: 2 }]);
+    const { rows: hashes } = await pool.query<{ id_hash: string }>('SELECT id_hash FROM erased_people');
+    expect(hashes.some((h) => h.id_hash.includes(gone.id))).toBe(false);
+    expect(hashes.length).toBeGreaterThan(0);
+    await Promise.all(running.map((c) => c.stop()));
+  });
+});

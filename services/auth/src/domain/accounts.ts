@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
+  ChangeEmailRequest,
+  ChangePasswordRequest,
   EventType,
   LoginRequest,
   PrivacyUpdateRequest,
@@ -126,13 +128,84 @@ export class Accounts {
     }, { settle: true });
   }
 
-  /** Single use: the hash is cleared in the same statement that checks it, so a second use finds nothing. */
-  async verifyEmail(token: string): Promise<void> {
-    const verified = await this.deps.prisma.user.updateMany({
-      where: { emailVerificationToken: hashResetToken(token), emailVerificationExpires: { gt: this.deps.clock() } },
-      data: { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null },
+  /**
+   * Single use: the row is locked and the hash cleared in the same transaction.
+   * A pending change of address takes effect here, and only here: the new
+   * address is proven, and the other services learn it (user.updated.v1).
+   */
+  async verifyEmail(token: string, requestId: string): Promise<void> {
+    let eventId: string | undefined;
+    await this.deps.prisma.$transaction(async (tx) => {
+      const [found] = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "users"
+        WHERE "email_verification_token" = ${hashResetToken(token)} AND "email_verification_expires" > ${this.deps.clock()} FOR UPDATE`;
+      if (!found) throw new HttpError(400, INVALID_VERIFICATION);
+      const user = await users.findById(tx, found.id);
+      if (!user) throw new HttpError(400, INVALID_VERIFICATION);
+      const newEmail = user.pendingEmail;
+      if (newEmail && (await users.findByEmail(tx, newEmail))) throw conflict('Email already registered', 'email');
+      const updated = await tx.user.update({
+        where: { id: user.id },
+        data: { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, ...(newEmail ? { email: newEmail, pendingEmail: null } : {}) },
+      });
+      if (newEmail) eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
     });
-    if (verified.count !== 1) throw new HttpError(400, INVALID_VERIFICATION);
+    if (eventId) this.deps.onEventsCommitted();
+  }
+
+  /** Every device's token dies (token version, as a reset); the answer carries this device's new one. */
+  async changePassword(userId: string, input: ChangePasswordRequest, requestId: string): Promise<Session> {
+    await this.assertPassword(userId, input.currentPassword, 'currentPassword');
+    if (input.newPassword === input.currentPassword) throw new HttpError(400, 'New password must be different from the current one', 'newPassword');
+    const password = await hashPassword(input.newPassword);
+    const user = await this.inTransactionWithEvent('user.updated.v1', requestId, async (tx) => {
+      await users.lockById(tx, userId);
+      return users.update(tx, userId, { password, tokenVersion: { increment: 1 } });
+    }, { settle: true });
+    return { user, token: await this.issueToken(user) };
+  }
+
+  /**
+   * The new address is mailed a verification link and takes effect when it is
+   * opened (verifyEmail); the old address is told now, so a stolen session
+   * cannot move the account away unnoticed.
+   */
+  async changeEmail(userId: string, input: ChangeEmailRequest): Promise<User> {
+    const current = await this.assertPassword(userId, input.currentPassword, 'currentPassword');
+    if (input.newEmail === current.email) throw new HttpError(400, 'That is already your e-mail address', 'newEmail');
+    if (await users.findByEmail(this.deps.prisma, input.newEmail)) throw conflict('Email already registered', 'newEmail');
+    const user = await this.deps.prisma.$transaction(async (tx) => {
+      const locked = await users.lockById(tx, userId);
+      if (!locked) throw notFound('User not found');
+      const pending = await tx.user.update({ where: { id: userId }, data: { pendingEmail: input.newEmail } });
+      await tx.mailJob.create({ data: { id: randomUUID(), kind: 'email-change-notice', recipient: locked.email, link: input.newEmail } });
+      return this.queueVerification(tx, pending, newVerificationToken(this.deps.clock()), input.newEmail);
+    });
+    this.deps.onMailQueued();
+    return user;
+  }
+
+  /**
+   * The account goes at once: the row (so auth refuses its tokens), its reset
+   * links and unsent mail, in the transaction that writes user.deleted.v1 and
+   * the erasure's record. The answer waits until every service applied the
+   * deletion to its people and graph tables (the barrier), so from then on
+   * its tokens are refused, its profile answers 404 and search forgets it
+   * everywhere; each service's erasure of the rest follows (docs/decisions.md).
+   */
+  async deleteAccount(userId: string, password: string, requestId: string): Promise<void> {
+    const user = await this.assertPassword(userId, password, 'password');
+    let eventId = '';
+    await this.deps.prisma.$transaction(async (tx) => {
+      await users.lockById(tx, userId);
+      await tx.erasure.upsert({ where: { userId }, create: { userId, email: user.email }, update: {} });
+      await tx.passwordReset.deleteMany({ where: { userId } });
+      const addresses = [user.email, ...(user.pendingEmail ? [user.pendingEmail] : [])];
+      await tx.mailJob.deleteMany({ where: { recipient: { in: addresses } } });
+      await tx.user.delete({ where: { id: userId } });
+      eventId = (await this.deps.outbox.enqueue(tx, 'user.deleted.v1', { userId }, requestId)).id;
+    });
+    this.deps.onEventsCommitted();
+    await this.deps.settle?.([eventId]);
   }
 
   /** A new link replaces the pending one (the older link stops working). */
@@ -140,8 +213,9 @@ export class Accounts {
     await this.deps.prisma.$transaction(async (tx) => {
       const user = await users.lockById(tx, userId);
       if (!user) throw notFound('User not found');
-      if (user.isEmailVerified) throw new HttpError(400, ALREADY_VERIFIED);
-      await this.queueVerification(tx, user, newVerificationToken(this.deps.clock()));
+      // A pending change of address is what waits for a link, even on a verified account.
+      if (user.isEmailVerified && !user.pendingEmail) throw new HttpError(400, ALREADY_VERIFIED);
+      await this.queueVerification(tx, user, newVerificationToken(this.deps.clock()), user.pendingEmail ?? user.email);
     });
     this.deps.onMailQueued();
   }
@@ -174,14 +248,23 @@ export class Accounts {
     return user !== null && user.tokenVersion === claims.tokenVersion;
   }
 
+  /** The password of a signed-in person, asked again before a change of credentials or a deletion. */
+  private async assertPassword(userId: string, password: string, field: string): Promise<User> {
+    const user = await this.me(userId);
+    if (!(await verifyPassword(user.password, password))) throw new HttpError(400, field === 'password' ? 'Password is incorrect' : 'Current password is incorrect', field);
+    return user;
+  }
+
   private async queueVerification(
     tx: Prisma.TransactionClient,
     user: User,
     verification: { token: string; hash: string; expiresAt: Date },
+    /** Where the link goes: the account's address, or the new one of a pending change. */
+    address: string = user.email,
   ): Promise<User> {
     const verifyUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(verification.token)}`;
     // The link is cleared from the job once sent.
-    await tx.mailJob.create({ data: { id: randomUUID(), kind: 'email-verification', recipient: user.email, link: verifyUrl } });
+    await tx.mailJob.create({ data: { id: randomUUID(), kind: 'email-verification', recipient: address, link: verifyUrl } });
     return tx.user.update({
       where: { id: user.id },
       data: { emailVerificationToken: verification.hash, emailVerificationExpires: verification.expiresAt },

@@ -1,53 +1,49 @@
 import nodemailer from 'nodemailer';
-import { VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
 import type { Logger } from '@hoptrack/runtime';
 
+/** The mails auth sends; each has one variable part (a link, or the new address of a change). */
+export type MailKind = 'password-reset' | 'email-verification' | 'email-change-notice';
+
+const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text: string }> = {
+  'password-reset': (resetUrl) => ({
+    subject: 'Reset your Hoptrack password',
+    text: `Someone asked to reset the password of your Hoptrack account.\n\nOpen this link within 1 hour to choose a new one:\n${resetUrl}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
+  }),
+  'email-verification': (verifyUrl) => ({
+    subject: VERIFICATION_MAIL_SUBJECT,
+    text: `Welcome to Hoptrack!\n\nOpen this link within 24 hours to verify your e-mail address:\n${verifyUrl}\n\nIf you did not ask for this, ignore this e-mail.`,
+  }),
+  'email-change-notice': (newAddress) => ({
+    subject: EMAIL_CHANGE_NOTICE_SUBJECT,
+    text: `Someone signed in to your Hoptrack account asked to change its e-mail address to ${newAddress}.\n\nThe change takes effect when the link sent to that address is opened. If it was not you, sign in and change your password now: that signs out every other device.`,
+  }),
+};
+
+export const isMailKind = (kind: string): kind is MailKind => kind in TEMPLATES;
+
 export interface Mailer {
-  sendPasswordReset(to: string, resetUrl: string): Promise<void>;
-  sendEmailVerification(to: string, verifyUrl: string): Promise<void>;
+  send(kind: MailKind, to: string, variable: string): Promise<void>;
 }
 
 /**
- * With SMTP_URL set, reset links are mailed. Without it (development, tests)
- * the link is logged so a developer can follow it; in production the token
- * is never logged, only the fact that mail is not configured.
+ * With SMTP_URL set, mail is sent. Without it (development, tests) the mail
+ * is logged so a developer can follow its link; in production the link is
+ * never logged, only the fact that mail is not configured.
  */
 export function createMailer(options: { smtpUrl?: string; from: string; logger: Logger; production: boolean }): Mailer {
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
-      async sendPasswordReset(to, resetUrl) {
-        await transport.sendMail({
-          from: options.from,
-          to,
-          subject: 'Reset your Hoptrack password',
-          text: `Someone asked to reset the password of your Hoptrack account.\n\nOpen this link within 1 hour to choose a new one:\n${resetUrl}\n\nIf it was not you, ignore this e-mail; your password stays as it is.`,
-        });
-      },
-      async sendEmailVerification(to, verifyUrl) {
-        await transport.sendMail({
-          from: options.from,
-          to,
-          subject: VERIFICATION_MAIL_SUBJECT,
-          text: `Welcome to Hoptrack!\n\nOpen this link within 24 hours to verify your e-mail address:\n${verifyUrl}\n\nIf you did not create an account, ignore this e-mail.`,
-        });
+      async send(kind, to, variable) {
+        await transport.sendMail({ from: options.from, to, ...TEMPLATES[kind](variable) });
       },
     };
   }
   return {
-    async sendPasswordReset(to, resetUrl) {
-      if (options.production) {
-        options.logger.error({ to }, 'password reset requested but SMTP_URL is not set; no e-mail sent');
-      } else {
-        options.logger.info({ to, resetUrl }, 'password reset link (SMTP_URL not set, not mailed)');
-      }
-    },
-    async sendEmailVerification(to, verifyUrl) {
-      if (options.production) {
-        options.logger.error({ to }, 'e-mail verification requested but SMTP_URL is not set; no e-mail sent');
-      } else {
-        options.logger.info({ to, verifyUrl }, 'e-mail verification link (SMTP_URL not set, not mailed)');
-      }
+    async send(kind, to, variable) {
+      if (options.production) options.logger.error({ to, kind }, 'mail not sent: SMTP_URL is not set');
+      else options.logger.info({ to, kind, link: variable }, 'mail (SMTP_URL not set, not mailed)');
     },
   };
 }

@@ -16,6 +16,7 @@ export function toCurrentUser(user: User): CurrentUser {
     showOnlineStatus: user.showOnlineStatus,
     socialMediaPublic: user.socialMediaPublic,
     isEmailVerified: user.isEmailVerified,
+    pendingEmail: user.pendingEmail,
     createdAt: user.createdAt.toISOString(),
     joinDate: user.createdAt.toISOString(),
   };

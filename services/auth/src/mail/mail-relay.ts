@@ -1,6 +1,6 @@
 import { Poller, type Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
-import type { Mailer } from '../domain/mailer';
+import { isMailKind, type Mailer } from '../domain/mailer';
 
 interface ClaimedJob {
   id: string;
@@ -81,16 +81,19 @@ export class MailRelay {
     const log = this.options.logger.child({ mailJob: job.id, kind: job.kind, attempt: job.attempts });
     try {
       if (!job.recipient || !job.link) throw new Error(`mail job without recipient or link: ${job.kind}`);
-      if (job.kind === 'password-reset') await this.options.mailer.sendPasswordReset(job.recipient, job.link);
-      else if (job.kind === 'email-verification') await this.options.mailer.sendEmailVerification(job.recipient, job.link);
-      else throw new Error(`not a mail this relay sends: ${job.kind}`);
-      await this.options.prisma.$executeRawUnsafe(`UPDATE "mail_jobs" SET "status" = 'sent', "sent_at" = now(), "link" = NULL WHERE "id" = $1::uuid`, job.id);
+      if (!isMailKind(job.kind)) throw new Error(`not a mail this relay sends: ${job.kind}`);
+      await this.options.mailer.send(job.kind, job.recipient, job.link);
+      // A settled job keeps no address and no link: the log of what was sent names nobody.
+      await this.options.prisma.$executeRawUnsafe(
+        `UPDATE "mail_jobs" SET "status" = 'sent', "sent_at" = now(), "link" = NULL, "recipient" = NULL WHERE "id" = $1::uuid`,
+        job.id,
+      );
       log.info('mail sent');
     } catch (err) {
       const giveUp = job.attempts >= this.maxAttempts;
       await this.options.prisma.$executeRawUnsafe(
         giveUp
-          ? `UPDATE "mail_jobs" SET "status" = 'failed', "link" = NULL, "last_error" = $2 WHERE "id" = $1::uuid`
+          ? `UPDATE "mail_jobs" SET "status" = 'failed', "link" = NULL, "recipient" = NULL, "last_error" = $2 WHERE "id" = $1::uuid`
           : `UPDATE "mail_jobs" SET "next_attempt_at" = now() + ($3 || ' milliseconds')::interval, "last_error" = $2 WHERE "id" = $1::uuid`,
         job.id,
         String(err instanceof Error ? err.message : err).slice(0, 500),

@@ -105,7 +105,7 @@ export function authRoutes(app: ServiceApp, accounts: Accounts, limits: AuthRout
     '/api/auth/verify-email',
     { schema: { body: verifyEmailRequest, response: { 200: messageResponse } } },
     async (request) => {
-      await accounts.verifyEmail(request.body.token);
+      await accounts.verifyEmail(request.body.token, request.id);
       return { message: 'Email address verified. Thank you!' };
     },
   );

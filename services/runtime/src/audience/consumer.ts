@@ -4,6 +4,7 @@ import type { Bus } from '../bus/connection';
 import { sqlInbox, type RunningConsumer } from '../bus/consumer';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
+import { markErased } from './erased';
 import { applyPerson, type PersonExtras } from './people';
 import { personOfSnapshot, type PeopleCache } from './people-cache';
 import type { AudiencePart } from './tables';
@@ -100,13 +101,27 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
       await cache?.put(personOfSnapshot(data));
       await applyPerson(tx, data, extras);
     };
+    const keepsGraph = options.parts.includes('graph');
+    // The account is gone: the person leaves this service's people (and graph) at once, under
+    // auth's barrier, so from the moment DELETE /api/me answers nobody sees or finds them here.
+    // The tombstone keeps their tokens refused and late events about them out (runOnce's guard).
+    const erase = async ({ userId }: { userId: string }, tx: Tx) => {
+      await markErased(tx, userId);
+      await exec(tx, 'DELETE FROM "users" WHERE "id" = $1::uuid', userId);
+      if (keepsGraph) {
+        await exec(tx, 'DELETE FROM "follows" WHERE "follower_id" = $1::uuid OR "followee_id" = $1::uuid', userId);
+        await exec(tx, 'DELETE FROM "blocks" WHERE "blocker_id" = $1::uuid OR "blocked_id" = $1::uuid', userId);
+        await exec(tx, 'DELETE FROM "mutes" WHERE "user_id" = $1::uuid OR "muted_id" = $1::uuid', userId);
+      }
+      await cache?.forget(userId);
+    };
     running.push(
       ...(await startReadModels<Tx>({
         bus: options.bus,
         durable: durables.people.durable,
         logger,
         inbox,
-        streams: { USERS: { 'user.registered.v1': apply, 'user.updated.v1': apply } },
+        streams: { USERS: { 'user.registered.v1': apply, 'user.updated.v1': apply, 'user.deleted.v1': erase } },
       })),
     );
   }

@@ -114,6 +114,11 @@ export class PeopleCache {
     await this.store([person]);
   }
 
+  /** An erased person's entry (the audience consumer, on user.deleted.v1). Fails if Redis does. */
+  async forget(id: string): Promise<void> {
+    await this.redis.del(this.key(id));
+  }
+
   private async store(people: Person[]): Promise<void> {
     if (people.length === 0) return;
     const args: Array<string | number> = [TTL_SECONDS];

@@ -1,5 +1,6 @@
 import type { TokenClaims } from '../auth/tokens';
 import type { SqlClient } from '../db/sql';
+import { anyErased } from './erased';
 import type { PeopleCache } from './people-cache';
 
 /** Decides whether a well-signed token is still current (not issued before a password reset). */
@@ -10,7 +11,7 @@ export type RevocationCheck = (claims: TokenClaims) => Promise<boolean>;
  * a token carrying an older version than the person's was issued before a
  * password reset and is refused.
  *
- * Someone the table has not heard of yet passes: their token cannot be a
+ * Someone the table has not heard of yet passes, unless they are erased: their token cannot be a
  * revoked one, because the reset that would revoke it comes after their
  * registration on the same stream, and the reset answers only once every
  * consumer applied it (auth's read-model barrier).
@@ -19,16 +20,16 @@ export type RevocationCheck = (claims: TokenClaims) => Promise<boolean>;
  * statement per request.
  */
 export function tokenVersionCheck(db: SqlClient, people?: PeopleCache): RevocationCheck {
+  // Someone not in the table is either not heard of yet (passes) or erased (refused: their
+  // account was deleted, and DELETE /api/me answers only once every service applied it).
+  const current = async (claims: TokenClaims, stored: number | undefined) =>
+    stored === undefined ? !(await anyErased(db, [claims.userId])) : claims.tokenVersion >= stored;
   if (people) {
     // The cache holds a reset's new version before the reset answers (see PeopleCache).
-    return async (claims) => {
-      const stored = (await people.get(claims.userId))?.tokenVersion;
-      return stored === undefined || claims.tokenVersion >= stored;
-    };
+    return async (claims) => current(claims, (await people.get(claims.userId))?.tokenVersion);
   }
   return async (claims) => {
     const rows = await db.$queryRawUnsafe<Array<{ token_version: number }>>('SELECT "token_version" FROM "users" WHERE "id" = $1::uuid', claims.userId);
-    const stored = rows[0]?.token_version;
-    return stored === undefined || claims.tokenVersion >= stored;
+    return current(claims, rows[0]?.token_version);
   };
 }

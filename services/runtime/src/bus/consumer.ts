@@ -14,6 +14,7 @@ import {
   type StreamName,
 } from '@hoptrack/proto';
 import type { Logger } from 'pino';
+import { anyErased, idsMentioned } from '../audience/erased';
 import type { SqlClient } from '../db/sql';
 import { ensureStreams, type Bus } from './connection';
 import { parkDeadLetter } from './dead-letters';
@@ -34,19 +35,28 @@ export interface HandlerContext<Tx = SqlClient> {
 
 /** Records processed event ids so a redelivered event changes nothing twice. */
 export interface Inbox<Tx = SqlClient> {
-  /** Runs `fn` unless this consumer already processed `eventId`; true when it ran. */
-  runOnce(consumer: string, eventId: string, fn: (tx: Tx) => Promise<void>): Promise<boolean>;
+  /**
+   * Runs `fn` unless this consumer already processed `eventId`; true when it ran
+   * (or was skipped for good: see `mentioned`).
+   * `mentioned`: the ids the event names. An event about an erased person
+   * (published before their deletion, delivered after) is marked processed
+   * and not applied, so it cannot bring back what the erasure removed.
+   */
+  runOnce(consumer: string, eventId: string, fn: (tx: Tx) => Promise<void>, mentioned?: readonly string[]): Promise<boolean>;
 }
 
 /**
  * The Postgres inbox: the dedup row and the handler's writes commit together.
  * Generic over the transaction type, so a service's handlers get its Prisma transaction.
  */
-export function sqlInbox<Tx extends SqlClient = SqlClient>(db: {
-  $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R>;
-}): Inbox<Tx> {
+export function sqlInbox<Tx extends SqlClient = SqlClient>(
+  db: { $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R> },
+  /** On wherever the audience's people table is (every service but auth, which owns the accounts and has no tombstones). */
+  options: { guardErased?: boolean } = {},
+): Inbox<Tx> {
+  const guard = options.guardErased ?? true;
   return {
-    runOnce(consumer, eventId, fn) {
+    runOnce(consumer, eventId, fn, mentioned = []) {
       return db.$transaction(async (tx) => {
         const inserted = await tx.$executeRawUnsafe(
           'INSERT INTO "processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
@@ -54,6 +64,7 @@ export function sqlInbox<Tx extends SqlClient = SqlClient>(db: {
           eventId,
         );
         if (inserted === 0) return false;
+        if (guard && (await anyErased(tx, mentioned))) return true;
         await fn(tx);
         return true;
       });
@@ -179,7 +190,12 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
   try {
     let ran = true;
     if (options.inbox) {
-      ran = await options.inbox.runOnce(options.durable, event.id, (tx) => handler(event, { logger: log, tx, redeliveryCount }));
+      ran = await options.inbox.runOnce(
+        options.durable,
+        event.id,
+        (tx) => handler(event, { logger: log, tx, redeliveryCount }),
+        idsMentioned(event.type, event.data),
+      );
       if (!ran) log.debug('duplicate event skipped');
     } else {
       await handler(event, { logger: log, redeliveryCount });

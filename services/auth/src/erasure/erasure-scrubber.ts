@@ -1,0 +1,51 @@
+import { forgetPublishedEvents, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger } from '@hoptrack/runtime';
+import type { Redis } from 'ioredis';
+import type { PrismaClient } from '../db';
+
+const BATCH = 10;
+
+/**
+ * The last step of an erasure: once every service reported (complete_at),
+ * the person's events leave the JetStream streams, their keys leave Redis,
+ * auth's own published events that name them go, and last the erasure's row,
+ * the last place that named them. A message some consumer has not
+ * acknowledged yet keeps the row for the next pass. Replicas share the
+ * table: each row is worked by one of them at a time (SKIP LOCKED).
+ */
+export class ErasureScrubber {
+  private readonly poller: Poller;
+
+  constructor(private readonly options: { prisma: PrismaClient; bus: Bus; redis: Redis; logger: Logger; pollMs: number }) {
+    this.poller = new Poller(() => this.pass(), { pollMs: options.pollMs, logger: options.logger, failure: 'erasure scrub failed; next poll retries' });
+  }
+
+  start(): { stop(): Promise<void> } {
+    this.poller.start();
+    return { stop: () => this.poller.stop() };
+  }
+
+  poke(): void {
+    this.poller.poke();
+  }
+
+  private async pass(): Promise<void> {
+    const { prisma, bus, redis, logger } = this.options;
+    await prisma.$transaction(
+      async (tx) => {
+        const due = await tx.$queryRaw<Array<{ userId: string; email: string }>>`
+          SELECT "user_id"::text AS "userId", "email" FROM "erasures" WHERE "complete_at" IS NOT NULL
+          ORDER BY "complete_at" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+        for (const { userId, email } of due) {
+          const needles = email ? [userId, email] : [userId];
+          const streams = await scrubStreams(bus, needles, logger);
+          const keys = await scrubRedisKeys(redis, needles);
+          if (streams.waiting > 0) continue;
+          await forgetPublishedEvents(tx, needles);
+          await tx.erasure.delete({ where: { userId } });
+          logger.info({ streamMessages: streams.deleted, redisKeys: keys }, 'erasure finished');
+        }
+      },
+      { timeout: 300_000 },
+    );
+  }
+}

@@ -1,0 +1,179 @@
+import { EMAIL_CHANGE_NOTICE_SUBJECT, subjectFor, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { ERASING_SERVICES, type RunningConsumer } from '@hoptrack/runtime';
+import { eventually, readEvents } from '@hoptrack/testing';
+import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, startTestAuth, type TestAuth } from './support';
+
+/**
+ * Issue 24, items 2 and 4 at the auth service: credentials while signed in
+ * (both ask for the password again), and an account's deletion up to the
+ * scrub of the streams once every service reported its erasure. The mail
+ * goes through the relay to a real SMTP catcher.
+ */
+let auth: TestAuth;
+let catcher: MailCatcher;
+let reports: RunningConsumer;
+let scrubbing: { stop(): Promise<void> };
+beforeAll(async () => {
+  catcher = await startMailCatcher();
+  auth = await startTestAuth({ SMTP_URL: catcher.smtpUrl, ERASURE_POLL_MS: '200' });
+  reports = await auth.startErasureReports();
+  scrubbing = auth.scrubber.start();
+});
+afterAll(async () => {
+  await reports?.stop();
+  await scrubbing?.stop();
+  await auth?.close();
+  await catcher?.close();
+});
+
+const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, token?: string, payload?: object) =>
+  auth.app.inject({ method, url, ...(payload ? { payload } : {}), headers: token ? bearer(token) : {} });
+const login = (email: string, password: string) => call('POST', '/api/auth/login', undefined, { email, password });
+
+/** The newest mail of `subject` to `email`, as the relay sent it. */
+async function mailTo(email: string, subject: string): Promise<string> {
+  await auth.mail.drain();
+  const mail = catcher.messages.filter((m) => m.to.includes(email) && m.subject === subject).at(-1);
+  if (!mail) throw new Error(`no '${subject}' mail for ${email}`);
+  return mail.text;
+}
+const linkToken = (text: string) => decodeURIComponent(text.match(/\/verify-email\?token=([A-Za-z0-9_%-]+)/)?.[1] ?? '');
+
+describe('change password while signed in', () => {
+  it('asks for the current password, answers a new token, and every other token dies', async () => {
+    const { body, token } = await auth.register();
+    const other = (await login(body.email, body.password)).json<{ token: string }>().token;
+
+    const wrong = await call('PUT', '/api/me/password', token, { currentPassword: 'not-my-password', newPassword: 'brand-new-secret' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ field: 'currentPassword', message: 'Current password is incorrect' });
+    const short = await call('PUT', '/api/me/password', token, { currentPassword: body.password, newPassword: 'short' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json().field).toBe('newPassword');
+    const same = await call('PUT', '/api/me/password', token, { currentPassword: body.password, newPassword: body.password });
+    expect(same.statusCode).toBe(400);
+
+    const changed = await call('PUT', '/api/me/password', token, { currentPassword: body.password, newPassword: 'brand-new-secret' });
+    expect(changed.statusCode).toBe(200);
+    const fresh = changed.json<{ token: string }>().token;
+    expect((await call('GET', '/api/me', fresh)).statusCode).toBe(200);
+    expect((await call('GET', '/api/me', token)).statusCode).toBe(401);
+    expect((await call('GET', '/api/me', other)).statusCode).toBe(401);
+    expect((await login(body.email, body.password)).statusCode).toBe(401);
+    expect((await login(body.email, 'brand-new-secret')).statusCode).toBe(200);
+    // The other services learn the new token version from the event.
+    const updates = (await auth.events()).filter((e) => e.type === 'user.updated.v1' && e.data.email === body.email);
+    expect(updates.at(-1)?.data.tokenVersion).toBe(1);
+  });
+});
+
+describe('change e-mail while signed in', () => {
+  it('verifies the new address before it takes effect, and tells the old one', async () => {
+    const { body, token } = await auth.register();
+    const newEmail = `moved-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await call('PUT', '/api/me/email', token, { currentPassword: 'nope', newEmail })).json().field).toBe('currentPassword');
+    expect((await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: body.email })).json()).toMatchObject({
+      field: 'newEmail',
+      message: 'That is already your e-mail address',
+    });
+    expect((await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: 'not-an-address' })).json().field).toBe('newEmail');
+    const taken = (await auth.register()).body.email;
+    const conflict = await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: taken });
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json().field).toBe('newEmail');
+
+    const asked = await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: newEmail.toUpperCase() });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json().user).toMatchObject({ email: body.email, pendingEmail: newEmail });
+    expect(await mailTo(body.email, EMAIL_CHANGE_NOTICE_SUBJECT)).toContain(newEmail);
+    const verifyToken = linkToken(await mailTo(newEmail, VERIFICATION_MAIL_SUBJECT));
+    // Until the link is opened, the old address is the account's.
+    expect((await login(body.email, body.password)).statusCode).toBe(200);
+    expect((await login(newEmail, body.password)).statusCode).toBe(401);
+
+    expect((await call('POST', '/api/auth/verify-email', undefined, { token: verifyToken })).statusCode).toBe(200);
+    expect((await call('GET', '/api/me', token)).json()).toMatchObject({ email: newEmail, pendingEmail: null, isEmailVerified: true });
+    expect((await login(newEmail, body.password)).statusCode).toBe(200);
+    expect((await login(body.email, body.password)).statusCode).toBe(401);
+    const updates = (await auth.events()).filter((e) => e.type === 'user.updated.v1' && e.data.email === newEmail);
+    expect(updates).toHaveLength(1);
+  });
+
+  it('refuses the link when someone else took the address meanwhile', async () => {
+    const { body, token } = await auth.register();
+    const newEmail = `contested-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail })).statusCode).toBe(200);
+    const verifyToken = linkToken(await mailTo(newEmail, VERIFICATION_MAIL_SUBJECT));
+    await auth.register({ email: newEmail });
+    const late = await call('POST', '/api/auth/verify-email', undefined, { token: verifyToken });
+    expect(late.statusCode).toBe(409);
+    expect((await call('GET', '/api/me', token)).json().email).toBe(body.email);
+  });
+});
+
+describe('delete the account', () => {
+  it('asks for the password and the typed confirmation, and the account stops working at once', async () => {
+    const { body, token, userId } = await auth.register();
+    expect((await call('DELETE', '/api/me', token, { password: body.password })).json().field).toBe('confirm');
+    expect((await call('DELETE', '/api/me', token, { password: 'wrong-password', confirm: 'DELETE' })).json()).toMatchObject({
+      field: 'password',
+      message: 'Password is incorrect',
+    });
+    expect((await call('DELETE', '/api/me', token, { password: body.password, confirm: 'delete' })).statusCode).toBe(400);
+    const other = (await auth.register()).userId;
+
+    const gone = await call('DELETE', '/api/me', token, { password: body.password, confirm: 'DELETE' });
+    expect(gone.statusCode).toBe(200);
+    expect((await call('GET', '/api/me', token)).statusCode).toBe(401);
+    expect((await login(body.email, body.password)).statusCode).toBe(401);
+    expect(await auth.prisma.user.findUnique({ where: { id: userId } })).toBeNull();
+    expect(await auth.prisma.mailJob.count({ where: { recipient: body.email } })).toBe(0);
+    expect(await auth.prisma.erasure.findUnique({ where: { userId } })).toMatchObject({ email: body.email, completeAt: null });
+    await auth.relay.drain();
+    expect((await readEvents(auth.bus, 'USERS', 'user.deleted.v1')).filter((e) => e.data.userId === userId)).toHaveLength(1);
+    // The address is free again.
+    expect((await auth.register({ email: body.email })).userId).not.toBe(other);
+  });
+
+  it('once every service reported, the streams and Redis forget the person, then the erasure record goes too', async () => {
+    const { body, token, userId } = await auth.register();
+    const kept = await auth.register();
+    await auth.redis.set(`${auth.config.BUS_NAMESPACE}:some-cache:${userId}`, 'x');
+    expect((await call('DELETE', '/api/me', token, { password: body.password, confirm: 'DELETE' })).statusCode).toBe(200);
+    await auth.relay.drain();
+    const names = async () => {
+      const texts = (await readEvents(auth.bus, 'USERS')).map((e) => JSON.stringify(e));
+      return texts.filter((t) => t.includes(userId) || t.includes(body.email)).length;
+    };
+    expect(await names()).toBeGreaterThanOrEqual(2); // registered, deleted
+
+    // All services but one report: nothing is scrubbed yet.
+    const report = (service: string, id = randomUUID()) =>
+      auth.bus.publish(
+        subjectFor(auth.config.BUS_NAMESPACE, 'user.erased.v1'),
+        JSON.stringify({ id, type: 'user.erased.v1', occurredAt: new Date().toISOString(), data: { userId, service } }),
+        id,
+      );
+    const [last, ...rest] = ERASING_SERVICES;
+    for (const service of rest) await report(service);
+    await report(rest[0] ?? ''); // a redelivered report counts once
+    await eventually(async () => (await auth.prisma.erasure.findUnique({ where: { userId } }))?.reported.length === rest.length, 'reports recorded');
+    expect((await auth.prisma.erasure.findUnique({ where: { userId } }))?.completeAt).toBeNull();
+
+    await report(last ?? '');
+    await eventually(async () => (await auth.prisma.erasure.findUnique({ where: { userId } })) === null, 'the erasure finished', 30_000);
+    expect(await names()).toBe(0);
+    expect(await auth.redis.exists(`${auth.config.BUS_NAMESPACE}:some-cache:${userId}`)).toBe(0);
+    const outbox = await auth.prisma.$queryRawUnsafe<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM "outbox" WHERE strpos("payload"::text, $1) > 0 OR strpos("payload"::text, $2) > 0`,
+      userId,
+      body.email,
+    );
+    expect(outbox[0]?.n).toBe(0);
+    // The other person's events stay.
+    expect((await readEvents(auth.bus, 'USERS', 'user.registered.v1')).some((e) => e.data.id === kept.userId)).toBe(true);
+  });
+});

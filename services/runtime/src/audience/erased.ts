@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { EventType } from '@hoptrack/proto';
+import type { SqlClient } from '../db/sql';
+
+/**
+ * Tombstones of deleted accounts (issue 24). A service keeps the sha256 of an
+ * erased person's id, never the id: enough to recognise them again (their
+ * tokens, late events about them), nothing that names them.
+ */
+export const erasedHash = (id: string): string => createHash('sha256').update(id.toLowerCase()).digest('hex');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The events that name an erased person by design: the deletion itself and its reports. */
+const ABOUT_ERASURE: ReadonlySet<EventType> = new Set<EventType>(['user.deleted.v1', 'user.erased.v1']);
+
+/** Every id an event's data names (fields, nested objects, arrays). */
+export function idsMentioned(type: EventType, data: unknown): string[] {
+  if (ABOUT_ERASURE.has(type)) return [];
+  const found = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (UUID.test(value)) found.add(value.toLowerCase());
+    } else if (Array.isArray(value)) {
+      value.forEach(walk);
+    } else if (value !== null && typeof value === 'object') {
+      Object.values(value).forEach(walk);
+    }
+  };
+  walk(data);
+  return [...found];
+}
+
+export async function markErased(tx: SqlClient, userId: string): Promise<void> {
+  await tx.$executeRawUnsafe('INSERT INTO "erased_people" ("id_hash") VALUES ($1) ON CONFLICT DO NOTHING', erasedHash(userId));
+}
+
+/** Whether any of `ids` is an erased person. */
+export async function anyErased(db: SqlClient, ids: readonly string[]): Promise<boolean> {
+  if (ids.length === 0) return false;
+  const rows = await db.$queryRawUnsafe<Array<{ found: boolean }>>(
+    'SELECT EXISTS (SELECT 1 FROM "erased_people" WHERE "id_hash" = ANY($1::text[])) AS "found"',
+    ids.map(erasedHash),
+  );
+  return rows[0]?.found === true;
+}
+
+/**
+ * Published outbox rows are kept (replay, audit); the ones that name an erased
+ * person go with them. Pending rows stay: the relay still owes them to the
+ * bus, and the stream scrub removes them there.
+ */
+export async function forgetPublishedEvents(tx: SqlClient, needles: readonly string[]): Promise<void> {
+  for (const needle of needles) {
+    await tx.$executeRawUnsafe(
+      `DELETE FROM "outbox" WHERE "published_at" IS NOT NULL AND strpos(lower("payload"::text), $1) > 0`,
+      needle.toLowerCase(),
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { eventSchemas, subjectFor, type EventEnvelope } from '@hoptrack/proto';
+import type { Logger } from 'pino';
+import type { Bus } from '../bus/connection';
+import { ensureStreams } from '../bus/connection';
+import { startConsumer, type RunningConsumer } from '../bus/consumer';
+import type { SqlClient } from '../db/sql';
+import { forgetPublishedEvents, markErased } from './erased';
+
+/** The services that erase a deleted person and report it (auth erases its own rows in the request). */
+export const ERASING_SERVICES = ['social-graph', 'sessions', 'messaging', 'media', 'places', 'notifications', 'challenges'] as const;
+export type ErasingService = (typeof ERASING_SERVICES)[number];
+
+export interface ErasureOptions<Tx extends SqlClient> {
+  bus: Bus;
+  db: { $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R> };
+  /** Durable-name prefix of the service (one per deployment): the consumer is `<durable>-erasure`. */
+  durable: string;
+  service: ErasingService;
+  logger: Logger;
+  /**
+   * What lives outside the database (S3 objects, Redis keys), before the rows
+   * that point at it: idempotent, and run again on a retry, so a crash between
+   * the two leaves nothing orphaned.
+   */
+  outside?: (userId: string, tx: SqlClient) => Promise<void>;
+  /** The service's rows of the person (and what others left on them), in one transaction. */
+  rows: (tx: Tx, userId: string) => Promise<void>;
+}
+
+/**
+ * A service's part of an account deletion (issue 24): on user.deleted.v1 it
+ * erases what it holds of the person, forgets its own published events that
+ * name them, keeps a tombstone, and reports user.erased.v1 to auth, which
+ * scrubs the streams once every service reported.
+ *
+ * No inbox: everything here is a delete, so a redelivery (or a replayed
+ * deletion) erases nothing more and reports again; a crash before the report
+ * is a redelivery. The report goes straight to the bus (not the outbox, whose
+ * published rows must not name the person), de-duplicated by its msg id.
+ */
+export async function startErasure<Tx extends SqlClient>(options: ErasureOptions<Tx>): Promise<RunningConsumer> {
+  const logger = options.logger.child({ component: 'erasure' });
+  await ensureStreams(options.bus, ['USERS']);
+  return startConsumer({
+    bus: options.bus,
+    stream: 'USERS',
+    durable: `${options.durable}-erasure`,
+    logger,
+    // Deleting a lived-in account's files can take a while.
+    ackWaitMs: 120_000,
+    handlers: {
+      'user.deleted.v1': async (event) => {
+        const { userId } = event.data;
+        await options.db.$transaction(async (tx) => {
+          await markErased(tx, userId);
+          await options.outside?.(userId, tx);
+          await options.rows(tx, userId);
+          await forgetPublishedEvents(tx, [userId]);
+        }, { timeout: 120_000 });
+        await reportErased(options.bus, event, options.service);
+        logger.info({ eventId: event.id }, 'person erased');
+      },
+    },
+  });
+}
+
+async function reportErased(bus: Bus, deleted: EventEnvelope<'user.deleted.v1'>, service: ErasingService): Promise<void> {
+  const envelope: EventEnvelope<'user.erased.v1'> = {
+    id: randomUUID(),
+    type: 'user.erased.v1',
+    occurredAt: new Date().toISOString(),
+    ...(deleted.requestId ? { requestId: deleted.requestId } : {}),
+    data: eventSchemas['user.erased.v1'].parse({ userId: deleted.data.userId, service }),
+  };
+  await bus.publish(subjectFor(bus.namespace, 'user.erased.v1'), JSON.stringify(envelope), `erased:${service}:${deleted.id}`);
+}
