@@ -3,6 +3,7 @@ import { registerQueueMetrics, observeQueueWorker } from '@hoptrack/runtime/queu
 import { buildChallengesApp } from './app';
 import { challengesConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startProgressConsumers } from './consumers/progress.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 import { createGeneratorQueue, generatorQueueSettings, scheduleGenerator, startGeneratorWorker } from './generator/queue';
@@ -28,6 +29,8 @@ await runService({
       consumers: async () => [
         ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
         ...(await startProgressConsumers({ bus: connections.bus, prisma: connections.prisma, progress, durable: config.PROGRESS_CONSUMER, logger, onEventsCommitted: () => relay.poke() })),
+        // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.
+        await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, progress, durable: config.READ_MODEL_CONSUMER, logger }),
       ],
       first: [
         { name: 'generator worker', close: () => worker.close() },

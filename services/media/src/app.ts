@@ -51,6 +51,6 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   profilePictureRoutes(app, { store, prisma, uploads, uploadTtlSeconds: config.UPLOAD_URL_TTL_SECONDS, urls, authenticate });
   albumsRoutes(app, albums, authenticate);
   filesRoutes(app, store, urls, (viewerId, ownerId) => canSeeMediaOf(prisma, viewerId, ownerId));
-  internalRoutes(app, store, urls);
+  internalRoutes(app, store, urls, prisma);
   return { app, albums, uploads, urls, relay };
 }

@@ -2,6 +2,7 @@ import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildMediaApp } from './app';
 import { mediaConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 
 await runService({
@@ -15,7 +16,10 @@ await runService({
       metrics,
       connections,
       relay,
-      consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+      consumers: async () => [
+        ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
+        await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, store: connections.store, durable: config.READ_MODEL_CONSUMER, logger }),
+      ],
     });
   },
 });

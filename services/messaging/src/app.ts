@@ -4,7 +4,7 @@ import type { MessagingConnections } from './connections';
 import { Conversations } from './domain/conversations';
 import { LiveHub } from './live/hub';
 import { Presence } from './presence/presence';
-import { PresenceStore } from './presence/store';
+import { presencePrefix, PresenceStore } from './presence/store';
 import { conversationsRoutes } from './routes/conversations.routes';
 import { liveRoutes } from './routes/live.routes';
 import { presenceRoutes } from './routes/presence.routes';
@@ -32,7 +32,7 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
   const clock = deps.clock ?? (() => new Date());
   const conversations = new Conversations({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
   const presence = new Presence({
-    store: new PresenceStore(deps.redis, `${config.BUS_NAMESPACE}:messaging:presence`),
+    store: new PresenceStore(deps.redis, presencePrefix(config.BUS_NAMESPACE)),
     db: prisma,
     bus,
     graceMs: config.PRESENCE_GRACE_MS,

@@ -2,6 +2,7 @@ import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildNotificationsApp } from './app';
 import { notificationsConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startNotificationConsumers } from './consumers/events.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 import { createMailQueue, mailQueueSettings, startMailWorker } from './mail/queue';
@@ -35,6 +36,8 @@ await runService({
           onEventsCommitted: () => relay.poke(),
           onAdded: (tx, entryId, contribution) => digests.remember(tx, entryId, contribution),
         })),
+        // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.
+        await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, outbox, mailQueue, durable: config.READ_MODEL_CONSUMER, logger }),
       ],
       first: [
         { name: 'mail worker', close: () => mailWorker.close() },

@@ -2,6 +2,7 @@ import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildPlacesApp } from './app';
 import { placesConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 
 await runService({
@@ -15,7 +16,11 @@ await runService({
       metrics,
       connections,
       relay,
-      consumers: () => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+      consumers: async () => [
+        ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
+        // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.
+        await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+      ],
     });
   },
 });

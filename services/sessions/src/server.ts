@@ -3,6 +3,7 @@ import { buildSessionsApp } from './app';
 import { sessionsConfigSchema } from './config';
 import { openConnections } from './connections';
 import { startCardsConsumer } from './consumers/cards.consumer';
+import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 
 await runService({
@@ -10,7 +11,7 @@ await runService({
   configSchema: sessionsConfigSchema,
   async build({ config, logger, metrics }) {
     const connections = await openConnections(config, logger, 'sessions');
-    const { app, relay, cards, people } = buildSessionsApp({ config, logger, metrics, ...connections });
+    const { app, relay, cards, people, timelines } = buildSessionsApp({ config, logger, metrics, ...connections });
     return eventDrivenService({
       app,
       metrics,
@@ -19,6 +20,7 @@ await runService({
       consumers: async () => [
         ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger, people })),
         await startCardsConsumer({ bus: connections.bus, cards, durable: config.CARDS_CONSUMER, logger }),
+        await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, redis: connections.redis, config, timelines, cards, people, logger }),
       ],
     });
   },

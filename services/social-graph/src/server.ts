@@ -2,6 +2,7 @@ import { eventDrivenService, runService } from '@hoptrack/runtime';
 import { buildSocialApp } from './app';
 import { socialConfigSchema } from './config';
 import { openConnections } from './connections';
+import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startSessionsConsumer } from './consumers/sessions.consumer';
 import { startUsersConsumer } from './consumers/users.consumer';
 
@@ -20,6 +21,7 @@ await runService({
         Promise.all([
           startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
           startSessionsConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.SESSIONS_CONSUMER, logger }),
+          startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
         ]),
     });
   },

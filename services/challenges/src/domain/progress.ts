@@ -1,5 +1,5 @@
 import type { EventData } from '@hoptrack/proto';
-import type { Outbox, SqlClient } from '@hoptrack/runtime';
+import { anyErased, type Outbox, type SqlClient } from '@hoptrack/runtime';
 import { progressSql } from './rules';
 
 /** A fact's owner and when it happened: the person whose challenges to recompute, and which window it falls in. */
@@ -35,9 +35,20 @@ export class Progress {
     await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 23))::text AS locked`, userId);
   }
 
+  /**
+   * The lock, then whether the person was erased meanwhile (issue 24): the
+   * inbox's guard looked before the lock, and an erasure holding it commits
+   * its tombstone before letting go, so this look sees it. An erased person's
+   * fact is not written (their recompute then finds no challenge of theirs).
+   */
+  private async lockLiving(tx: SqlClient, userId: string): Promise<boolean> {
+    await this.lock(tx, userId);
+    return !(await anyErased(tx, [userId]));
+  }
+
   /** A session's newest state; an older update or a create after its delete changes nothing. */
   async session(tx: SqlClient, facts: EventData<'session.created.v1'>): Promise<Touched> {
-    await this.lock(tx, facts.userId);
+    if (!(await this.lockLiving(tx, facts.userId))) return { userId: facts.userId, at: new Date(facts.createdAt) };
     const styles = [...new Set((facts.beerTypes ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];
     const place = facts.location?.trim().toLowerCase() || null;
     await tx.$executeRawUnsafe(
@@ -61,7 +72,7 @@ export class Progress {
 
   /** Tombstones a fact (kept, marked deleted), inserting the tombstone if the fact never arrived. */
   async forget(tx: SqlClient, table: 'session_facts' | 'review_facts' | 'photo_facts', id: string, userId: string, at: Date): Promise<Touched> {
-    await this.lock(tx, userId);
+    if (!(await this.lockLiving(tx, userId))) return { userId, at };
     const [key, extra, values] =
       table === 'session_facts'
         ? ['session_id', ', beer_count, duration, updated_at', ', 0, 0, $3::timestamptz']
@@ -80,7 +91,7 @@ export class Progress {
 
   /** A review or an album photo: a fact of when, never changed after. */
   async record(tx: SqlClient, table: 'review_facts' | 'photo_facts', id: string, userId: string, at: Date): Promise<Touched> {
-    await this.lock(tx, userId);
+    if (!(await this.lockLiving(tx, userId))) return { userId, at };
     const key = table === 'review_facts' ? 'review_id' : 'photo_id';
     await tx.$executeRawUnsafe(
       `INSERT INTO ${table} (${key}, user_id, created_at) VALUES ($1::uuid, $2::uuid, $3::timestamptz) ON CONFLICT (${key}) DO NOTHING`,

@@ -2,6 +2,8 @@ import multipart from '@fastify/multipart';
 import { PHOTO_MAX_BYTES, storedImageResponse } from '@hoptrack/proto';
 import { badRequest, type ServiceApp, type ZodTypeProvider } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '../db';
+import { storePersonFile } from '../domain/erasure';
 import type { FileUrls } from '../domain/file-urls';
 import { toDisplayImage } from '../images/images';
 import type { ObjectStore } from '../storage/object-store';
@@ -16,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * the file is the owner's: it is served only through URLs the caller signs
  * per viewer (FileSignature), and the file route re-checks the owner's privacy.
  */
-export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls): void {
+export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls, prisma: PrismaClient): void {
   app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
     await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 2 } });
@@ -30,7 +32,9 @@ export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUr
       if (ownerId !== undefined && !UUID.test(ownerId)) throw badRequest('ownerId must be a valid user id', 'ownerId');
       const image = await toDisplayImage(await part.toBuffer());
       const key = ownerId ? `uploads/${ownerId}/${randomUUID()}.webp` : `uploads/${randomUUID()}.webp`;
-      await store.put(key, image.data, image.contentType);
+      // An owner's file is stored unless they were erased (a request let in before their deletion): see storePersonFile.
+      if (ownerId) await storePersonFile(prisma, ownerId, () => store.put(key, image.data, image.contentType));
+      else await store.put(key, image.data, image.contentType);
       return reply.status(201).send({ url: urls.public(key), width: image.width, height: image.height, contentType: image.contentType });
     });
   });

@@ -1,6 +1,7 @@
 import { PROFILE_PICTURE_MAX_BYTES, storedImageResponse, uploadTokenParams, uploadUrlResponse } from '@hoptrack/proto';
 import { authOf, avatarKey, conflict, type Authenticate, type ServiceApp, type UploadTokens, type ZodTypeProvider } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
+import { storePersonFile } from '../domain/erasure';
 import type { FileUrls } from '../domain/file-urls';
 import { toProfilePicture } from '../images/images';
 import type { ObjectStore } from '../storage/object-store';
@@ -42,7 +43,8 @@ export function profilePictureRoutes(app: ServiceApp, deps: ProfilePictureDeps):
         // URL is cached as immutable, so a link takes one upload: a second one is refused, never stored
         // over the first. The lock makes two uploads on one link at once one after the other.
         const key = avatarKey(claims);
-        await deps.prisma.$transaction(async (tx) => {
+        // A link handed out before its owner deleted the account stores nothing once they are erased (storePersonFile).
+        await storePersonFile(deps.prisma, claims.u, async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
           if (await deps.store.exists(key)) throw conflict('This upload link has already been used; ask for a new one');
           await deps.store.put(key, image.data, image.contentType);

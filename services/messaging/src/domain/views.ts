@@ -11,11 +11,16 @@ export function loadPeople(db: Db, ids: Iterable<string>): Promise<Map<string, P
  * A participant as the chat shows them. Someone the read model has not heard
  * of yet (an event still in flight) shows as a placeholder, never as an error.
  */
-export function person(people: Map<string, Person>, id: string): MessagingPerson {
+export function person(people: Map<string, Person>, id: string, erasedId: string | null = null): MessagingPerson {
+  if (id === erasedId) return deletedUser(id);
   const user = people.get(id);
   if (!user) return { id, username: 'unknown', displayName: 'Hoptrack user', profilePicture: null, avatar: null };
   return { id, username: user.username, displayName: user.displayName, profilePicture: user.profilePicture, avatar: user.avatar };
 }
+
+/** Shown for the participant whose account was erased (the conversation holds a stand-in id that matches no account). */
+export const DELETED_USER_NAME = 'Deleted user';
+const deletedUser = (id: string): MessagingPerson => ({ id, username: '', displayName: DELETED_USER_NAME, profilePicture: null, avatar: null });
 
 export const otherParticipant = (c: Pick<Conversation, 'participant1Id' | 'participant2Id'>, viewerId: string) =>
   c.participant1Id === viewerId ? c.participant2Id : c.participant1Id;
@@ -36,8 +41,8 @@ export function conversationView(c: Conversation, viewerId: string, context: Con
     id: c.id,
     participant1Id: c.participant1Id,
     participant2Id: c.participant2Id,
-    participant1: person(people, c.participant1Id),
-    participant2: person(people, c.participant2Id),
+    participant1: person(people, c.participant1Id, c.erasedParticipantId),
+    participant2: person(people, c.participant2Id, c.erasedParticipantId),
     unreadCount: context.unreadCount,
     lastMessage: lastMessage
       ? { id: lastMessage.id, content: lastMessage.content, senderId: lastMessage.senderId, createdAt: lastMessage.createdAt.toISOString() }
@@ -50,7 +55,7 @@ export function conversationView(c: Conversation, viewerId: string, context: Con
 
 /** The same conversation as the older thread API shows it, from the viewer's side. */
 export function threadView(c: Conversation, viewerId: string, context: ConversationContext): DmThread {
-  const other = person(context.people, otherParticipant(c, viewerId));
+  const other = person(context.people, otherParticipant(c, viewerId), c.erasedParticipantId);
   return {
     id: c.id,
     otherUserId: other.id,

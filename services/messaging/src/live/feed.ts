@@ -35,7 +35,11 @@ const reactions: Partial<Record<StreamName, (event: EventEnvelope, targets: Feed
   // A password reset bumps the token version: streams opened with an older token close.
   // Show Online Status switched: the friends' dots follow at once (one instance announces it).
   USERS(event, { hub, presence }) {
-    if (event.type === 'user.updated.v1') {
+    // The account is gone (its tokens are refused from now on): its streams close and its presence goes.
+    if (event.type === 'user.deleted.v1') {
+      const { userId } = event.data as EventData<'user.deleted.v1'>;
+      void presence.erased(userId).then(() => hub.disconnect([userId]));
+    } else if (event.type === 'user.updated.v1') {
       const user = event.data as UserSnapshot;
       hub.revoke(user.id, user.tokenVersion);
       void presence.snapshot(user);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { subjectFor, type EventData, type EventEnvelope, type PresenceEntry, type UserSnapshot } from '@hoptrack/proto';
-import type { Bus, Logger, SqlClient } from '@hoptrack/runtime';
+import { anyErased, erasedHash, type Bus, type Logger, type SqlClient } from '@hoptrack/runtime';
 import { presenceAudience, visiblePresence } from './audience';
 import type { PresenceStore } from './store';
 
@@ -73,6 +73,20 @@ export class Presence {
     this.pending.add(timer);
   }
 
+  /**
+   * The person's account was erased (user.deleted.v1, heard by every instance):
+   * this instance stops renewing their streams (the hub closes them), and
+   * their keys go, so no heartbeat or sweep brings them back.
+   */
+  async erased(userId: string): Promise<void> {
+    for (const [connectionId, owner] of this.local) if (owner === userId) this.local.delete(connectionId);
+    try {
+      await this.options.store.forget(userId);
+    } catch (err) {
+      this.failed(err, 'erase');
+    }
+  }
+
   /** The presence of `ids` the viewer may see; the others are left out (hidden and unknown look alike). */
   async view(viewerId: string, ids: readonly string[]): Promise<PresenceEntry[]> {
     const visible = [...(await visiblePresence(this.options.db, viewerId, ids))];
@@ -90,6 +104,8 @@ export class Presence {
    */
   async snapshot(user: UserSnapshot): Promise<void> {
     try {
+      // A late snapshot of an erased person must not put them back in `hidden`.
+      if (await anyErased(this.options.db, [user.id])) return;
       if (!(await this.options.store.recordShown(user.id, user.showOnlineStatus))) return;
       // The snapshot is newer than the people table may be yet (another consumer applies it): the switch is taken from it.
       if (!user.showOnlineStatus) {
@@ -105,8 +121,31 @@ export class Presence {
 
   /** One heartbeat: renew this instance's streams, then sweep. Exposed for tests. */
   async tick(): Promise<void> {
+    await this.dropErased();
     await Promise.all([...this.local].map(([connectionId, userId]) => this.touch(userId, connectionId)));
     await this.sweep();
+  }
+
+  /**
+   * Streams of people erased meanwhile are not renewed (the live feed's
+   * user.deleted.v1 normally got there first; this covers a feed that missed it).
+   */
+  private async dropErased(): Promise<void> {
+    const users = [...new Set(this.local.values())];
+    if (users.length === 0) return;
+    try {
+      const byHash = new Map(users.map((id) => [erasedHash(id), id]));
+      const rows = await this.options.db.$queryRawUnsafe<Array<{ id_hash: string }>>(
+        'SELECT "id_hash" FROM "erased_people" WHERE "id_hash" = ANY($1::text[])',
+        [...byHash.keys()],
+      );
+      for (const { id_hash } of rows) {
+        const userId = byHash.get(id_hash);
+        if (userId) await this.erased(userId);
+      }
+    } catch (err) {
+      this.failed(err, 'erased check');
+    }
   }
 
   private async touch(userId: string, connectionId: string): Promise<void> {

@@ -22,6 +22,9 @@ import type { Redis } from 'ioredis';
  * (or Sentinel) rather than a cluster, which is what the deployments run.
  */
 
+/** Where a deployment's presence lives in Redis. */
+export const presencePrefix = (namespace: string): string => `${namespace}:messaging:presence`;
+
 /** KEYS: conns, online, seen. ARGV: connection id, counts-until ms, user id, now ms, seen TTL ms. Returns 1 when the person was offline. */
 const TOUCH_SCRIPT = `
 -- Streams whose time is past go (someone online for days reconnects many times).
@@ -144,10 +147,25 @@ export class PresenceStore {
    * was recorded (off is recorded, on is the default), so that of all the
    * instances hearing the same snapshot exactly one announces the change.
    */
+  /** The person's account is erased: nothing of them stays (see forgetPresence). */
+  forget(userId: string): Promise<void> {
+    return forgetPresence(this.redis, this.prefix, userId);
+  }
+
   async recordShown(userId: string, shown: boolean): Promise<boolean> {
     const key = `${this.prefix}:hidden`;
     return (shown ? await this.redis.srem(key, userId) : await this.redis.sadd(key, userId)) === 1;
   }
+}
+
+/** Every key and member that names the person (an erased account): their streams, their last seen, their place in `online` and `hidden`. */
+export async function forgetPresence(redis: Redis, prefix: string, userId: string): Promise<void> {
+  await redis
+    .multi()
+    .del(`${prefix}:conns:${userId}`, `${prefix}:seen:${userId}`)
+    .zrem(`${prefix}:online`, userId)
+    .srem(`${prefix}:hidden`, userId)
+    .exec();
 }
 
 function toDate(ms: string | null | undefined): Date | null {

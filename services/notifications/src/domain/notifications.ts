@@ -6,7 +6,7 @@ import {
   type NotificationSettings,
   type NotificationSettingsBody,
 } from '@hoptrack/proto';
-import { notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
+import { anyErased, notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import { countsOf } from './inbox';
 import { listInbox, unreadCount, type InboxPage } from './reads';
@@ -87,6 +87,8 @@ export class Notifications {
 
   /** Every kind's e-mail off (an unsubscribe link); in-app stays as it was. */
   async stopEmail(userId: string, requestId?: string): Promise<void> {
+    // An erased person's old link (their token is still well signed) must not write settings naming them again.
+    if (await anyErased(this.deps.prisma, [userId])) return;
     const current = await this.settings(userId);
     const kinds = Object.fromEntries(
       Object.entries(current.kinds).map(([kind, setting]) => [kind, { inApp: setting.inApp, email: false }]),

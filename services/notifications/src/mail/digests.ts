@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type Notification } from '@hoptrack/proto';
 import type { Logger, SqlClient } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
@@ -6,6 +7,13 @@ import type { Contribution } from '../domain/inbox';
 import { entriesByIds } from '../domain/reads';
 import { inboxSql } from '../domain/visibility';
 import type { UnsubscribeTokens } from './unsubscribe';
+
+/**
+ * A person's part of a digest job's id: a one-way hash, not the id, because
+ * BullMQ writes job ids where jobs leave no other trace (its events stream),
+ * and an erased person's id must be nowhere (issue 24).
+ */
+const jobKeyOf = (userId: string): string => createHash('sha256').update(`digest:${userId.toLowerCase()}`).digest('hex').slice(0, 32);
 
 /** The job of one person's next mail. */
 export interface DigestJob {
@@ -66,7 +74,7 @@ export class MailDigests {
     const now = Date.now();
     const window = Math.floor(now / this.options.batchMs);
     await this.options.queue.add('digest', { userId: c.recipientId }, {
-      jobId: `digest-${c.recipientId}-${window}`,
+      jobId: `digest-${jobKeyOf(c.recipientId)}-${window}`,
       delay: (window + 1) * this.options.batchMs - now,
       attempts: 5,
       backoff: { type: 'exponential', delay: 5_000 },

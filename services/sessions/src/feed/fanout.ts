@@ -1,4 +1,4 @@
-import { audienceSql, type Logger } from '@hoptrack/runtime';
+import { anyErased, audienceSql, type Logger } from '@hoptrack/runtime';
 import type { PreparedSql, PrismaClient } from '../db';
 import { CAN_SEE_SESSION, NOT_MUTED, notBlockedWith } from '../domain/visibility';
 import type { TimelineEntry, Timelines } from './timelines';
@@ -73,6 +73,8 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       if (job.bothWays) await deps.timelines.removeAuthor(job.otherId, job.userId);
       return;
     case 'backfill': {
+      // Nothing is written for an erased person (a job queued before their deletion): not their timeline, not their sessions.
+      if (await anyErased(deps.prisma, [job.followerId, job.authorId])) return;
       // A new friend may see a private author's sessions, and an unmute means unmuted: the event says
       // so even when the read model (another consumer of the same event) has not caught up yet.
       const rows = await deps.prisma.$queryRawUnsafe<Array<{ id: string; created_at: Date }>>(

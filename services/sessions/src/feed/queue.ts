@@ -1,10 +1,24 @@
 import type { EventEnvelope, EventType } from '@hoptrack/proto';
 import type { EventHandlers, Logger } from '@hoptrack/runtime';
-import { bullConnection, createQueueWorker, type QueueSettings } from '@hoptrack/runtime/queues';
+import { bullConnection, createQueueWorker, queuePrefix, type QueueSettings } from '@hoptrack/runtime/queues';
 import { Queue, type Worker } from 'bullmq';
+import type { SessionsConfig } from '../config';
 import type { FanoutJob } from './fanout';
 
 export type FanoutQueueSettings = QueueSettings;
+
+/** The fan-out queue's settings (the worker runs it; the API's erasure sweeps it). */
+export function fanoutQueueSettings(config: SessionsConfig): FanoutQueueSettings {
+  return {
+    redisUrl: config.REDIS_URL,
+    name: config.FANOUT_QUEUE,
+    prefix: queuePrefix(config.BUS_NAMESPACE),
+    attempts: config.FANOUT_ATTEMPTS,
+    concurrency: config.FANOUT_CONCURRENCY,
+    lockMs: config.FANOUT_LOCK_MS,
+    stalledIntervalMs: config.FANOUT_STALLED_INTERVAL_MS,
+  };
+}
 
 export function createFanoutQueue(settings: FanoutQueueSettings): Queue<FanoutJob> {
   return new Queue<FanoutJob>(settings.name, { connection: bullConnection(settings.redisUrl), prefix: settings.prefix });

@@ -39,14 +39,14 @@ const USER_NOT_FOUND = 'User not found';
 const FRIEND_NOT_FOUND = 'Friend not found';
 
 /** The viewer's pinned rows as the lists show them: by place, the earlier change first on a tie (rows from before places were kept dense). */
-function pinnedInOrder(rows: Friendship[]): Friendship[] {
+export function pinnedInOrder(rows: Friendship[]): Friendship[] {
   return rows
     .filter((r) => r.isPinned)
     .sort((a, b) => (a.pinnedOrder ?? 0) - (b.pinnedOrder ?? 0) || a.updatedAt.getTime() - b.updatedAt.getTime());
 }
 
 /** Writes each pin's place in `list` (0, 1, 2...), touching only the rows whose place changes. */
-async function numberPins(tx: Prisma.TransactionClient, list: Friendship[]): Promise<void> {
+export async function numberPins(tx: Prisma.TransactionClient, list: Friendship[]): Promise<void> {
   for (const [place, row] of list.entries()) {
     if (!row.isPinned || row.pinnedOrder !== place) await friendships.update(tx, row.id, { isPinned: true, pinnedOrder: place });
   }

@@ -1,4 +1,4 @@
-import { createServer, instrumentBus, Outbox, OutboxRelay, runService, startConsumer, type RunningConsumer } from '@hoptrack/runtime';
+import { anyErased, createServer, instrumentBus, Outbox, OutboxRelay, runService, startConsumer, type RunningConsumer } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import { mediaConfigSchema } from '../../config';
 import { openConnections } from '../../connections';
@@ -65,7 +65,13 @@ await runService({
           stream: 'MEDIA',
           durable: config.THUMBNAIL_CONSUMER,
           logger,
-          handlers: { 'media.photo.stored.v1': (event) => enqueueThumbnail(queue, event.data.photoId, settings.attempts) },
+          handlers: {
+            'media.photo.stored.v1': async (event) => {
+              // A photo of an erased person (stored before the deletion, delivered after): nothing to render.
+              if (await anyErased(connections.prisma, [event.data.userId])) return;
+              await enqueueThumbnail(queue, event.data.photoId, settings.attempts);
+            },
+          },
         });
       },
       closers: [

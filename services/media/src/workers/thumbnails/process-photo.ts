@@ -68,7 +68,15 @@ export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<
     });
     return true;
   });
-  if (!applied) return 'skipped';
+  if (!applied) {
+    // Deleted (or its owner erased) while it rendered: what was just written belongs to nothing, so it goes.
+    // (The deletion removed the photo's objects before its commit; these were written after that.)
+    if (!(await prisma.photo.findUnique({ where: { id: photo.id }, select: { id: true } }))) {
+      await Promise.all([store.remove(keys.thumbnail), store.remove(keys.display)]);
+      logger.info({ photoId }, 'photo gone while rendering; its versions removed');
+    }
+    return 'skipped';
+  }
   deps.onEventsCommitted();
   logger.info({ photoId }, 'thumbnail ready');
   return 'ready';

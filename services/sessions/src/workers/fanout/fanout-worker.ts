@@ -1,11 +1,12 @@
 import { startConsumer, type Logger, type RunningConsumer } from '@hoptrack/runtime';
-import { observeQueueWorker, queuePrefix } from '@hoptrack/runtime/queues';
+import { observeQueueWorker } from '@hoptrack/runtime/queues';
 import { Histogram, type Registry } from 'prom-client';
 import type { Queue, Worker } from 'bullmq';
 import type { SessionsConfig } from '../../config';
 import type { SessionsConnections } from '../../connections';
 import { runFanoutJob, type FanoutJob } from '../../feed/fanout';
-import { createFanoutQueue, createFanoutWorker, enqueueFanout, fanoutHandlers } from '../../feed/queue';
+import { createFanoutQueue, createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings } from '../../feed/queue';
+import { skipErased } from '../../domain/erasure';
 import { Timelines } from '../../feed/timelines';
 
 export interface RunningFanout {
@@ -30,15 +31,7 @@ export async function startFanout(options: {
   registry?: Registry;
 }): Promise<RunningFanout> {
   const { config, connections, logger } = options;
-  const settings = {
-    redisUrl: config.REDIS_URL,
-    name: config.FANOUT_QUEUE,
-    prefix: queuePrefix(config.BUS_NAMESPACE),
-    attempts: config.FANOUT_ATTEMPTS,
-    concurrency: config.FANOUT_CONCURRENCY,
-    lockMs: config.FANOUT_LOCK_MS,
-    stalledIntervalMs: config.FANOUT_STALLED_INTERVAL_MS,
-  };
+  const settings = fanoutQueueSettings(config);
   const queue = createFanoutQueue(settings);
   const add = (job: FanoutJob, jobId: string) => enqueueFanout(queue, job, jobId, settings.attempts);
   const deps = {
@@ -59,7 +52,8 @@ export async function startFanout(options: {
     logger,
   );
   if (options.registry) observeQueueWorker(options.registry, worker, settings.name);
-  const handlers = fanoutHandlers(add);
+  // An event about an erased person (published before the deletion, delivered after) queues nothing.
+  const handlers = skipErased(connections.prisma, fanoutHandlers(add), logger);
   const consumers: RunningConsumer[] = await Promise.all(
     (['SESSIONS', 'SOCIAL'] as const).map((stream) =>
       startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers }),

@@ -1,0 +1,107 @@
+import { startErasure, type Bus, type Logger, type Outbox, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
+import type { Queue } from 'bullmq';
+import type { Prisma, PrismaClient } from '../db';
+import { announceChanges } from '../domain/notifications';
+import type { DigestJob } from '../mail/digests';
+
+type Tx = Prisma.TransactionClient;
+
+const ids = (rows: Array<{ user_id: string }>) => rows.map((r) => r.user_id);
+
+/**
+ * Notifications' part of an account deletion (issue 24), in one transaction:
+ *
+ * - the person's own inbox (entries, contributions, pending mails), settings
+ *   (where an unsubscribe link left its mark) and commenter records;
+ * - in others' inboxes, every contribution the person made (a like, a
+ *   comment, a request, an invitation), an entry left with nobody going as a
+ *   retraction's does; every entry about the person (a friend request's
+ *   target is its requester) and about the person's sessions, which the
+ *   service forgets as it forgets a deleted session;
+ * - each other person whose inbox changed hears their new unread count
+ *   (notification.changed.v1), as after any event.
+ *
+ * Challenge titles (challenge_refs) are the catalogue's, nobody's: kept.
+ */
+export async function eraseNotificationRows(tx: SqlClient, userId: string, outbox: Outbox): Promise<void> {
+  const changed = new Set<string>();
+  const note = (rows: Array<{ user_id: string }>) => ids(rows).forEach((id) => changed.add(id));
+
+  // Their own inbox; pending mails go with its contributions (the cascade), and any left too.
+  await tx.$executeRawUnsafe('DELETE FROM "notifications" WHERE user_id = $1::uuid', userId);
+  await tx.$executeRawUnsafe('DELETE FROM "pending_mails" WHERE user_id = $1::uuid', userId);
+  await tx.$executeRawUnsafe('DELETE FROM "notification_settings" WHERE user_id = $1::uuid', userId);
+
+  // Their contributions in others' inboxes (a reaction's source is `emoji:actor`: covered by the actor);
+  // an entry they leave empty goes, as a retraction's does.
+  note(
+    await tx.$queryRawUnsafe<Array<{ user_id: string }>>(
+      `WITH gone AS (
+         DELETE FROM "notification_actors" a USING "notifications" n
+          WHERE a.notification_id = n.id AND (a.actor_id = $1::uuid OR strpos(lower(a.source_id), $2) > 0)
+          RETURNING n.id, n.user_id
+       ), emptied AS (
+         DELETE FROM "notifications" n USING (SELECT DISTINCT id FROM gone) g
+          WHERE n.id = g.id AND NOT EXISTS (
+            SELECT 1 FROM "notification_actors" a WHERE a.notification_id = n.id AND a.actor_id <> $1::uuid AND strpos(lower(a.source_id), $2) = 0)
+       )
+       SELECT DISTINCT user_id::text AS "user_id" FROM gone`,
+      userId,
+      userId.toLowerCase(),
+    ),
+  );
+  // Entries about them (a friend request or a message's entry targets the person) and about their sessions.
+  note(
+    await tx.$queryRawUnsafe<Array<{ user_id: string }>>(
+      `DELETE FROM "notifications" WHERE target_id = $1::uuid OR target_id IN (SELECT session_id FROM "session_refs" WHERE owner_id = $1::uuid)
+        RETURNING user_id::text AS "user_id"`,
+      userId,
+    ),
+  );
+  await tx.$executeRawUnsafe(
+    'DELETE FROM "session_commenters" WHERE user_id = $1::uuid OR session_id IN (SELECT session_id FROM "session_refs" WHERE owner_id = $1::uuid)',
+    userId,
+  );
+  await tx.$executeRawUnsafe('DELETE FROM "session_refs" WHERE owner_id = $1::uuid', userId);
+
+  changed.delete(userId);
+  // The bells of the others whose inbox changed (the events name only them).
+  await announceChanges(outbox, tx, [...changed].sort());
+}
+
+/** States a queued job of the person can be in; an active one is left to finish (it finds nothing to send, and removeOnComplete takes it). */
+const WAITING_STATES = ['waiting', 'delayed', 'prioritized', 'paused', 'failed', 'completed', 'waiting-children'] as const;
+
+/**
+ * The person's mail digest jobs: their data names them. (Job ids carry a hash
+ * of the id, not the id, so BullMQ's events stream never names anyone.)
+ */
+export async function forgetDigestJobs(queue: Queue<DigestJob>, userId: string): Promise<void> {
+  const jobs = await queue.getJobs([...WAITING_STATES], 0, -1);
+  for (const job of jobs) {
+    if (job?.id && (job.data as Partial<DigestJob> | undefined)?.userId === userId) await queue.remove(job.id);
+  }
+}
+
+export interface ErasureConsumerOptions {
+  bus: Bus;
+  prisma: PrismaClient;
+  outbox: Outbox;
+  mailQueue: Queue<DigestJob>;
+  /** The read models' durable prefix (READ_MODEL_CONSUMER): the consumer is `<durable>-erasure`. */
+  durable: string;
+  logger: Logger;
+}
+
+/** The runtime's erasure consumer with notifications' parts: the digest jobs in Redis, then the rows. */
+export function startErasureConsumer(options: ErasureConsumerOptions): Promise<RunningConsumer> {
+  return startErasure<Tx>({
+    bus: options.bus,
+    db: options.prisma,
+    durable: options.durable,
+    service: 'notifications',
+    logger: options.logger,
+    outside: (userId) => forgetDigestJobs(options.mailQueue, userId),
+    rows: (tx, userId) => eraseNotificationRows(tx, userId, options.outbox),
+  });
+}

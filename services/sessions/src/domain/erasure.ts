@@ -1,0 +1,236 @@
+import type { EventEnvelope } from '@hoptrack/proto';
+import type { EventHandlers, HandlerContext, Logger, PeopleCache, SqlClient } from '@hoptrack/runtime';
+import { anyErased, idsMentioned } from '@hoptrack/runtime';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { CardRenderer } from '../cards/renderer';
+import type { Prisma, PrismaClient } from '../db';
+import type { FanoutJob } from '../feed/fanout';
+import type { Timelines } from '../feed/timelines';
+
+/**
+ * One pass over a batch of the namespace's keys (KEYS), for one person
+ * (ARGV[1], lower case): a timeline (ARGV[2] prefix) loses every entry of
+ * theirs (`<author>:<session>`), a cached card (ARGV[3] prefix) that names
+ * them anywhere (author, likers, commenters, reactors) is dropped. Returns
+ * how many entries and cards went.
+ */
+const SWEEP_SCRIPT = `
+local id = ARGV[1]
+local entry = id .. ':'
+local removed = 0
+for i = 1, #KEYS do
+  local key = KEYS[i]
+  if string.sub(key, 1, #ARGV[2]) == ARGV[2] then
+    if redis.call('TYPE', key).ok == 'zset' then
+      for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+        if string.sub(member, 1, #entry) == entry then
+          removed = removed + redis.call('ZREM', key, member)
+        end
+      end
+    end
+  elseif string.sub(key, 1, #ARGV[3]) == ARGV[3] then
+    if redis.call('TYPE', key).ok == 'string' then
+      local value = redis.call('GET', key)
+      if value and string.find(string.lower(value), id, 1, true) then
+        removed = removed + redis.call('DEL', key)
+      end
+    end
+  end
+end
+return removed`;
+const SWEEP_COMMAND = 'hoptrackErasureSweep';
+type SweepingRedis = Redis & { [SWEEP_COMMAND](keys: number, ...args: string[]): Promise<number> };
+
+/** The fan-out queue's job states a job can sit in (active ones are locked by a worker: waited for). */
+const SETTLED_STATES = ['completed', 'failed', 'wait', 'delayed', 'prioritized', 'paused', 'waiting-children'] as const;
+
+const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface SessionsErasureDeps {
+  prisma: PrismaClient;
+  redis: Redis;
+  /** BUS_NAMESPACE: every key of the deployment starts with it. */
+  namespace: string;
+  timelines: Pick<Timelines, 'key'>;
+  cards: Pick<CardRenderer, 'invalidate'>;
+  people: Pick<PeopleCache, 'forget'>;
+  /** The fan-out worker's queue (its jobs' data and ids can name the person). */
+  fanoutQueue: Queue<FanoutJob>;
+  /** How long to wait for fan-out jobs running when the erasure commits (they may have read the person before). */
+  activeWaitMs: number;
+  logger: Logger;
+}
+
+/** What one erasure found before deleting: the sessions whose cards change. */
+interface Pending {
+  userId: string;
+  sessionIds: string[];
+}
+
+/**
+ * The sessions service's part of an account deletion (issue 24), for
+ * startErasure. Rows: the person's sessions with everything others left on
+ * them, and the likes, comments and reactions they left on others'; their
+ * people and graph rows too (the audience consumer removes them as well, in
+ * whatever order the two run). Outside: their timeline, their entries in
+ * everyone's timelines, the cards that name them or count them, their
+ * people-cache entry, and the fan-out jobs that name them.
+ *
+ * Redis is swept twice: before the rows go (startErasure's `outside`, so a
+ * crash leaves nothing pointing nowhere), and again once the transaction has
+ * committed (`db` wraps startErasure's transaction), because until then a
+ * card filled or a fan-out job run from the old rows can put the person back.
+ * Jobs that were running at the commit are waited for first; from the commit
+ * on, the fan-out finds neither their sessions nor their follows, and skips
+ * events and back-fills that name them (skipErased, the tombstone).
+ */
+export class SessionsErasure {
+  private readonly pending = new WeakMap<object, Pending>();
+  private readonly redis: SweepingRedis;
+
+  constructor(private readonly deps: SessionsErasureDeps) {
+    if (!(SWEEP_COMMAND in deps.redis)) deps.redis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
+    this.redis = deps.redis as SweepingRedis;
+  }
+
+  /** startErasure's database: the service's, with the second sweep once a transaction that erased someone committed. */
+  readonly db = {
+    $transaction: async <R>(fn: (tx: Prisma.TransactionClient) => Promise<R>, options?: { timeout?: number }): Promise<R> => {
+      let used: object | undefined;
+      const result = await this.deps.prisma.$transaction((tx) => {
+        used = tx;
+        return fn(tx);
+      }, options);
+      const done = used ? this.pending.get(used) : undefined;
+      if (done) await this.afterCommit(done);
+      return result;
+    },
+  };
+
+  /** startErasure's `outside`: notes the sessions whose cards change, then sweeps Redis. */
+  readonly outside = async (userId: string, tx: SqlClient): Promise<void> => {
+    const id = userId.toLowerCase();
+    const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+      `SELECT id::text AS id FROM beer_sessions WHERE user_id = $1::uuid
+       UNION SELECT session_id::text FROM likes WHERE user_id = $1::uuid
+       UNION SELECT session_id::text FROM comments WHERE user_id = $1::uuid
+       UNION SELECT session_id::text FROM reactions WHERE user_id = $1::uuid`,
+      id,
+    );
+    const found: Pending = { userId: id, sessionIds: rows.map((r) => r.id) };
+    this.pending.set(tx, found);
+    await this.sweep(found, { waitForActiveJobs: false });
+  };
+
+  /** startErasure's `rows`. Others' sessions lose the person's likes, comments and reactions; their counts are counted from the rows. */
+  readonly rows = async (tx: Prisma.TransactionClient, userId: string): Promise<void> => {
+    const exec = (sql: string) => tx.$executeRawUnsafe(sql, userId);
+    await exec('DELETE FROM likes WHERE user_id = $1::uuid');
+    await exec('DELETE FROM comments WHERE user_id = $1::uuid');
+    await exec('DELETE FROM reactions WHERE user_id = $1::uuid');
+    // Their sessions, and with them (cascade) what everyone left on them.
+    await exec('DELETE FROM beer_sessions WHERE user_id = $1::uuid');
+    // The audience's rows of them (its consumer deletes them too): gone with this commit, whichever runs first.
+    await exec('DELETE FROM users WHERE id = $1::uuid');
+    await exec('DELETE FROM follows WHERE follower_id = $1::uuid OR followee_id = $1::uuid');
+    await exec('DELETE FROM blocks WHERE blocker_id = $1::uuid OR blocked_id = $1::uuid');
+    await exec('DELETE FROM mutes WHERE user_id = $1::uuid OR muted_id = $1::uuid');
+  };
+
+  private async afterCommit(done: Pending): Promise<void> {
+    await this.waitForRunningJobs();
+    await this.sweep(done, { waitForActiveJobs: true });
+  }
+
+  private async sweep(done: Pending, options: { waitForActiveJobs: boolean }): Promise<void> {
+    const { userId, sessionIds } = done;
+    await this.deps.redis.del(this.deps.timelines.key(userId));
+    const removed = await this.sweepKeys(userId);
+    // Others' sessions the person acted on count differently now; the person's own are gone.
+    await this.deps.cards.invalidate(sessionIds);
+    await this.deps.people.forget(userId);
+    const jobs = await this.sweepQueue(userId, options.waitForActiveJobs);
+    this.deps.logger.debug({ removed, sessions: sessionIds.length, jobs }, 'erasure swept Redis');
+  }
+
+  /** Timelines' entries and cached cards naming the person, across the namespace's keys. */
+  private async sweepKeys(userId: string): Promise<number> {
+    const timelinePrefix = this.deps.timelines.key('');
+    const cardPrefix = `${this.deps.namespace}:card:`;
+    let removed = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.deps.redis.scan(cursor, 'MATCH', `${globEscape(this.deps.namespace)}:*`, 'COUNT', 1000);
+      cursor = next;
+      const wanted = keys.filter((k) => k.startsWith(timelinePrefix) || k.startsWith(cardPrefix));
+      if (wanted.length > 0) removed += await this.redis[SWEEP_COMMAND](wanted.length, ...wanted, userId, timelinePrefix, cardPrefix);
+    } while (cursor !== '0');
+    return removed;
+  }
+
+  /**
+   * Removes the fan-out jobs whose id or data names the person (kept after
+   * they ran: removeOnComplete keeps the last thousands), and the queue's
+   * event-log entries naming them. A job a worker holds cannot be removed:
+   * after the commit it is waited for, then removed.
+   */
+  private async sweepQueue(userId: string, waitForActiveJobs: boolean): Promise<number> {
+    const queue = this.deps.fanoutQueue;
+    const names = (job: { id?: string; data: unknown }) => `${job.id ?? ''} ${JSON.stringify(job.data)}`.toLowerCase().includes(userId);
+    const deadline = Date.now() + this.deps.activeWaitMs;
+    let removed = 0;
+    for (;;) {
+      let held = 0;
+      for (const state of [...SETTLED_STATES, 'active'] as const) {
+        for (const job of await queue.getJobs([state], 0, -1)) {
+          if (!job?.id || !names(job)) continue;
+          if ((await queue.remove(job.id)) === 1) removed++;
+          else held++;
+        }
+      }
+      if (held === 0 || !waitForActiveJobs || Date.now() > deadline) break;
+      await sleep(50);
+    }
+    const events = queue.keys.events;
+    if (events) {
+      const entries = await this.deps.redis.xrange(events, '-', '+');
+      const naming = entries.filter(([, fields]) => fields.join(' ').toLowerCase().includes(userId)).map(([entryId]) => entryId);
+      if (naming.length > 0) await this.deps.redis.xdel(events, ...naming);
+    }
+    return removed;
+  }
+
+  /** Waits (bounded) until the fan-out jobs running now have finished: they may have read the rows before the commit. */
+  private async waitForRunningJobs(): Promise<void> {
+    const queue = this.deps.fanoutQueue;
+    const running = new Set((await queue.getActive(0, -1)).flatMap((job) => (job?.id ? [job.id] : [])));
+    const deadline = Date.now() + this.deps.activeWaitMs;
+    while (running.size > 0 && Date.now() < deadline) {
+      await sleep(50);
+      const still = new Set((await queue.getActive(0, -1)).flatMap((job) => (job?.id ? [job.id] : [])));
+      for (const id of running) if (!still.has(id)) running.delete(id);
+    }
+    if (running.size > 0) this.deps.logger.warn({ jobs: [...running] }, 'erasure went on while fan-out jobs still ran');
+  }
+}
+
+/**
+ * Handlers that leave alone any event naming an erased person (for the
+ * consumers without an inbox, whose guard is the inbox's): published before
+ * the deletion, delivered after, it must not queue work that names them.
+ */
+export function skipErased(db: SqlClient, handlers: EventHandlers, logger: Logger): EventHandlers {
+  const guarded: Record<string, (event: EventEnvelope, context: HandlerContext) => Promise<void>> = {};
+  for (const [type, handler] of Object.entries(handlers) as Array<[string, (event: EventEnvelope, context: HandlerContext) => Promise<void>]>) {
+    guarded[type] = async (event, context) => {
+      if (await anyErased(db, idsMentioned(event.type, event.data))) {
+        logger.debug({ eventId: event.id, type: event.type }, 'event about an erased person skipped');
+        return;
+      }
+      await handler(event, context);
+    };
+  }
+  return guarded as EventHandlers;
+}

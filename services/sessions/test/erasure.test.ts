@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { FeedSession, PublicSession } from '@hoptrack/proto';
+import { audienceDurables, type RunningConsumer } from '@hoptrack/runtime';
+import { consumersSettled, eventually, memoryLogger, readEvents } from '@hoptrack/testing';
+import { Client as S3Client } from 'minio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startErasureConsumer } from '../src/consumers/erasure.consumer';
+import { feedIds, jpeg, ok } from './helpers';
+import { snapshot, startTestSessions, type Client, type TestSessions } from './support';
+
+/**
+ * Issue 24: on user.deleted.v1 the sessions service erases the person's
+ * sessions with everything others left on them, the likes, comments and
+ * reactions they left on others' sessions, their timeline and their entries
+ * in everyone's, the cards and the fan-out jobs that name them, then reports
+ * user.erased.v1. The others' sessions keep their content with counts that
+ * no longer count the person; a replay or a late event brings nothing back.
+ * (Their session photos are media's to erase: its process here runs its erasure too.)
+ */
+let t: TestSessions;
+let erasure: RunningConsumer;
+beforeAll(async () => {
+  t = await startTestSessions();
+  erasure = await startErasureConsumer({
+    bus: t.bus,
+    prisma: t.prisma,
+    redis: t.redis,
+    config: t.config,
+    timelines: t.timelines,
+    cards: t.cards,
+    people: t.people,
+    logger: memoryLogger('sessions').logger,
+  });
+});
+afterAll(async () => {
+  await erasure?.stop();
+  await t?.close();
+});
+
+const settled = async () => {
+  await t.settle();
+  await consumersSettled(t.bus, [
+    { stream: 'USERS', durable: `${t.config.READ_MODEL_CONSUMER}-erasure` },
+    { stream: 'USERS', durable: audienceDurables(t.config.READ_MODEL_CONSUMER).people.durable },
+  ]);
+};
+const erasedReports = async (userId: string, service: string) =>
+  (await readEvents(t.bus, 'USERS', 'user.erased.v1')).filter((e) => e.data.userId === userId && e.data.service === service);
+const card = async (viewer: Client, id: string) => ok<FeedSession>(await viewer.get(`/api/sessions/${id}`));
+
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Every row of every table of the service's database whose text holds one of the needles. */
+async function rowsNaming(...needles: string[]): Promise<string[]> {
+  const tables = await t.prisma.$queryRawUnsafe<Array<{ name: string }>>(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name !~ 'migrations$' ORDER BY 1`,
+  );
+  expect(tables.map((r) => r.name)).toEqual(expect.arrayContaining(['beer_sessions', 'likes', 'comments', 'reactions', 'users', 'follows', 'outbox', 'erased_people']));
+  const hits: string[] = [];
+  for (const { name } of tables) {
+    const rows = await t.prisma.$queryRawUnsafe<Array<{ row: string }>>(`SELECT t::text AS row FROM "${name}" t WHERE t::text ILIKE ANY($1::text[])`, needles.map(like));
+    hits.push(...rows.map((r) => `${name}: ${r.row}`));
+  }
+  return hits;
+}
+
+async function tableSizes(): Promise<Record<string, number>> {
+  const sizes: Record<string, number> = {};
+  for (const name of ['beer_sessions', 'likes', 'comments', 'reactions', 'users', 'follows', 'outbox', 'erased_people']) {
+    const [row] = await t.prisma.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM "${name}"`);
+    sizes[name] = row?.n ?? 0;
+  }
+  return sizes;
+}
+
+/** Every key of this run's namespace (timelines, cards, people, the fan-out queue) whose name or value holds the needle. */
+async function redisNaming(needle: string): Promise<string[]> {
+  const wanted = needle.toLowerCase();
+  const keys = new Set<string>();
+  let cursor = '0';
+  do {
+    const [next, batch] = await t.redis.scan(cursor, 'MATCH', `${t.config.BUS_NAMESPACE}:*`, 'COUNT', 1000);
+    cursor = next;
+    for (const key of batch) keys.add(key);
+  } while (cursor !== '0');
+  const hits: string[] = [];
+  for (const key of keys) {
+    const type = await t.redis.type(key);
+    let texts: string[] = [];
+    if (type === 'string') texts = [(await t.redis.get(key)) ?? ''];
+    else if (type === 'hash') texts = Object.entries(await t.redis.hgetall(key)).flat();
+    else if (type === 'list') texts = await t.redis.lrange(key, 0, -1);
+    else if (type === 'set') texts = await t.redis.smembers(key);
+    else if (type === 'zset') texts = await t.redis.zrange(key, 0, -1);
+    else if (type === 'stream') texts = (await t.redis.xrange(key, '-', '+')).map(([, fields]) => fields.join(' '));
+    if ([key, ...texts].some((text) => text.toLowerCase().includes(wanted))) hits.push(`${type} ${key}`);
+  }
+  return hits;
+}
+
+/** The keys of the objects media stored for this run (its own S3 server). */
+async function storedObjects(): Promise<string[]> {
+  const url = new URL(t.s3.endpoint);
+  const s3 = new S3Client({ endPoint: url.hostname, port: Number(url.port), useSSL: false, accessKey: 'S3RVER', secretKey: 'S3RVER', region: 'us-east-1', pathStyle: true });
+  const keys: string[] = [];
+  for await (const item of s3.listObjectsV2('sessions-test', '', true) as AsyncIterable<{ name?: string }>) if (item.name) keys.push(item.name);
+  return keys;
+}
+
+describe('erasing a deleted account', () => {
+  it('removes everything naming the person from Postgres and Redis, corrects the others’ counts, and nothing comes back', async () => {
+    const [gone, ann, bob, cy] = [await t.user(), await t.user(), await t.user(), await t.user()];
+    for (const [a, b] of [[gone, ann], [ann, bob], [gone, bob], [ann, cy], [gone, cy]] as const) await t.befriend(a, b);
+
+    // Their session (with a photo) and what others left on it; others' sessions and what they left there.
+    const theirs = await t.logSession(gone, { title: 'Gone pints' }, { data: await jpeg() });
+    const annSession = await t.logSession(ann, { title: 'Ann pints' });
+    const bobSession = await t.logSession(bob, { title: 'Bob pints' });
+    ok(await ann.post(`/api/sessions/${theirs.id}/like`));
+    ok(await ann.post(`/api/sessions/${theirs.id}/comments`, { content: 'Nice one' }), 201);
+    ok(await bob.post(`/api/sessions/${theirs.id}/react`, { emoji: '🍺' }), 201);
+    for (const session of [annSession, bobSession]) {
+      ok(await gone.post(`/api/sessions/${session.id}/like`));
+      ok(await gone.post(`/api/sessions/${session.id}/comments`, { content: 'Cheers from me' }), 201);
+      ok(await gone.post(`/api/sessions/${session.id}/react`, { emoji: '🍺' }), 201);
+    }
+    ok(await bob.post(`/api/sessions/${annSession.id}/like`));
+    ok(await cy.post(`/api/sessions/${annSession.id}/react`, { emoji: '🍺' }), 201);
+    ok(await cy.post(`/api/sessions/${annSession.id}/comments`, { content: 'Prost' }), 201);
+    await settled();
+    // Timelines built and cards cached, as reading does.
+    for (const viewer of [gone, ann, bob, cy]) await feedIds(viewer);
+    expect(await feedIds(ann)).toContain(theirs.id);
+    expect(await card(bob, annSession.id)).toMatchObject({ likeCount: 2, commentCount: 2, reactions: [{ emoji: '🍺', count: 2 }] });
+    expect((await storedObjects()).filter((key) => key.includes(gone.id))).toHaveLength(1);
+
+    expect((await rowsNaming(gone.id)).length).toBeGreaterThan(5);
+    expect((await redisNaming(gone.id)).length).toBeGreaterThan(3);
+
+    await t.publish('user.deleted.v1', { userId: gone.id });
+    await eventually(async () => (await erasedReports(gone.id, 'sessions')).length === 1, 'user.erased.v1 from sessions');
+    await eventually(async () => (await erasedReports(gone.id, 'media')).length === 1, 'user.erased.v1 from media');
+    await settled();
+
+    expect(await rowsNaming(gone.id)).toEqual([]);
+    expect(await redisNaming(gone.id)).toEqual([]);
+    // Their session photo went with media's part.
+    expect((await storedObjects()).filter((key) => key.includes(gone.id))).toEqual([]);
+
+    // The others' sessions stand, counted without the person.
+    expect(await card(bob, annSession.id)).toMatchObject({
+      title: 'Ann pints',
+      likeCount: 1,
+      likes: [{ userId: bob.id }],
+      commentCount: 1,
+      comments: [{ userId: cy.id, content: 'Prost' }],
+      reactions: [{ emoji: '🍺', count: 1, users: [{ id: cy.id }] }],
+    });
+    expect(await card(ann, bobSession.id)).toMatchObject({ likeCount: 0, commentCount: 0, reactions: [] });
+    expect(ok<PublicSession[]>(await bob.get(`/api/users/${ann.id}/sessions`))).toMatchObject([{ id: annSession.id, likesCount: 1 }]);
+    // Their session is gone from every feed; the others' feeds are intact.
+    expect((await ann.get(`/api/sessions/${theirs.id}`)).statusCode).toBe(404);
+    expect((await feedIds(ann)).sort()).toEqual([annSession.id, bobSession.id].sort());
+    expect((await feedIds(bob)).sort()).toEqual([annSession.id, bobSession.id].sort());
+    expect(await feedIds(cy)).toEqual([annSession.id]);
+    // Their token is refused from now on: they cannot like anything any more.
+    expect((await gone.post(`/api/sessions/${annSession.id}/like`)).statusCode).toBe(401);
+
+    // The deletion again (a new envelope): reported again, nothing changes.
+    const sizes = await tableSizes();
+    await t.publish('user.deleted.v1', { userId: gone.id });
+    await eventually(async () => (await erasedReports(gone.id, 'sessions')).length === 2, 'second user.erased.v1');
+    await settled();
+    expect(await tableSizes()).toEqual(sizes);
+
+    // Late events about them (published before the deletion, delivered after): nothing comes back.
+    const late = randomUUID();
+    const at = new Date().toISOString();
+    await t.publish('session.created.v1', { sessionId: late, userId: gone.id, beerCount: 1, duration: 30, title: 'Late', beerTypes: [], location: null, hasMusic: false, createdAt: at, updatedAt: at });
+    await t.publish('session.liked.v1', { sessionId: annSession.id, ownerId: ann.id, userId: gone.id });
+    await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: gone.id, recipientId: ann.id });
+    await t.publish('social.friend.unmuted.v1', { userId: gone.id, friendId: bob.id });
+    await t.publish('user.updated.v1', { ...snapshot(gone.id), updatedAt: new Date(Date.now() + 60_000).toISOString() });
+    await settled();
+    for (const viewer of [ann, bob, cy]) await feedIds(viewer);
+    expect(await card(bob, annSession.id)).toMatchObject({ likeCount: 1, commentCount: 1 });
+    expect(await rowsNaming(gone.id)).toEqual([]);
+    expect(await redisNaming(gone.id)).toEqual([]);
+    expect(await tableSizes()).toEqual(sizes);
+  });
+});
