@@ -1,4 +1,4 @@
-import { forgetPublishedEvents, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger } from '@hoptrack/runtime';
+import { forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger } from '@hoptrack/runtime';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../db';
 
@@ -7,7 +7,7 @@ const BATCH = 10;
 /**
  * The last step of an erasure: once every service reported (complete_at),
  * the person's events leave the JetStream streams, their keys leave Redis,
- * auth's own published events that name them go, and last the erasure's row,
+ * auth's own outbox events that name them go, and last the erasure's row,
  * the last place that named them. A message some consumer has not
  * acknowledged yet keeps the row for the next pass. Replicas share the
  * table: each row is worked by one of them at a time (SKIP LOCKED).
@@ -40,7 +40,7 @@ export class ErasureScrubber {
           const streams = await scrubStreams(bus, needles, logger);
           const keys = await scrubRedisKeys(redis, needles);
           if (streams.waiting > 0) continue;
-          await forgetPublishedEvents(tx, needles);
+          await forgetEventsNaming(tx, needles);
           await tx.erasure.delete({ where: { userId } });
           logger.info({ streamMessages: streams.deleted, redisKeys: keys }, 'erasure finished');
         }

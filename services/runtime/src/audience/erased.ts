@@ -46,15 +46,15 @@ export async function anyErased(db: SqlClient, ids: readonly string[]): Promise<
 }
 
 /**
- * Published outbox rows are kept (replay, audit); the ones that name an erased
- * person go with them. Pending rows stay: the relay still owes them to the
- * bus, and the stream scrub removes them there.
+ * The service's outbox rows that name an erased person, published or not.
+ * Published rows are kept otherwise (replay, audit); these go with the
+ * person. A row still waiting for the relay (a message sent to them a moment
+ * before) goes unpublished: every consumer would skip it anyway (the inbox's
+ * guard), and published after the erasure it would name them again.
+ * A row the relay is publishing right now is locked: the delete waits for it.
  */
-export async function forgetPublishedEvents(tx: SqlClient, needles: readonly string[]): Promise<void> {
+export async function forgetEventsNaming(tx: SqlClient, needles: readonly string[]): Promise<void> {
   for (const needle of needles) {
-    await tx.$executeRawUnsafe(
-      `DELETE FROM "outbox" WHERE "published_at" IS NOT NULL AND strpos(lower("payload"::text), $1) > 0`,
-      needle.toLowerCase(),
-    );
+    await tx.$executeRawUnsafe(`DELETE FROM "outbox" WHERE strpos(lower("payload"::text), $1) > 0`, needle.toLowerCase());
   }
 }

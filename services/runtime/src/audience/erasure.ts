@@ -5,7 +5,7 @@ import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
 import { startConsumer, type RunningConsumer } from '../bus/consumer';
 import type { SqlClient } from '../db/sql';
-import { forgetPublishedEvents, markErased } from './erased';
+import { forgetEventsNaming, markErased } from './erased';
 
 /** The services that erase a deleted person and report it (auth erases its own rows in the request). */
 export const ERASING_SERVICES = ['social-graph', 'sessions', 'messaging', 'media', 'places', 'notifications', 'challenges'] as const;
@@ -30,14 +30,14 @@ export interface ErasureOptions<Tx extends SqlClient> {
 
 /**
  * A service's part of an account deletion (issue 24): on user.deleted.v1 it
- * erases what it holds of the person, forgets its own published events that
+ * erases what it holds of the person, forgets its own outbox events that
  * name them, keeps a tombstone, and reports user.erased.v1 to auth, which
  * scrubs the streams once every service reported.
  *
  * No inbox: everything here is a delete, so a redelivery (or a replayed
  * deletion) erases nothing more and reports again; a crash before the report
  * is a redelivery. The report goes straight to the bus (not the outbox, whose
- * published rows must not name the person), de-duplicated by its msg id.
+ * rows must not name the person), de-duplicated by its msg id.
  */
 export async function startErasure<Tx extends SqlClient>(options: ErasureOptions<Tx>): Promise<RunningConsumer> {
   const logger = options.logger.child({ component: 'erasure' });
@@ -56,7 +56,7 @@ export async function startErasure<Tx extends SqlClient>(options: ErasureOptions
           await markErased(tx, userId);
           await options.outside?.(userId, tx);
           await options.rows(tx, userId);
-          await forgetPublishedEvents(tx, [userId]);
+          await forgetEventsNaming(tx, [userId]);
         }, { timeout: 120_000 });
         await reportErased(options.bus, event, options.service);
         logger.info({ eventId: event.id }, 'person erased');
