@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { API_SECURITY_HEADERS } from '@hoptrack/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@hoptrack/testing';
-import { registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { callApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 import { repoRoot } from '@hoptrack/testing/processes';
 import { startStack, type Stack } from '@hoptrack/testing/stack';
@@ -73,6 +73,10 @@ const INPUTS: Record<string, { query?: Record<string, string>; json?: unknown }>
   'GET /api/google-places/photo': { query: { photoreference: `revocation-${randomUUID()}` } },
   'GET /api/users/search': { query: { q: 'revocation' } },
   'PATCH /api/me': { json: { bio: 'revocation test' } },
+  // A wrong current password: past authentication the answer is 400 and nothing changes (the account must outlive the scan).
+  'PUT /api/me/password': { json: { currentPassword: 'not-the-password', newPassword: 'revocation-secret' } },
+  'PUT /api/me/email': { json: { currentPassword: 'not-the-password', newEmail: 'revocation@example.com' } },
+  'DELETE /api/me': { json: { password: 'not-the-password', confirm: 'DELETE' } },
   'PUT /api/me/profile-picture': { json: { profilePictureUrl: `/api/media/files/avatars/${randomUUID()}/${randomUUID()}.webp` } },
   'PUT /api/privacy': { json: { showOnlineStatus: true } },
   'POST /api/albums': { json: { name: 'Revocation test' } },
@@ -290,6 +294,31 @@ describe('revocation: a token from before a password reset is refused at every a
       failures,
       `routes that did not answer 401 to A's token from before the password reset (within ${CONDITION_BOUND_MS} ms):\n${failures.join('\n')}`,
     ).toEqual([]);
+  });
+
+  it("refuses a deleted account's token with 401 at every authenticated route (issue 24)", async () => {
+    expect(authenticated.length, 'no authenticated route was found').toBeGreaterThan(0);
+    const b = await registerUser(stack.baseUrl, 'deleted');
+    // Known everywhere first (its registration applied), so the refusal is the deletion's doing.
+    await eventually(async () => (await callApi(stack.baseUrl, b.token, 'GET', '/api/notifications/unread-count')).status === 200, 'b known');
+    const gone = await callApi(stack.baseUrl, b.token, 'DELETE', '/api/me', { password: b.password, confirm: 'DELETE' });
+    expect(gone.status).toBe(200);
+    const accepting = new Map(authenticated.map((route) => [keyOf(route), route]));
+    const last = new Map<string, Answer>();
+    try {
+      await eventually(async () => {
+        for (const [key, route] of accepting) {
+          const answer = await call(stack.baseUrl, route, b.token);
+          last.set(key, answer);
+          if (answer.status === 401) accepting.delete(key);
+        }
+        return accepting.size === 0;
+      }, "every authenticated route refusing the deleted account's token");
+    } catch (err) {
+      if (!(err instanceof Error && /not met within/.test(err.message))) throw err;
+    }
+    const failures = [...accepting.keys()].map((key) => `${key} -> ${last.get(key)?.status}: ${last.get(key)?.text}`);
+    expect(failures, `routes that did not answer 401 to the deleted account's token:\n${failures.join('\n')}`).toEqual([]);
   });
 
   it('accepts the post-reset token at the same routes (the control: the calls reach past authentication)', async () => {

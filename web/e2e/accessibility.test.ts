@@ -232,6 +232,7 @@ function signedInScreens(w: World): Screen[] {
     { path: '/dm', title: 'Direct Messages', axeOnly: true, ready: (page) => item(list(page, 'Threads'), friend.displayName).waitFor() },
     { path: `/dm?user=${friend.id}`, title: 'Direct Messages', ready: (page) => chatLog(page).getByText('Will do', { exact: true }).waitFor() },
     { path: '/privacy', title: 'Privacy Settings', ready: (page) => page.getByRole('switch', { name: 'Private Profile' }).waitFor() },
+    { path: '/account', title: 'Account Settings', ready: (page) => page.getByRole('region', { name: 'Delete account', exact: true }).waitFor() },
     {
       path: '/notifications',
       title: 'Notifications',
@@ -523,7 +524,7 @@ describe('keyboard', () => {
         await press(page, account, key);
         await expect.poll(() => hasFocus(menuItem('My Profile'))).toBe(true);
         expect(await account.getAttribute('aria-expanded')).toBe('true');
-        for (const next of ['Privacy', 'Logout', 'My Profile']) {
+        for (const next of ['Privacy', 'Account', 'Logout', 'My Profile']) {
           await page.keyboard.press('ArrowDown');
           expect(await hasFocus(menuItem(next)), `ArrowDown moves to ${next}`).toBe(true);
         }

@@ -37,6 +37,7 @@ const SIGNED_IN_ONLY: [path: string, title: string][] = [
   ['/messages', 'Messages'],
   ['/dm', 'Direct Messages'],
   ['/privacy', 'Privacy Settings'],
+  ['/account', 'Account Settings'],
   ['/notifications', 'Notifications'],
   ['/challenges', 'Challenges'],
   ['/challenges/00000000-0000-4000-8000-000000000000', 'Challenge'],
@@ -98,7 +99,7 @@ describe('wide header', () => {
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     const menu = page.getByRole('menu');
-    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['My Profile', 'Privacy', 'Logout']);
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['My Profile', 'Privacy', 'Account', 'Logout']);
     await menu.getByRole('menuitem', { name: 'My Profile' }).click();
     await page.waitForURL('**/profile');
     await page.getByRole('heading', { level: 1, name: 'My Profile' }).waitFor();

@@ -35,6 +35,7 @@ const NOT_ON_FIRST_SCREEN = [
   'UserProfilePage',
   'SearchPage',
   'PrivacyPage',
+  'AccountPage',
   'AuthDialog',
   'SessionFormDialog',
 ];

@@ -9,6 +9,7 @@ import { AppLayout } from './AppLayout';
 
 // Every screen but `/` is its own chunk; AppLayout's Suspense shows the loading state meanwhile.
 
+const AccountPage = lazyNamed(() => import('../pages/AccountPage'), 'AccountPage');
 const ChallengePage = lazyNamed(() => import('../pages/ChallengePage'), 'ChallengePage');
 const ChallengesPage = lazyNamed(() => import('../pages/ChallengesPage'), 'ChallengesPage');
 const DiscoveryPage = lazyNamed(() => import('../pages/DiscoveryPage'), 'DiscoveryPage');
@@ -34,6 +35,7 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
   { path: 'profile', title: 'My Profile', element: <MyProfilePage /> },
   { path: 'my-profile', title: 'My Profile', element: <MyProfilePage /> },
   { path: 'privacy', title: 'Privacy Settings', element: <PrivacyPage /> },
+  { path: 'account', title: 'Account Settings', element: <AccountPage /> },
   { path: 'friends', title: 'Friends', element: <FriendsPage /> },
   { path: 'friends-enhanced', title: 'Friends', element: <FriendsEnhancedPage /> },
   { path: 'search', title: 'Search', element: <SearchPage /> },

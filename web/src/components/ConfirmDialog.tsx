@@ -12,10 +12,12 @@ interface ConfirmDialogProps {
   onClose: () => void;
   /** Extra inputs between the description and the buttons. */
   children?: ReactNode;
+  /** The confirm button is off until the inputs say yes (a typed confirmation). */
+  confirmDisabled?: boolean;
 }
 
 /** "Are you sure?" for destructive actions: Cancel, and a danger button that confirms. */
-export function ConfirmDialog({ title, description, confirmLabel, pending, onConfirm, onClose, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, description, confirmLabel, pending, onConfirm, onClose, children, confirmDisabled }: ConfirmDialogProps) {
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onConfirm();
@@ -24,7 +26,7 @@ export function ConfirmDialog({ title, description, confirmLabel, pending, onCon
     <Modal open title={title} description={description} onClose={onClose}>
       <form className="form" onSubmit={onSubmit}>
         {children}
-        <FormActions onCancel={onClose} pending={pending} submitLabel={confirmLabel} tone="danger" />
+        <FormActions onCancel={onClose} pending={pending} submitLabel={confirmLabel} tone="danger" submitDisabled={confirmDisabled} />
       </form>
     </Modal>
   );

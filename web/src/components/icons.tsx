@@ -96,6 +96,16 @@ export const ShieldIcon = (props: IconProps) => (
   </Icon>
 );
 
+/** A key: the account's sign-in (e-mail, password). */
+export const KeyIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="7.5" cy="15.5" r="4.5" />
+    <path d="m10.7 12.3 9.3-9.3" />
+    <path d="m16 7 3 3" />
+    <path d="m13.5 9.5 2 2" />
+  </Icon>
+);
+
 export const LogoutIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3" />

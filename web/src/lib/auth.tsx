@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { getQueryFn } from './api';
+import { errorStatus, getQueryFn } from './api';
 import { CURRENT_USER_KEY } from './authApi';
 import { TOKEN_KEY, readStoredToken, writeStoredToken } from './tokenStorage';
 
@@ -18,6 +18,8 @@ export interface AuthState {
   isLoading: boolean;
   /** Keeps the token of a login/registration and refreshes the current user. */
   signIn(response: AuthResponse): void;
+  /** Keeps the new token of the same person (a password change killed the old one); cached answers stay. */
+  renewSession(response: AuthResponse): void;
   /** Forgets the token and every cached answer. */
   signOut(): void;
 }
@@ -64,6 +66,36 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  const renewSession = useCallback(
+    (response: AuthResponse) => {
+      writeStoredToken(response.token);
+      setToken(response.token);
+      queryClient.setQueryData(CURRENT_USER_KEY, response.user);
+    },
+    [queryClient],
+  );
+
+  // Any other call refused with 401 (the password was changed on another device, the account
+  // was deleted): ask /api/me again, whose 401 signs out below. Not while a change of our own
+  // is on its way: a password change answers this device's new token, which settles it.
+  useEffect(() => {
+    if (token === null) return;
+    const recheck = (error: unknown) => {
+      if (errorStatus(error) !== 401 || queryClient.isMutating() > 0) return;
+      void queryClient.refetchQueries({ queryKey: CURRENT_USER_KEY, exact: true }, { cancelRefetch: false });
+    };
+    const stopQueries = queryClient.getQueryCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
+    });
+    const stopMutations = queryClient.getMutationCache().subscribe((event) => {
+      if (event.type === 'updated' && event.action.type === 'error') recheck(event.action.error);
+    });
+    return () => {
+      stopQueries();
+      stopMutations();
+    };
+  }, [token, queryClient]);
+
   const tokenRejected = token !== null && me.data === null;
   useEffect(() => {
     if (tokenRejected) signOut();
@@ -88,9 +120,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAuthenticated: user !== null,
       isLoading: token !== null && me.isLoading,
       signIn,
+      renewSession,
       signOut,
     }),
-    [user, token, me.isLoading, signIn, signOut],
+    [user, token, me.isLoading, signIn, renewSession, signOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,6 +1,10 @@
 import type {
   AuthResponse,
+  ChangeEmailRequest,
+  ChangePasswordRequest,
   CurrentUser,
+  DeleteAccountRequest,
+  EmailChangeResponse,
   ForgotPasswordRequest,
   ForgotPasswordResponse,
   LoginRequest,
@@ -32,4 +36,8 @@ export const authApi = {
   resendVerification: () => apiRequest<MessageResponse>('POST', '/api/auth/resend-verification', {}),
   updatePrivacy: (body: PrivacyUpdateRequest) => apiRequest<CurrentUser>('PUT', '/api/privacy', body),
   updateProfile: (body: ProfileUpdateRequest) => apiRequest<CurrentUser>('PATCH', '/api/me', body),
+  /** Every token of the account dies, this device's too: the answer carries this device's new one. */
+  changePassword: (body: ChangePasswordRequest) => apiRequest<AuthResponse>('PUT', '/api/me/password', body),
+  changeEmail: (body: ChangeEmailRequest) => apiRequest<EmailChangeResponse>('PUT', '/api/me/email', body),
+  deleteAccount: (body: DeleteAccountRequest) => apiRequest<MessageResponse>('DELETE', '/api/me', body),
 };

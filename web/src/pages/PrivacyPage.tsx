@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser, PrivacyKey, PrivacyUpdateRequest } from '@hoptrack/proto';
+import { Link } from 'react-router';
 import { PageHeader } from '../components/PageHeader';
 import { Switch } from '../components/Switch';
 import { useAuth } from '../lib/auth';
@@ -74,7 +75,15 @@ export function PrivacyPage() {
 
   return (
     <div className="page page--narrow">
-      <PageHeader title="Privacy Settings" subtitle="Control who can see your profile and reach you." />
+      <PageHeader
+        title="Privacy Settings"
+        subtitle="Control who can see your profile and reach you."
+        actions={
+          <Link to="/account" className="button button--secondary button--small">
+            Account Settings
+          </Link>
+        }
+      />
       <section className="card" aria-label="Privacy switches">
         {SETTINGS.map((setting) => (
           <Switch

@@ -3,10 +3,10 @@ import { useEffect, useId, useRef } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { Avatar } from '../Avatar';
-import { LogoutIcon, ShieldIcon, UserIcon } from '../icons';
+import { KeyIcon, LogoutIcon, ShieldIcon, UserIcon } from '../icons';
 import { useDropdown, useMenuKeys } from '../useDropdown';
 
-/** The avatar button and its menu: My Profile, Privacy, Logout. Arrow keys and typed letters move between items. */
+/** The avatar button and its menu: My Profile, Privacy, Account, Logout. Arrow keys and typed letters move between items. */
 export function AvatarMenu({ user }: { user: CurrentUser }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
@@ -49,6 +49,10 @@ export function AvatarMenu({ user }: { user: CurrentUser }) {
           <Link to="/privacy" role="menuitem" className="dropdown__item" onClick={close}>
             <ShieldIcon />
             <span>Privacy</span>
+          </Link>
+          <Link to="/account" role="menuitem" className="dropdown__item" onClick={close}>
+            <KeyIcon />
+            <span>Account</span>
           </Link>
           <button type="button" role="menuitem" className="dropdown__item" onClick={logout}>
             <LogoutIcon />

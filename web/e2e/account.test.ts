@@ -1,0 +1,314 @@
+import { DELETE_CONFIRMATION, EMAIL_CHANGE_NOTICE_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { caughtMail, type CaughtMail } from '@hoptrack/testing/mail';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { axeProblems, expectDialogKeyboard, walkWithTab } from './a11y';
+import { expectDialogFits, expectNoSidewaysScroll, expectNothingUnderBottomBar } from './layout';
+import {
+  authDialog,
+  callApi,
+  dismissToast,
+  expectApi,
+  expectFieldError,
+  expectSignedInFeed,
+  expectToast,
+  expectWelcomePage,
+  logInViaDialog,
+  makeFriends,
+  notifications,
+  registerUser,
+  storedToken,
+  uniqueUser,
+  useE2eStack,
+  type RegisteredUser,
+} from './support';
+
+/**
+ * Account settings (issue 24 item 6) in the browser, against the real stack:
+ * a password change signs out every other device and keeps this one; a
+ * change of e-mail waits for the link mailed to the new address (the old one
+ * is told); deleting the account signs out, and neither the sign-in nor the
+ * profile know the person afterwards; the screen passes axe and fits a phone.
+ */
+const stack = useE2eStack();
+const mailUrl = inject('e2eMailUrl');
+
+const NEW_PASSWORD = 'hoppy-secret-2';
+
+const h1 = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+const accountMenu = (page: Page) => page.getByRole('button', { name: 'Account menu', exact: true });
+
+/** The screen once it is there: its title and its last section. */
+async function openAccount(user: RegisteredUser, options?: { narrow?: boolean }): Promise<Page> {
+  const page = await stack.openAs(user, '/account', options);
+  await h1(page, 'Account Settings').waitFor();
+  await section(page, 'Delete account').waitFor();
+  return page;
+}
+
+/** Waits for the mail with `subject` that `to` received. */
+async function mailTo(to: string, subject: string): Promise<CaughtMail> {
+  let found: CaughtMail | undefined;
+  await expect
+    .poll(async () => {
+      found = (await caughtMail(mailUrl, to)).find((mail) => mail.subject === subject);
+      return found !== undefined;
+    })
+    .toBe(true);
+  if (!found) throw new Error(`no mail "${subject}" to ${to}`);
+  return found;
+}
+
+/** Counts the calls of `method` to `path` the page makes from now on. */
+function countCalls(page: Page, method: string, path: string): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (request.method() === method && new URL(request.url()).pathname === path) count += 1;
+  });
+  return () => count;
+}
+
+async function loginStatus(email: string, password: string): Promise<number> {
+  const res = await fetch(`${stack.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  await res.body?.cancel();
+  return res.status;
+}
+
+describe('change password', () => {
+  it('keeps this browser signed in with a new token, signs out the other, and only the new password signs in', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctpw');
+    const a = await openAccount(user);
+    const b = await stack.openAs(user, '/');
+    await expectSignedInFeed(b);
+
+    const form = section(a, 'Change password');
+    const puts = countCalls(a, 'PUT', '/api/me/password');
+    const submit = () => form.getByRole('button', { name: 'Change password', exact: true }).click();
+
+    // The confirmation must match before anything is sent.
+    await form.getByLabel('Current password', { exact: true }).fill('not-my-password');
+    await form.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await form.getByLabel('Confirm new password', { exact: true }).fill(`${NEW_PASSWORD}x`);
+    await submit();
+    await expectFieldError(form, 'Confirm new password', 'Passwords do not match');
+    expect(puts()).toBe(0);
+
+    // A wrong current password is the server's answer, under its field; nothing changes.
+    await form.getByLabel('Confirm new password', { exact: true }).fill(NEW_PASSWORD);
+    await submit();
+    await expectFieldError(form, 'Current password', 'Current password is incorrect');
+    expect(puts()).toBe(1);
+    expect(await storedToken(a)).toBe(user.token);
+
+    await form.getByLabel('Current password', { exact: true }).fill(user.password);
+    await submit();
+    await expectToast(a, 'Password changed');
+    await expect.poll(() => storedToken(a)).not.toBe(user.token);
+    expect(await form.getByLabel('Current password', { exact: true }).inputValue()).toBe('');
+    // The old token is dead everywhere, this browser's new one works.
+    expect((await callApi(stack.baseUrl, user.token, 'GET', '/api/me')).status).toBe(401);
+    const renewed = await storedToken(a);
+    expect((await callApi(stack.baseUrl, renewed ?? '', 'GET', '/api/me')).status).toBe(200);
+
+    // A stays signed in, across a reload too.
+    await a.reload();
+    await h1(a, 'Account Settings').waitFor();
+    await accountMenu(a).waitFor();
+
+    // B's next call (the albums of /photos) is refused: it lands signed out, without a reload.
+    await b.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Photos', exact: true }).click();
+    await b.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
+    await accountMenu(b).waitFor({ state: 'detached' });
+    expect(await storedToken(b)).toBeNull();
+
+    // There, the old password no longer signs in; the new one does.
+    await b.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await logInViaDialog(b, user.email, user.password);
+    await notifications(b).getByText('Invalid email or password', { exact: true }).waitFor();
+    await authDialog(b, 'Sign In').getByLabel('Password', { exact: true }).fill(NEW_PASSWORD);
+    await authDialog(b, 'Sign In').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await authDialog(b, 'Sign In').waitFor({ state: 'detached' });
+    await accountMenu(b).waitFor();
+
+    // And later, A signs out and back in with the new password.
+    await accountMenu(a).click();
+    await a.getByRole('menuitem', { name: 'Logout', exact: true }).click();
+    await expectWelcomePage(a);
+    await a.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await logInViaDialog(a, user.email, NEW_PASSWORD);
+    await expectSignedInFeed(a);
+  });
+});
+
+describe('change e-mail', () => {
+  it('mails a link to the new address and tells the old one; the link makes the new address the account’s', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctmail');
+    const other = await registerUser(stack.baseUrl, 'accttaken');
+    const newEmail = uniqueUser('acctnew').email;
+    const page = await openAccount(user);
+
+    const email = section(page, 'E-mail');
+    await email.getByText(user.email, { exact: true }).waitFor();
+    await email.getByText('Not verified', { exact: true }).waitFor();
+    // The first resend is sent; the next within the minute is refused (429), and the toast says so.
+    const resend = email.getByRole('button', { name: 'Resend verification e-mail', exact: true });
+    await resend.click();
+    await expectToast(page, 'E-mail sent');
+    await dismissToast(page);
+    await resend.click();
+    await expectToast(page, 'Error');
+    await dismissToast(page);
+
+    const form = section(page, 'Change e-mail');
+    const submit = () => form.getByRole('button', { name: 'Change e-mail', exact: true }).click();
+    await form.getByLabel('Current password', { exact: true }).fill(user.password);
+    await form.getByLabel('New e-mail', { exact: true }).fill(user.email);
+    await submit();
+    await expectFieldError(form, 'New e-mail', 'That is already your e-mail address');
+    await form.getByLabel('New e-mail', { exact: true }).fill(other.email);
+    await submit();
+    await expectFieldError(form, 'New e-mail', 'Email already registered');
+    await form.getByLabel('New e-mail', { exact: true }).fill(newEmail);
+    await form.getByLabel('Current password', { exact: true }).fill('not-my-password');
+    await submit();
+    await expectFieldError(form, 'Current password', 'Current password is incorrect');
+
+    await form.getByLabel('Current password', { exact: true }).fill(user.password);
+    await submit();
+    await expectToast(page, 'Check your inbox');
+    // Until the link is opened, the account's address is the old one.
+    await email.getByText(`Waiting for you to confirm ${newEmail}`, { exact: false }).waitFor();
+    await email.getByText(user.email, { exact: true }).waitFor();
+
+    const notice = await mailTo(user.email, EMAIL_CHANGE_NOTICE_SUBJECT);
+    expect(notice.to).toEqual([user.email]);
+    const verification = await mailTo(newEmail, VERIFICATION_MAIL_SUBJECT);
+    const link = /https?:\/\/\S+\/verify-email\?token=\S+/.exec(verification.text)?.[0];
+    expect(link, verification.text).toBeDefined();
+    const target = new URL(link ?? '');
+
+    await page.goto(`${target.pathname}${target.search}`);
+    await h1(page, 'E-mail verified!').waitFor();
+    await page.goto('/account');
+    await h1(page, 'Account Settings').waitFor();
+    await email.getByText(newEmail, { exact: true }).waitFor();
+    await email.getByText('Verified', { exact: true }).waitFor();
+    expect(await email.getByText('Waiting for you to confirm', { exact: false }).count()).toBe(0);
+    expect(await email.getByRole('button', { name: 'Resend verification e-mail' }).count()).toBe(0);
+
+    // The new address signs in, the old one no longer does.
+    expect(await loginStatus(newEmail, user.password)).toBe(200);
+    expect(await loginStatus(user.email, user.password)).toBe(401);
+  });
+});
+
+describe('delete account', () => {
+  it('asks for the typed word and the password, then signs out; the person is gone for sign-in and for friends', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctdel');
+    const friend = await registerUser(stack.baseUrl, 'acctpal');
+    await makeFriends(stack.baseUrl, friend, user);
+    const friendPage = await stack.openAs(friend, `/profile/${user.username}`);
+    await friendPage.getByRole('heading', { name: user.displayName, exact: true }).waitFor();
+
+    const page = await openAccount(user);
+    await section(page, 'Delete account').getByRole('button', { name: 'Delete account...', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?', exact: true });
+    const confirm = dialog.getByRole('button', { name: 'Delete my account', exact: true });
+    await dialog.waitFor();
+    expect(await confirm.isDisabled()).toBe(true);
+
+    // Enabled by exactly the word: not by another case, not by more.
+    const typed = dialog.getByLabel(`Type ${DELETE_CONFIRMATION} to confirm`, { exact: true });
+    await dialog.getByLabel('Password', { exact: true }).fill('not-my-password');
+    await typed.fill(DELETE_CONFIRMATION.toLowerCase());
+    expect(await confirm.isDisabled()).toBe(true);
+    await typed.fill(`${DELETE_CONFIRMATION} `);
+    expect(await confirm.isDisabled()).toBe(true);
+    await typed.fill(DELETE_CONFIRMATION);
+    expect(await confirm.isEnabled()).toBe(true);
+
+    // A wrong password is refused under its field, and the account stays.
+    await confirm.click();
+    await expect.poll(() => dialog.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect((await callApi(stack.baseUrl, user.token, 'GET', '/api/me')).status).toBe(200);
+
+    await dialog.getByLabel('Password', { exact: true }).fill(user.password);
+    await confirm.click();
+    await expectWelcomePage(page);
+    await expectToast(page, 'Account deleted');
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(await storedToken(page)).toBeNull();
+    expect((await callApi(stack.baseUrl, user.token, 'GET', '/api/me')).status).toBe(401);
+
+    // Signing in again fails as for any unknown account.
+    await page.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await logInViaDialog(page, user.email, user.password);
+    await notifications(page).getByText('Invalid email or password', { exact: true }).waitFor();
+
+    // The friend's view of the profile: gone once the social graph has erased the person (an event after the delete).
+    await expect
+      .poll(async () => (await callApi(stack.baseUrl, friend.token, 'GET', `/api/users/profile/${encodeURIComponent(user.username)}`)).status)
+      .toBe(404);
+    await friendPage.reload();
+    await h1(friendPage, 'User Not Found').waitFor();
+  });
+});
+
+describe('the account screen', () => {
+  it('is reached from the account menu and the privacy screen, passes axe with errors and the dialog showing, and Tab reaches every control', async () => {
+    const user = await registerUser(stack.baseUrl, 'accta11y');
+    const page = await stack.openAs(user, '/');
+    await expectSignedInFeed(page);
+    await accountMenu(page).click();
+    await page.getByRole('menuitem', { name: 'Account', exact: true }).click();
+    await h1(page, 'Account Settings').waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Privacy Settings', exact: true }).click();
+    await h1(page, 'Privacy Settings').waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Account Settings', exact: true }).click();
+    await h1(page, 'Account Settings').waitFor();
+    await section(page, 'Delete account').waitFor();
+
+    const problems: string[] = [];
+    problems.push(...(await axeProblems(page, '/account')));
+    const walk = await walkWithTab(page);
+    problems.push(...walk.unreached.map((control) => `[/account] never reached by Tab: ${control}`));
+    problems.push(...walk.focusedUnseen.map((control) => `[/account] focused while out of sight: ${control}`));
+
+    // With the inline errors of empty forms.
+    await section(page, 'Change e-mail').getByRole('button', { name: 'Change e-mail', exact: true }).click();
+    await section(page, 'Change password').getByRole('button', { name: 'Change password', exact: true }).click();
+    await expectFieldError(section(page, 'Change password'), 'Current password', 'Current password is required');
+    await expectFieldError(section(page, 'Change e-mail'), 'Current password', 'Current password is required');
+    problems.push(...(await axeProblems(page, '/account with field errors')));
+
+    const opener = section(page, 'Delete account').getByRole('button', { name: 'Delete account...', exact: true });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your account?', exact: true });
+    await dialog.waitFor();
+    problems.push(...(await axeProblems(page, '/account delete dialog')));
+    await expectDialogKeyboard(page, dialog, opener, '/account delete dialog');
+    expect(problems).toEqual([]);
+  });
+
+  it('fits a phone: no sideways scrolling, nothing under the bottom bar, the delete dialog on screen', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctphone');
+    // A long address waiting for its link: the longest text the screen shows.
+    const waiting = uniqueUser('acctlong').email.replace('@example.com', '@mail.a-rather-long-brewery-name-for-testing.example.com');
+    await expectApi(stack.baseUrl, user.token, 'PUT', '/api/me/email', { currentPassword: user.password, newEmail: waiting });
+    const page = await openAccount(user, { narrow: true });
+    await section(page, 'E-mail').getByText(`Waiting for you to confirm ${waiting}`, { exact: false }).waitFor();
+
+    await expectNoSidewaysScroll(page, '/account');
+    await expectNothingUnderBottomBar(page, '/account');
+    expect(await axeProblems(page, '/account narrow')).toEqual([]);
+
+    const opener: Locator = section(page, 'Delete account').getByRole('button', { name: 'Delete account...', exact: true });
+    await opener.click();
+    await expectDialogFits(page, page.getByRole('dialog', { name: 'Delete your account?', exact: true }), 'the delete-account dialog');
+  });
+});
