@@ -163,3 +163,32 @@ export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
 
 /** The mail that tells the old address of a change of e-mail (tests tell it from the others by its subject). */
 export const EMAIL_CHANGE_NOTICE_SUBJECT = 'Your Hoptrack e-mail address is being changed';
+
+/** A data export (POST /api/me/export, GET /api/me/exports): ready exports download as one zip until they expire. */
+export const EXPORT_STATUSES = ['pending', 'ready', 'expired'] as const;
+export const dataExport = z.object({
+  id: uuid,
+  status: z.enum(EXPORT_STATUSES),
+  requestedAt: z.string(),
+  readyAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  /** Bytes of the zip, once ready. */
+  size: z.number().int().nullable(),
+});
+export type DataExport = z.infer<typeof dataExport>;
+export const dataExportList = z.array(dataExport);
+export const exportParams = z.object({ id: uuid });
+/** The mail that says an export is ready (tests tell it from the others by its subject). */
+export const EXPORT_READY_SUBJECT = 'Your Hoptrack data is ready to download';
+
+/**
+ * One service's part of an export, as the exports object store holds it:
+ * `data` becomes `<service>.json` in the zip; `files` are S3 keys of the
+ * person's own files (originals) that media copies in under `path`.
+ */
+export const exportPart = z.object({
+  service: z.string(),
+  data: z.unknown(),
+  files: z.array(z.object({ path: z.string(), key: z.string() })).default([]),
+});
+export type ExportPart = z.infer<typeof exportPart>;

@@ -64,6 +64,12 @@ export const eventSchemas = {
   'user.deleted.v1': z.object({ userId: uuid }),
   /** `service` erased everything of userId it held (its answer to user.deleted.v1). */
   'user.erased.v1': z.object({ userId: uuid, service: z.string() }),
+  /** userId asked for their data (POST /api/me/export): every service contributes its part. */
+  'user.export.requested.v1': z.object({ exportId: uuid, userId: uuid }),
+  /** `service` put its part of the export in the exports object store (`<exportId>/<service>.json`). */
+  'user.export.contributed.v1': z.object({ exportId: uuid, userId: uuid, service: z.string() }),
+  /** Media assembled the zip (S3 `key`, `size` bytes): auth marks the export ready and tells the person. */
+  'user.export.ready.v1': z.object({ exportId: uuid, userId: uuid, key: z.string(), size: z.number().int().nonnegative() }),
   /** requester asked recipient; requester now follows recipient. */
   'social.friendship.requested.v1': pair,
   /** The two are friends (both directions). */

@@ -6,3 +6,4 @@ export { tokenVersionCheck, type RevocationCheck } from './revocation';
 export { PeopleCache, personOfSnapshot, type CachedPerson } from './people-cache';
 export { anyErased, erasedHash, forgetEventsNaming, idsMentioned, markErased } from './erased';
 export { ERASING_SERVICES, startErasure, type ErasingService, type ErasureOptions } from './erasure';
+export { EXPORTING_SERVICES, exportPartName, exportParts, startExportContributor, type ExportContributorOptions, type ExportingService } from './export';

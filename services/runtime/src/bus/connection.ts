@@ -105,9 +105,11 @@ export async function ensureStreams(bus: Bus, names: StreamName[] = Object.keys(
 }
 
 export async function deleteStreams(bus: Bus): Promise<void> {
-  for (const stream of Object.keys(streams) as StreamName[]) {
+  // With the exports object store's stream (services/runtime/src/audience/export.ts).
+  const names = [...(Object.keys(streams) as StreamName[]).map((s) => streamNameFor(bus.namespace, s)), `OBJ_${bus.namespace.replace(/[^A-Za-z0-9_-]/g, '_')}_EXPORTS`];
+  for (const name of names) {
     try {
-      await bus.jsm.streams.delete(streamNameFor(bus.namespace, stream));
+      await bus.jsm.streams.delete(name);
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }
