@@ -104,6 +104,8 @@ interface Fixture {
   challengeIds: { invitedD: string; invitedByD: string };
   /** A's challenge invitations: the one A sent D and the one A received from D. */
   invitationIds: { toD: string; fromD: string };
+  /** A's data export (issue 24). */
+  exportId: string;
 }
 
 type Fill = Record<string, string>;
@@ -121,7 +123,8 @@ type Kind =
   | 'friendship'
   | 'review'
   | 'challenge-list'
-  | 'invitation';
+  | 'invitation'
+  | 'export';
 
 /**
  * Templates by the object their parameters address: the first rule whose
@@ -167,6 +170,8 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
     // The invitation A sent (D is its recipient) and the one A received from D.
     fill: (fx) => [{ id: fx.invitationIds.toD }, { id: fx.invitationIds.fromD }],
   },
+  // A's data export: its id in another person's /api/me/export/:id.
+  { prefix: '/api/me/export/:id', kind: 'export', fill: (fx) => [{ id: fx.exportId }] },
 ];
 
 /**
@@ -360,6 +365,7 @@ function forbiddenFor(fx: Fixture, viewerId: string, urlPath: string, exposes: E
     review: fx.reviewId,
     'challenge invitation to D': fx.invitationIds.toD,
     'challenge invitation from D': fx.invitationIds.fromD,
+    export: fx.exportId,
     // A's contacts: who A writes to, befriends or blocks is A's private graph.
     'C (A writes to, asked)': fx.c.id,
     "D (A's friend)": fx.d.id,
@@ -566,6 +572,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
     const toD = invitations.sent.find((i) => i.to.id === d.id)?.id;
     const fromD = invitations.received.find((i) => i.from.id === d.id)?.id;
     if (!toD || !fromD) throw new Error(`A's challenge invitations: ${JSON.stringify(invitations)}`);
+    const dataExport = (await expectApi(base, a.token, 'POST', '/api/me/export', undefined, 202)) as { id: string };
 
     fx = {
       a,
@@ -589,6 +596,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       reviewId: review.id,
       challengeIds: { invitedD: invitedD.id, invitedByD: invitedByD.id },
       invitationIds: { toD, fromD },
+      exportId: dataExport.id,
     };
 
     // Wait for the events: A's private switch in every read model, the block in places, the photo processed.
@@ -627,6 +635,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       const rule = classify(template);
       if (!rule || !registered.has(`GET ${template}`)) continue;
       if (rule.kind === 'photo-file') continue; // unsigned keys answer 404 to everyone; the signed URLs below are the control
+      if (rule.kind === 'export') continue; // 409 to its owner while being prepared; the owner's download is the browser test's
       for (const fill of rule.fill(fx)) {
         const urlPath = fillTemplate(template, fill);
         const answer = await call(stack.baseUrl, fx.a.token, 'GET', urlPath);

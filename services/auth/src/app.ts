@@ -2,6 +2,9 @@ import {
   bearerAuth,
   createServer,
   createTokenService,
+  FileSignature,
+  startConsumer,
+  startExportContributor,
   FixedWindowLimiter,
   Outbox,
   OutboxRelay,
@@ -18,11 +21,13 @@ import type { Redis } from 'ioredis';
 import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
+import { DataExports } from './domain/exports';
 import { createMailer, type Mailer } from './domain/mailer';
 import { startErasureCoordinator } from './erasure/erasure-coordinator';
 import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
 import { authRoutes } from './routes/auth.routes';
+import { exportRoutes } from './routes/export.routes';
 import { meRoutes } from './routes/me.routes';
 
 export interface AuthDeps {
@@ -48,6 +53,8 @@ export interface AuthApp {
   scrubber: ErasureScrubber;
   /** Starts the consumer of the services' erasure reports. */
   startErasureReports: () => Promise<RunningConsumer>;
+  /** Starts auth's export consumers: its own part of each export, and media's ready reports. */
+  startExports: () => Promise<RunningConsumer[]>;
 }
 
 /** Wires the auth service from its connections; `server.ts` opens them, tests pass their own. */
@@ -107,6 +114,18 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     authenticate,
   );
   meRoutes(app, accounts, authenticate, new UploadTokens(config.FILE_URL_SECRET, clock));
+  const exports = new DataExports({
+    prisma,
+    outbox: new Outbox(config.BUS_NAMESPACE, clock),
+    onEventsCommitted: () => relay.poke(),
+    onMailQueued: () => mail.poke(),
+    clock,
+    publicWebUrl: config.PUBLIC_WEB_URL,
+    // Minutes: the link is for this download; the export itself lasts EXPORT_TTL_HOURS.
+    files: new FileSignature(config.FILE_URL_SECRET, 10 * 60, clock),
+    ttlMs: config.EXPORT_TTL_HOURS * 3600_000,
+  });
+  exportRoutes(app, exports, authenticate);
   // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
   app.get('/.well-known/jwks.json', async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
@@ -115,5 +134,15 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const scrubber = new ErasureScrubber({ prisma, bus, redis, logger: logger.child({ component: 'erasure-scrubber' }), pollMs: config.ERASURE_POLL_MS });
   const startErasureReports = () =>
     startErasureCoordinator({ bus, prisma, durable: config.ERASURE_CONSUMER, logger, onComplete: () => scrubber.poke() });
-  return { app, accounts, relay, tokens, mail, scrubber, startErasureReports };
+  const startExports = async () => [
+    await startExportContributor({ bus, durable: config.EXPORT_CONSUMER, service: 'auth', logger, build: (userId) => exports.part(userId) }),
+    await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: config.EXPORT_CONSUMER,
+      logger: logger.child({ component: 'exports' }),
+      handlers: { 'user.export.ready.v1': (event) => exports.markReady(event.data) },
+    }),
+  ];
+  return { app, accounts, relay, tokens, mail, scrubber, startErasureReports, startExports };
 }

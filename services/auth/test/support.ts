@@ -47,7 +47,7 @@ export async function startTestAuth(extra: Record<string, string> = {}, options:
   const config = authConfigSchema.parse(testEnv(namespace, extra));
   const { logger, lines } = memoryLogger('auth');
   const connections = await openConnections(config, logger);
-  await truncate(databaseUrl, ['users', 'outbox', 'mail_jobs', 'password_resets', 'erasures']);
+  await truncate(databaseUrl, ['users', 'outbox', 'mail_jobs', 'password_resets', 'erasures', 'exports']);
   const clock = testClock();
   const built = await buildAuthApp({ config, logger, metrics: createMetrics('auth'), clock: clock.now, mailer: options.mailer, ...connections });
   const mailing = built.mail.start();

@@ -199,6 +199,7 @@ export class Accounts {
       await users.lockById(tx, userId);
       await tx.erasure.upsert({ where: { userId }, create: { userId, email: user.email }, update: {} });
       await tx.passwordReset.deleteMany({ where: { userId } });
+      await tx.dataExport.deleteMany({ where: { userId } });
       const addresses = [user.email, ...(user.pendingEmail ? [user.pendingEmail] : [])];
       await tx.mailJob.deleteMany({ where: { recipient: { in: addresses } } });
       await tx.user.delete({ where: { id: userId } });

@@ -1,9 +1,9 @@
 import nodemailer from 'nodemailer';
-import { EMAIL_CHANGE_NOTICE_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, EXPORT_READY_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
 import type { Logger } from '@hoptrack/runtime';
 
 /** The mails auth sends; each has one variable part (a link, or the new address of a change). */
-export type MailKind = 'password-reset' | 'email-verification' | 'email-change-notice';
+export type MailKind = 'password-reset' | 'email-verification' | 'email-change-notice' | 'export-ready';
 
 const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text: string }> = {
   'password-reset': (resetUrl) => ({
@@ -13,6 +13,10 @@ const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text:
   'email-verification': (verifyUrl) => ({
     subject: VERIFICATION_MAIL_SUBJECT,
     text: `Welcome to Hoptrack!\n\nOpen this link within 24 hours to verify your e-mail address:\n${verifyUrl}\n\nIf you did not ask for this, ignore this e-mail.`,
+  }),
+  'export-ready': (accountUrl) => ({
+    subject: EXPORT_READY_SUBJECT,
+    text: `The copy of your Hoptrack data you asked for is ready: your profile, friends, sessions, messages, albums with their original photos, reviews, challenges and notifications, in one zip.\n\nDownload it from your account settings within 48 hours:\n${accountUrl}\n\nIf you did not ask for it, change your password: that signs out every other device.`,
   }),
   'email-change-notice': (newAddress) => ({
     subject: EMAIL_CHANGE_NOTICE_SUBJECT,

@@ -32,7 +32,7 @@ export interface ExportContributorOptions {
   service: ExportingService;
   logger: Logger;
   /** Everything the service holds of the person, as they may read it. */
-  build: (userId: string) => Promise<Omit<ExportPart, 'service'>>;
+  build: (userId: string) => Promise<{ data: unknown; files?: ExportPart['files'] }>;
 }
 
 /**

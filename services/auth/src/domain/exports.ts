@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import type { DataExport, EventData } from '@hoptrack/proto';
+import { FileSignature, HttpError, notFound, type Outbox } from '@hoptrack/runtime';
+import type { PrismaClient } from '../db';
+import type { DataExport as ExportRow } from '../generated/prisma/client';
+import { toCurrentUser } from './user-views';
+
+export interface DataExportsDeps {
+  prisma: PrismaClient;
+  outbox: Outbox;
+  onEventsCommitted: () => void;
+  onMailQueued: () => void;
+  clock: () => Date;
+  publicWebUrl: string;
+  /** Signs the zip's media URL: the download link is good for minutes, the export for `ttlMs`. */
+  files: FileSignature;
+  /** How long a ready export may be downloaded. */
+  ttlMs: number;
+}
+
+const HISTORY = 5;
+
+/**
+ * A person's data exports (issue 24): the request starts the services'
+ * contributions (user.export.requested.v1), media assembles the zip and
+ * reports it (user.export.ready.v1), the person is mailed, and the download
+ * is a short-lived signed link to the zip. One export at a time: asking while
+ * one is being prepared answers that one.
+ */
+export class DataExports {
+  constructor(private readonly deps: DataExportsDeps) {}
+
+  async request(userId: string, requestId: string): Promise<{ created: boolean; view: DataExport }> {
+    const { prisma, outbox } = this.deps;
+    const result = await prisma.$transaction(async (tx) => {
+      // Serialises two requests of the same person: the second finds the first pending.
+      await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`;
+      const pending = await tx.dataExport.findFirst({ where: { userId, status: 'pending' }, orderBy: { requestedAt: 'desc' } });
+      if (pending) return { created: false, row: pending };
+      const row = await tx.dataExport.create({ data: { id: randomUUID(), userId, requestedAt: this.deps.clock() } });
+      await outbox.enqueue(tx, 'user.export.requested.v1', { exportId: row.id, userId }, requestId);
+      return { created: true, row };
+    });
+    if (result.created) this.deps.onEventsCommitted();
+    return { created: result.created, view: this.view(result.row) };
+  }
+
+  async list(userId: string): Promise<DataExport[]> {
+    const rows = await this.deps.prisma.dataExport.findMany({ where: { userId }, orderBy: { requestedAt: 'desc' }, take: HISTORY });
+    return rows.map((row) => this.view(row));
+  }
+
+  /** The signed link to the zip; someone else's export or an unknown id is not found. */
+  async downloadUrl(userId: string, id: string): Promise<string> {
+    const row = await this.deps.prisma.dataExport.findFirst({ where: { id, userId } });
+    if (!row) throw notFound('Export not found');
+    const view = this.view(row);
+    if (view.status === 'pending' || !row.zipKey) throw new HttpError(409, 'Your export is still being prepared.');
+    if (view.status === 'expired') throw new HttpError(410, 'This export has expired. Request a new one.');
+    return this.deps.files.url(row.zipKey, userId);
+  }
+
+  /** Media's report: ready from now, for the export's lifetime; once (a redelivery changes nothing). */
+  async markReady(data: EventData<'user.export.ready.v1'>): Promise<void> {
+    const now = this.deps.clock();
+    const queued = await this.deps.prisma.$transaction(async (tx) => {
+      const marked = await tx.dataExport.updateMany({
+        where: { id: data.exportId, userId: data.userId, status: 'pending' },
+        data: { status: 'ready', readyAt: now, expiresAt: new Date(now.getTime() + this.deps.ttlMs), zipKey: data.key, size: data.size },
+      });
+      if (marked.count !== 1) return false;
+      const user = await tx.user.findUnique({ where: { id: data.userId }, select: { email: true } });
+      if (!user) return false;
+      const link = `${this.deps.publicWebUrl.replace(/\/$/, '')}/account`;
+      await tx.mailJob.create({ data: { id: randomUUID(), kind: 'export-ready', recipient: user.email, link } });
+      return true;
+    });
+    if (queued) this.deps.onMailQueued();
+  }
+
+  /** Auth's own part: the account as the person sees it on /api/me, and their privacy switches. */
+  async part(userId: string): Promise<{ data: unknown }> {
+    const user = await this.deps.prisma.user.findUnique({ where: { id: userId } });
+    if (!user) return { data: null };
+    const { isProfilePrivate, allowDirectMessages, showOnlineStatus, socialMediaPublic, ...profile } = toCurrentUser(user);
+    return { data: { profile, privacy: { isProfilePrivate, allowDirectMessages, showOnlineStatus, socialMediaPublic } } };
+  }
+
+  private view(row: ExportRow): DataExport {
+    const expired = row.status === 'ready' && row.expiresAt !== null && row.expiresAt <= this.deps.clock();
+    return {
+      id: row.id,
+      status: expired ? 'expired' : row.status === 'ready' ? 'ready' : 'pending',
+      requestedAt: row.requestedAt.toISOString(),
+      readyAt: row.readyAt?.toISOString() ?? null,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      size: row.size,
+    };
+  }
+}
