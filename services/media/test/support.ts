@@ -45,7 +45,7 @@ export async function startTestMedia(): Promise<TestMedia> {
   const config = mediaConfigSchema.parse(env);
   const { logger } = memoryLogger('media');
   const connections = await openConnections(config, logger, 'media-test');
-  await truncate(databaseUrl, ['photos', 'photo_albums', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events']);
+  await truncate(databaseUrl, ['photos', 'photo_albums', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events', 'export_assemblies']);
   const clock = testClock();
   const built = await buildMediaApp({ config, logger, metrics: createMetrics('media'), clock: clock.now, ...connections });
   await built.app.ready();

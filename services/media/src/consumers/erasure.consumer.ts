@@ -1,6 +1,7 @@
 import { startErasure, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import type { Prisma, PrismaClient } from '../db';
 import { mediaErasure } from '../domain/erasure';
+import { deleteExportParts } from '../exports/assembler';
 import type { ObjectStore } from '../storage/object-store';
 
 /**
@@ -9,7 +10,7 @@ import type { ObjectStore } from '../storage/object-store';
  * mediaErasure). Its durable is `<READ_MODEL_CONSUMER>-erasure`, beside the audience consumer's.
  */
 export function startErasureConsumer(options: { bus: Bus; prisma: PrismaClient; store: ObjectStore; durable: string; logger: Logger }): Promise<RunningConsumer> {
-  const erasure = mediaErasure(options.store);
+  const erasure = mediaErasure(options.store, { delete: (exportId) => deleteExportParts(options.bus, exportId) });
   return startErasure<Prisma.TransactionClient>({
     bus: options.bus,
     db: options.prisma,

@@ -5,10 +5,12 @@ import type { ObjectStore } from '../storage/object-store';
 /**
  * Where a person's files live in the bucket, one folder per kind, each named
  * by their id: album originals, thumbnails and display versions (photoKeys),
- * profile pictures (avatarKey), and the photos other services stored as
- * theirs (session photos, /internal/uploads with an ownerId).
+ * profile pictures (avatarKey), the photos other services stored as
+ * theirs (session photos, /internal/uploads with an ownerId), and their data
+ * exports' zips (exportKey).
  */
-export const personFolders = (userId: string): string[] => ['originals', 'thumbs', 'display', 'avatars', 'uploads'].map((kind) => `${kind}/${userId}/`);
+export const personFolders = (userId: string): string[] =>
+  ['originals', 'thumbs', 'display', 'avatars', 'uploads', 'exports'].map((kind) => `${kind}/${userId}/`);
 
 /** Objects removed at once. */
 const REMOVALS_AT_ONCE = 16;
@@ -19,7 +21,7 @@ const REMOVALS_AT_ONCE = 16;
  * deletion either lands before the erasure lists the folders, or finds the
  * tombstone after it and is refused.
  */
-async function lockFilesOf(tx: SqlClient, userId: string, mode: 'shared' | 'exclusive'): Promise<void> {
+export async function lockFilesOf(tx: SqlClient, userId: string, mode: 'shared' | 'exclusive'): Promise<void> {
   await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(hashtext($1))::text`, `media-files:${userId.toLowerCase()}`);
 }
 
@@ -44,10 +46,18 @@ export async function storePersonFile(db: { $transaction<R>(fn: (tx: Prisma.Tran
  * the listing or finds its photo gone and removes what it wrote; a new photo
  * cannot join the album (its insert waits on the album's lock, then fails).
  */
-export function mediaErasure(store: ObjectStore) {
+export function mediaErasure(store: ObjectStore, exportParts?: { delete(exportId: string): Promise<void> }) {
   return {
     async outside(userId: string, tx: SqlClient): Promise<void> {
       await lockFilesOf(tx, userId, 'exclusive');
+      // The parts of their exports still being assembled (the exports store keeps them otherwise until its TTL).
+      if (exportParts) {
+        const exports = await tx.$queryRawUnsafe<Array<{ export_id: string }>>(
+          `SELECT "export_id"::text FROM "export_assemblies" WHERE "user_id" = $1::uuid AND "status" = 'collecting'`,
+          userId,
+        );
+        for (const { export_id } of exports) await exportParts.delete(export_id);
+      }
       await tx.$queryRawUnsafe('SELECT id FROM photo_albums WHERE user_id = $1::uuid FOR UPDATE', userId);
       const photos = await tx.$queryRawUnsafe<Array<{ filename: string; url: string | null; thumbnail_key: string | null }>>(
         'SELECT filename, url, thumbnail_key FROM photos WHERE user_id = $1::uuid FOR UPDATE',
@@ -63,6 +73,7 @@ export function mediaErasure(store: ObjectStore) {
       const exec = (sql: string) => tx.$executeRawUnsafe(sql, userId);
       await exec('DELETE FROM photos WHERE user_id = $1::uuid');
       await exec('DELETE FROM photo_albums WHERE user_id = $1::uuid');
+      await exec('DELETE FROM export_assemblies WHERE user_id = $1::uuid');
       // The audience's rows of them (its consumer deletes them too): gone with this commit, whichever runs first.
       await exec('DELETE FROM users WHERE id = $1::uuid');
       await exec('DELETE FROM follows WHERE follower_id = $1::uuid OR followee_id = $1::uuid');

@@ -14,8 +14,18 @@ const PUBLIC_KEY = /^(avatars\/[0-9a-f-]{36}\/[0-9a-f-]{36}|uploads\/[0-9a-f-]{3
  */
 const SIGNED_KEY = /^(?:thumbs|display|uploads)\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.webp$/;
 
-/** What a file URL allows: a public file, or an album image for one viewer (whose right the route re-checks). */
-export type FileGrant = { kind: 'public' } | { kind: 'signed'; viewerId: string; ownerId: string };
+/**
+ * A data export's zip (`exports/<owner>/<export>.zip`, issue 24): served only
+ * with a valid, unexpired signature made for its owner (auth signs it when
+ * the owner asks for GET /api/me/export/{id}), never publicly.
+ */
+const EXPORT_KEY = /^exports\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.zip$/;
+
+/**
+ * What a file URL allows: a public file, an album image for one viewer (whose
+ * right the route re-checks), or an export's zip for its owner.
+ */
+export type FileGrant = { kind: 'public' } | { kind: 'signed'; viewerId: string; ownerId: string } | { kind: 'export'; ownerId: string };
 
 /**
  * URLs for stored files. An `<img>` cannot send a bearer token, so the
@@ -46,6 +56,8 @@ export class FileUrls {
   /** What `key` may be served as for this query; null when it may not be served. */
   grant(key: string, query: { exp?: string; v?: string; sig?: string }): FileGrant | null {
     if (PUBLIC_KEY.test(key)) return { kind: 'public' };
+    const exportOwner = EXPORT_KEY.exec(key)?.[1];
+    if (exportOwner) return this.signature.verify(key, query) === exportOwner ? { kind: 'export', ownerId: exportOwner } : null;
     const owner = SIGNED_KEY.exec(key)?.[1];
     const viewerId = owner ? this.signature.verify(key, query) : null;
     return owner && viewerId ? { kind: 'signed', viewerId, ownerId: owner } : null;

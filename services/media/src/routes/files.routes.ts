@@ -30,6 +30,16 @@ export function filesRoutes(
       if (!grant || (grant.kind === 'signed' && !(await mayView(grant.viewerId, grant.ownerId)))) throw notFound('File not found');
       const object = await store.get(key);
       if (!object) throw notFound('File not found');
+      if (grant.kind === 'export') {
+        // A download, whatever the stored type says, and kept by no cache: the link is short-lived on purpose.
+        return reply
+          .header('content-type', 'application/zip')
+          .header('content-length', object.size)
+          .header('content-disposition', 'attachment; filename="hoptrack-export.zip"')
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(object.stream);
+      }
       return reply
         .header('content-type', object.contentType)
         .header('content-length', object.size)

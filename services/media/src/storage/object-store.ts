@@ -64,6 +64,25 @@ export class ObjectStore {
     await this.client.putObject(this.bucket, key, body, body.length, { 'Content-Type': contentType });
   }
 
+  /**
+   * Stores a stream of exactly `size` bytes (the export zips): up to the client's part
+   * size (64 MiB) in one PUT, beyond it as a multipart upload of such parts, so
+   * memory holds one part, never the whole object.
+   */
+  async putStream(key: string, body: Readable, size: number, contentType: string): Promise<void> {
+    await this.client.putObject(this.bucket, key, body, size, { 'Content-Type': contentType });
+  }
+
+  /** The object's size in bytes, or null when there is none under that key. */
+  async size(key: string): Promise<number | null> {
+    try {
+      return (await this.client.statObject(this.bucket, key)).size;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'NotFound' || (err as { code?: string }).code === 'NoSuchKey') return null;
+      throw err;
+    }
+  }
+
   /** Whether anything is stored under the key. */
   async exists(key: string): Promise<boolean> {
     try {
