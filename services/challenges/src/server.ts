@@ -1,4 +1,4 @@
-import { eventDrivenService, runService } from '@hoptrack/runtime';
+import { eventDrivenService, runService, startExportContributor } from '@hoptrack/runtime';
 import { registerQueueMetrics, observeQueueWorker } from '@hoptrack/runtime/queues';
 import { buildChallengesApp } from './app';
 import { challengesConfigSchema } from './config';
@@ -6,6 +6,7 @@ import { openConnections } from './connections';
 import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startProgressConsumers } from './consumers/progress.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { exportChallenges } from './domain/export';
 import { createGeneratorQueue, generatorQueueSettings, scheduleGenerator, startGeneratorWorker } from './generator/queue';
 
 await runService({
@@ -31,6 +32,14 @@ await runService({
         ...(await startProgressConsumers({ bus: connections.bus, prisma: connections.prisma, progress, durable: config.PROGRESS_CONSUMER, logger, onEventsCommitted: () => relay.poke() })),
         // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.
         await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, progress, durable: config.READ_MODEL_CONSUMER, logger }),
+        // Its part of a data export (issue 24).
+        await startExportContributor({
+          bus: connections.bus,
+          durable: config.READ_MODEL_CONSUMER,
+          service: 'challenges',
+          logger,
+          build: (userId) => exportChallenges(connections.prisma, userId),
+        }),
       ],
       first: [
         { name: 'generator worker', close: () => worker.close() },

@@ -1,9 +1,10 @@
-import { eventDrivenService, runService } from '@hoptrack/runtime';
+import { eventDrivenService, runService, startExportContributor } from '@hoptrack/runtime';
 import { buildMessagingApp } from './app';
 import { messagingConfigSchema } from './config';
 import { openConnections } from './connections';
 import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { exportMessages } from './domain/export';
 import { startLiveFeed, type RunningLiveFeed } from './live/feed';
 
 await runService({
@@ -30,6 +31,14 @@ await runService({
           namespace: config.BUS_NAMESPACE,
           durable: config.READ_MODEL_CONSUMER,
           logger,
+        }),
+        // Its part of a data export (issue 24).
+        await startExportContributor({
+          bus: connections.bus,
+          durable: config.READ_MODEL_CONSUMER,
+          service: 'messaging',
+          logger,
+          build: (userId) => exportMessages(connections.prisma, userId),
         }),
       ],
       first: [

@@ -1,10 +1,11 @@
-import { eventDrivenService, runService } from '@hoptrack/runtime';
+import { eventDrivenService, runService, startExportContributor } from '@hoptrack/runtime';
 import { buildNotificationsApp } from './app';
 import { notificationsConfigSchema } from './config';
 import { openConnections } from './connections';
 import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startNotificationConsumers } from './consumers/events.consumer';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { exportNotifications } from './domain/export';
 import { createMailQueue, mailQueueSettings, startMailWorker } from './mail/queue';
 import { registerQueueMetrics, observeQueueWorker } from '@hoptrack/runtime/queues';
 
@@ -38,6 +39,14 @@ await runService({
         })),
         // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.
         await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, outbox, mailQueue, durable: config.READ_MODEL_CONSUMER, logger }),
+        // Its part of a data export (issue 24).
+        await startExportContributor({
+          bus: connections.bus,
+          durable: config.READ_MODEL_CONSUMER,
+          service: 'notifications',
+          logger,
+          build: (userId) => exportNotifications(connections.prisma, userId),
+        }),
       ],
       first: [
         { name: 'mail worker', close: () => mailWorker.close() },

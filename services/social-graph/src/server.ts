@@ -1,10 +1,11 @@
-import { eventDrivenService, runService } from '@hoptrack/runtime';
+import { eventDrivenService, runService, startExportContributor } from '@hoptrack/runtime';
 import { buildSocialApp } from './app';
 import { socialConfigSchema } from './config';
 import { openConnections } from './connections';
 import { startErasureConsumer } from './consumers/erasure.consumer';
 import { startSessionsConsumer } from './consumers/sessions.consumer';
 import { startUsersConsumer } from './consumers/users.consumer';
+import { exportGraph } from './domain/export';
 
 await runService({
   name: 'social-graph',
@@ -22,6 +23,13 @@ await runService({
           startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
           startSessionsConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.SESSIONS_CONSUMER, logger }),
           startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+          startExportContributor({
+            bus: connections.bus,
+            durable: config.READ_MODEL_CONSUMER,
+            service: 'social-graph',
+            logger,
+            build: (userId) => exportGraph(connections.prisma, userId),
+          }),
         ]),
     });
   },

@@ -3,6 +3,7 @@ import type {
   ChangeEmailRequest,
   ChangePasswordRequest,
   CurrentUser,
+  DataExport,
   DeleteAccountRequest,
   EmailChangeResponse,
   ForgotPasswordRequest,
@@ -15,10 +16,13 @@ import type {
   ResetPasswordRequest,
   VerifyEmailRequest,
 } from '@hoptrack/proto';
-import { apiRequest } from './api';
+import { apiRequest, apiResponse } from './api';
 
 /** Query keys are the URL parts the default query fn joins with '/'. */
 export const CURRENT_USER_KEY = ['/api/me'] as const;
+
+/** The person's recent data exports (GET /api/me/exports), newest first. */
+export const DATA_EXPORTS_KEY = ['/api/me/exports'] as const;
 
 export function verifyResetTokenKey(token: string) {
   return ['/api/auth/verify-reset-token', encodeURIComponent(token)] as const;
@@ -40,4 +44,16 @@ export const authApi = {
   changePassword: (body: ChangePasswordRequest) => apiRequest<AuthResponse>('PUT', '/api/me/password', body),
   changeEmail: (body: ChangeEmailRequest) => apiRequest<EmailChangeResponse>('PUT', '/api/me/email', body),
   deleteAccount: (body: DeleteAccountRequest) => apiRequest<MessageResponse>('DELETE', '/api/me', body),
+  /** Starts an export (202), or answers the one already being prepared (200): `started` tells which. */
+  requestExport: async (): Promise<{ started: boolean; dataExport: DataExport }> => {
+    const res = await apiResponse('POST', '/api/me/export', {});
+    return { started: res.status === 202, dataExport: (await res.json()) as DataExport };
+  },
+  listExports: () => apiRequest<DataExport[]>('GET', DATA_EXPORTS_KEY[0]),
+  /**
+   * The zip of a ready export: the bearer-authenticated call answers with a
+   * redirect to a short-lived signed link, which fetch follows (same origin).
+   * 409 while it is being prepared, 410 once expired.
+   */
+  downloadExport: async (id: string): Promise<Blob> => (await apiResponse('GET', `/api/me/export/${encodeURIComponent(id)}`)).blob(),
 };

@@ -26,6 +26,20 @@ export function calendarDate(isoDay: string): string {
   return Number.isNaN(date.getTime()) ? '' : CALENDAR_DAY.format(date);
 }
 
+/** A file's size: 2048 → '2 KB', 3_500_000 → '3.3 MB'. */
+export function fileSizeLabel(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+const DAY_AND_TIME = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** 'Mar 4, 2025, 2:05 PM' (an instant in the viewer's zone, to the minute); empty when unreadable. */
+export function dateTime(isoDate: string): string {
+  const date = new Date(isoDate);
+  return Number.isNaN(date.getTime()) ? '' : DAY_AND_TIME.format(date);
+}
+
 /** Hours with one decimal: 2 → '2.0'. */
 export function hoursLabel(hours: number): string {
   return hours.toFixed(1);

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { ChangeEmailForm } from '../components/account/ChangeEmailForm';
 import { ChangePasswordForm } from '../components/account/ChangePasswordForm';
 import { DeleteAccountSection } from '../components/account/DeleteAccountSection';
+import { DownloadDataSection } from '../components/account/DownloadDataSection';
 import { EmailSection } from '../components/account/EmailSection';
 import { PageHeader } from '../components/PageHeader';
 import { useAuth } from '../lib/auth';
@@ -9,7 +10,8 @@ import { useAuth } from '../lib/auth';
 /**
  * `/account` (issue 24 item 6): the e-mail address and its verification, a
  * change of e-mail (confirmed by a link to the new address), a change of
- * password (which signs out every other device) and the deletion of the account.
+ * password (which signs out every other device), a download of the person's
+ * data (a zip prepared by the services) and the deletion of the account.
  */
 export function AccountPage() {
   const { user } = useAuth();
@@ -18,7 +20,7 @@ export function AccountPage() {
     <div className="page page--narrow">
       <PageHeader
         title="Account Settings"
-        subtitle="Your e-mail address, your password and your account."
+        subtitle="Your e-mail address, your password, your data and your account."
         actions={
           <Link to="/privacy" className="button button--secondary button--small">
             Privacy Settings
@@ -28,6 +30,7 @@ export function AccountPage() {
       <EmailSection user={user} />
       <ChangeEmailForm />
       <ChangePasswordForm />
+      <DownloadDataSection />
       <DeleteAccountSection />
     </div>
   );

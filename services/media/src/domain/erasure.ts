@@ -1,4 +1,4 @@
-import { anyErased, HttpError, type SqlClient } from '@hoptrack/runtime';
+import { anyErased, forgetPerson, HttpError, type SqlClient } from '@hoptrack/runtime';
 import type { Prisma } from '../db';
 import type { ObjectStore } from '../storage/object-store';
 
@@ -75,10 +75,7 @@ export function mediaErasure(store: ObjectStore, exportParts?: { delete(exportId
       await exec('DELETE FROM photo_albums WHERE user_id = $1::uuid');
       await exec('DELETE FROM export_assemblies WHERE user_id = $1::uuid');
       // The audience's rows of them (its consumer deletes them too): gone with this commit, whichever runs first.
-      await exec('DELETE FROM users WHERE id = $1::uuid');
-      await exec('DELETE FROM follows WHERE follower_id = $1::uuid OR followee_id = $1::uuid');
-      await exec('DELETE FROM blocks WHERE blocker_id = $1::uuid OR blocked_id = $1::uuid');
-      await exec('DELETE FROM mutes WHERE user_id = $1::uuid OR muted_id = $1::uuid');
+      await forgetPerson(tx, userId, { graph: true });
     },
   };
 }

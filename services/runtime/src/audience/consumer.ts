@@ -4,7 +4,7 @@ import type { Bus } from '../bus/connection';
 import { sqlInbox, type RunningConsumer } from '../bus/consumer';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
-import { markErased } from './erased';
+import { forgetPerson } from './erased';
 import { applyPerson, type PersonExtras } from './people';
 import { personOfSnapshot, type PeopleCache } from './people-cache';
 import type { AudiencePart } from './tables';
@@ -106,13 +106,7 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
     // auth's barrier, so from the moment DELETE /api/me answers nobody sees or finds them here.
     // The tombstone keeps their tokens refused and late events about them out (runOnce's guard).
     const erase = async ({ userId }: { userId: string }, tx: Tx) => {
-      await markErased(tx, userId);
-      await exec(tx, 'DELETE FROM "users" WHERE "id" = $1::uuid', userId);
-      if (keepsGraph) {
-        await exec(tx, 'DELETE FROM "follows" WHERE "follower_id" = $1::uuid OR "followee_id" = $1::uuid', userId);
-        await exec(tx, 'DELETE FROM "blocks" WHERE "blocker_id" = $1::uuid OR "blocked_id" = $1::uuid', userId);
-        await exec(tx, 'DELETE FROM "mutes" WHERE "user_id" = $1::uuid OR "muted_id" = $1::uuid', userId);
-      }
+      await forgetPerson(tx, userId, { graph: keepsGraph });
       await cache?.forget(userId);
     };
     running.push(

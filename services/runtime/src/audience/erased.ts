@@ -58,3 +58,19 @@ export async function forgetEventsNaming(tx: SqlClient, needles: readonly string
     await tx.$executeRawUnsafe(`DELETE FROM "outbox" WHERE strpos(lower("payload"::text), $1) > 0`, needle.toLowerCase());
   }
 }
+
+/**
+ * An erased person's rows in the audience tables, with the tombstone: the
+ * audience consumer's answer to user.deleted.v1, which a service's own
+ * erasure may also run in its transaction (gone with that commit, whichever
+ * consumer runs first). `graph`: the service keeps the graph tables.
+ */
+export async function forgetPerson(tx: SqlClient, userId: string, options: { graph: boolean }): Promise<void> {
+  const exec = (sql: string) => tx.$executeRawUnsafe(sql, userId);
+  await markErased(tx, userId);
+  await exec('DELETE FROM "users" WHERE "id" = $1::uuid');
+  if (!options.graph) return;
+  await exec('DELETE FROM "follows" WHERE "follower_id" = $1::uuid OR "followee_id" = $1::uuid');
+  await exec('DELETE FROM "blocks" WHERE "blocker_id" = $1::uuid OR "blocked_id" = $1::uuid');
+  await exec('DELETE FROM "mutes" WHERE "user_id" = $1::uuid OR "muted_id" = $1::uuid');
+}

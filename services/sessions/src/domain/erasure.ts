@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@hoptrack/proto';
 import type { EventHandlers, HandlerContext, Logger, PeopleCache, SqlClient } from '@hoptrack/runtime';
-import { anyErased, idsMentioned } from '@hoptrack/runtime';
+import { anyErased, forgetPerson, idsMentioned } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { CardRenderer } from '../cards/renderer';
@@ -133,10 +133,7 @@ export class SessionsErasure {
     // Their sessions, and with them (cascade) what everyone left on them.
     await exec('DELETE FROM beer_sessions WHERE user_id = $1::uuid');
     // The audience's rows of them (its consumer deletes them too): gone with this commit, whichever runs first.
-    await exec('DELETE FROM users WHERE id = $1::uuid');
-    await exec('DELETE FROM follows WHERE follower_id = $1::uuid OR followee_id = $1::uuid');
-    await exec('DELETE FROM blocks WHERE blocker_id = $1::uuid OR blocked_id = $1::uuid');
-    await exec('DELETE FROM mutes WHERE user_id = $1::uuid OR muted_id = $1::uuid');
+    await forgetPerson(tx, userId, { graph: true });
   };
 
   private async afterCommit(done: Pending): Promise<void> {

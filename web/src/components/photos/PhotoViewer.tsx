@@ -1,12 +1,6 @@
 import type { Photo } from '@hoptrack/proto';
-import { shortDate } from '../../lib/format';
+import { fileSizeLabel, shortDate } from '../../lib/format';
 import { Modal } from '../Modal';
-
-/** 2048 → '2 KB', 3_500_000 → '3.3 MB'. */
-function fileSizeLabel(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** A ready photo opened large (its full `url`), with its description, size and date. */
 export function PhotoViewer({ photo, onClose }: { photo: Photo; onClose: () => void }) {

@@ -1,0 +1,62 @@
+import type { ExportPart } from '@hoptrack/proto';
+import { peopleByIds } from '@hoptrack/runtime';
+import type { Db } from '../db';
+
+/** A challenge's date (a calendar day, stored as a date) as YYYY-MM-DD. */
+const day = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * Challenges' part of a data export (issue 24): every challenge the person
+ * joined with their progress and completion, and the invitations they sent
+ * and received (the challenge, the other person by id, username and display
+ * name, the status as the person sees it at `now`, and when). Others'
+ * progress in the same challenges stays theirs.
+ */
+export async function exportChallenges(db: Db, userId: string, now: Date = new Date()): Promise<Omit<ExportPart, 'service'>> {
+  const challenge = { select: { id: true, title: true, description: true, challengeType: true, targetValue: true, date: true } } as const;
+  const [participations, sent, received] = await Promise.all([
+    db.userChallenge.findMany({ where: { userId }, orderBy: [{ joinedAt: 'asc' }, { id: 'asc' }], include: { challenge } }),
+    db.challengeInvitation.findMany({ where: { fromUserId: userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { challenge } }),
+    db.challengeInvitation.findMany({ where: { toUserId: userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { challenge } }),
+  ]);
+  const people = await peopleByIds(db, [...sent.map((i) => i.toUserId), ...received.map((i) => i.fromUserId)]);
+  const person = (id: string) => {
+    const known = people.get(id);
+    return { id, username: known?.username ?? null, displayName: known?.displayName ?? null };
+  };
+  const challengeOf = (c: { id: string; title: string; challengeType: string; targetValue: number; date: Date }) => ({
+    id: c.id,
+    title: c.title,
+    challengeType: c.challengeType,
+    targetValue: c.targetValue,
+    date: day(c.date),
+  });
+  const invitation = (i: (typeof sent)[number]) => ({
+    id: i.id,
+    challenge: challengeOf(i.challenge),
+    status: i.status === 'pending' && now >= i.expiresAt ? 'expired' : i.status,
+    createdAt: i.createdAt.toISOString(),
+    respondedAt: i.respondedAt?.toISOString() ?? null,
+    expiresAt: i.expiresAt.toISOString(),
+  });
+
+  return {
+    data: {
+      participations: participations.map((p) => ({
+        challenge: { ...challengeOf(p.challenge), description: p.challenge.description },
+        progress: p.progress,
+        isCompleted: p.isCompleted,
+        completedAt: p.completedAt?.toISOString() ?? null,
+        timeZone: p.timeZone,
+        windowStart: p.windowStart.toISOString(),
+        windowEnd: p.windowEnd.toISOString(),
+        joinedAt: p.joinedAt.toISOString(),
+      })),
+      invitations: {
+        sent: sent.map((i) => ({ ...invitation(i), to: person(i.toUserId) })),
+        received: received.map((i) => ({ ...invitation(i), from: person(i.fromUserId) })),
+      },
+    },
+    files: [],
+  };
+}

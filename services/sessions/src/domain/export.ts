@@ -1,0 +1,95 @@
+import type { ExportPart } from '@hoptrack/proto';
+import { FILES_PREFIX, peopleByIds } from '@hoptrack/runtime';
+import type { Db } from '../db';
+import { photosOf } from './views';
+
+/** Someone involved, as the export names them: id, username and display name only. */
+interface ExportedPerson {
+  id: string;
+  username: string | null;
+  displayName: string | null;
+}
+
+/** A photo media stored as this person's original (see its internal upload): `uploads/<owner>/<uuid>.webp`. */
+const ownedPhotoKey = (stored: string, ownerId: string): string | null => {
+  if (!stored.startsWith(FILES_PREFIX)) return null;
+  const key = stored.slice(FILES_PREFIX.length);
+  return /^uploads\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.webp$/.exec(key)?.[1] === ownerId ? key : null;
+};
+
+/**
+ * The sessions service's part of a data export (issue 24): every session of
+ * the person with all its fields and what others left on it (who liked,
+ * commented, reacted, what and when), and the likes, comments and reactions
+ * the person left on others' sessions (whose session, what, when). Others
+ * appear by id, username and display name only; others' sessions by id.
+ * `files`: the person's session photos as media stored them (their S3 key),
+ * each as `session-photos/<session id>-<n>.webp` in the zip.
+ */
+export async function exportSessions(db: Db, userId: string): Promise<Omit<ExportPart, 'service'>> {
+  const [sessions, likesGiven, commentsGiven, reactionsGiven] = await Promise.all([
+    db.beerSession.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      include: {
+        likes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+        comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+        reactions: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
+      },
+    }),
+    db.like.findMany({ where: { userId, session: { userId: { not: userId } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { session: { select: { userId: true } } } }),
+    db.comment.findMany({ where: { userId, session: { userId: { not: userId } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { session: { select: { userId: true } } } }),
+    db.reaction.findMany({ where: { userId, session: { userId: { not: userId } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { session: { select: { userId: true } } } }),
+  ]);
+  const ids = [
+    ...sessions.flatMap((s) => [...s.likes, ...s.comments, ...s.reactions].map((r) => r.userId)),
+    ...[...likesGiven, ...commentsGiven, ...reactionsGiven].map((r) => r.session.userId),
+  ];
+  const people = await peopleByIds(db, ids);
+  const person = (id: string): ExportedPerson => {
+    const known = people.get(id);
+    return { id, username: known?.username ?? null, displayName: known?.displayName ?? null };
+  };
+
+  const files: Array<{ path: string; key: string }> = [];
+  const exported = sessions.map((s) => {
+    const photos = photosOf(s).map((stored, index) => {
+      const key = ownedPhotoKey(stored, userId);
+      if (!key) return stored;
+      const path = `session-photos/${s.id}-${index + 1}.webp`;
+      files.push({ path, key });
+      return path;
+    });
+    return {
+      id: s.id,
+      title: s.title,
+      description: s.description,
+      beerCount: s.beerCount,
+      durationMinutes: s.duration,
+      averageAbv: s.avgAbv,
+      beerTypes: s.beerTypes,
+      photos,
+      location: s.location,
+      latitude: s.latitude,
+      longitude: s.longitude,
+      musicTrack: s.musicTrack,
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+      likes: s.likes.map((l) => ({ by: person(l.userId), at: l.createdAt.toISOString() })),
+      comments: s.comments.map((c) => ({ id: c.id, by: person(c.userId), content: c.content, at: c.createdAt.toISOString() })),
+      reactions: s.reactions.map((r) => ({ by: person(r.userId), emoji: r.emoji, at: r.createdAt.toISOString() })),
+    };
+  });
+
+  return {
+    data: {
+      sessions: exported,
+      onOthersSessions: {
+        likes: likesGiven.map((l) => ({ sessionId: l.sessionId, sessionOwner: person(l.session.userId), at: l.createdAt.toISOString() })),
+        comments: commentsGiven.map((c) => ({ id: c.id, sessionId: c.sessionId, sessionOwner: person(c.session.userId), content: c.content, at: c.createdAt.toISOString() })),
+        reactions: reactionsGiven.map((r) => ({ sessionId: r.sessionId, sessionOwner: person(r.session.userId), emoji: r.emoji, at: r.createdAt.toISOString() })),
+      },
+    },
+    files,
+  };
+}
