@@ -256,6 +256,12 @@ describe('account deletion (issue 24) through the gateway: nothing of the person
     const doraFiles = [pictureUrl, ...doraSessionAsEliSees.photos, doraPhoto.url, doraPhoto.thumbnailUrl].filter((u): u is string => !!u);
     for (const url of doraFiles) expect((await fetch(`${stack.baseUrl}${url}`)).status, url).toBe(200);
 
+    // A copy of her data, ready (its zip in S3): the erasure takes it too.
+    const requested = (await api(dora, 'POST', '/api/me/export', undefined, 202)) as { id: string };
+    await expect
+      .poll(async () => ((await api(dora, 'GET', '/api/me/exports')) as Array<{ id: string; status: string }>).find((e) => e.id === requested.id)?.status, { timeout: 60_000 })
+      .toBe('ready');
+
     w = {
       dora,
       eli,
