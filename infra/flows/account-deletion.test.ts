@@ -19,7 +19,7 @@ import { callApi, expectApi, logSessionViaApi, makeFriends, registerUser, waitFo
 import { startStack, type Stack } from '@hoptrack/testing/stack';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countHits, findPersonalData, formatHits, placesOf, storesOf, type Hit } from '../testing/erasure-search';
+import { countHits, findPersonalData, formatHits, placesOf, storesOf, type Hit } from '@hoptrack/testing/erasure-search';
 
 /**
  * Issue 24, item 5, the proof: an account that lived (friends, a block, a

@@ -1,4 +1,5 @@
 import { DELETE_CONFIRMATION, EMAIL_CHANGE_NOTICE_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { findPersonalData, formatHits } from '@hoptrack/testing/erasure-search';
 import { caughtMail, type CaughtMail } from '@hoptrack/testing/mail';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -237,6 +238,9 @@ describe('delete account', () => {
     await expect.poll(() => dialog.getByLabel('Password', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     expect((await callApi(stack.baseUrl, user.token, 'GET', '/api/me')).status).toBe(200);
 
+    // Before: the search finds the person (it cannot pass for having looked nowhere).
+    const needles = [user.id, user.email, user.username];
+    expect((await findPersonalData(inject('e2eStores'), needles)).length).toBeGreaterThan(0);
     await dialog.getByLabel('Password', { exact: true }).fill(user.password);
     await confirm.click();
     await expectWelcomePage(page);
@@ -256,6 +260,13 @@ describe('delete account', () => {
       .toBe(404);
     await friendPage.reload();
     await h1(friendPage, 'User Not Found').waitFor();
+
+    // The Done-when: the deletion leaves nothing the erasure search can find, in any database, Redis, the streams or S3.
+    let left = '';
+    await expect
+      .poll(async () => (left = formatHits(await findPersonalData(inject('e2eStores'), needles))), { timeout: 90_000, interval: 1_000 })
+      .toBe(formatHits([]));
+    expect(left).toBe(formatHits([]));
   });
 });
 

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { storesOf, type StackStores } from '@hoptrack/testing/erasure-search';
 import { startStack } from '@hoptrack/testing/stack';
 
 /**
@@ -15,6 +16,8 @@ declare module 'vitest' {
     e2eBaseUrl: string;
     /** The shared stack's SMTP catcher (infra/testing/mail.ts): the mails the services sent, readable over HTTP. */
     e2eMailUrl: string;
+    /** Where the shared stack keeps its data (databases, Redis, streams, S3): the erasure search of a deleted account. */
+    e2eStores: StackStores;
   }
 }
 
@@ -38,5 +41,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stack = await startStack({ env: SHARED_STACK_ENV });
   project.provide('e2eBaseUrl', stack.baseUrl);
   project.provide('e2eMailUrl', stack.mailUrl ?? '');
+  project.provide('e2eStores', storesOf(stack));
   return () => stack.stop();
 }
