@@ -133,6 +133,13 @@ const SHOTS: Shot[] = [
     },
     key: h1('Summer taprooms'),
   },
+  {
+    name: 'account',
+    path: '/account',
+    signedIn: true,
+    ready: (page) => page.getByRole('button', { name: 'Request my data', exact: true }).waitFor(),
+    key: h1('Account Settings'),
+  },
 ];
 
 /**
