@@ -93,13 +93,13 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
   let built: BuiltService;
   try {
     built = await options.build({ config, logger, metrics });
-    await built.app.listen({ port: config.PORT, host: config.HOST });
-    await built.start?.();
   } catch (err) {
     logger.fatal({ err }, `${options.name} failed to start`);
     process.exit(1);
   }
 
+  /** Listening, then the background work: a signal that comes meanwhile waits for it (its consumers must exist to be stopped). */
+  let startup: Promise<void> = Promise.resolve();
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -111,6 +111,7 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
     }, config.SHUTDOWN_TIMEOUT_MS);
     deadline.unref();
     try {
+      await startup.catch(() => undefined);
       // Readiness goes 503 first and requests keep being served while the
       // gateways and the orchestrator take this instance out of rotation;
       // only then does the server stop accepting and finish what is in flight.
@@ -127,7 +128,19 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
       process.exit(1);
     }
   };
+  // Before listening: the orchestrator may stop an instance that is still starting (readiness passes
+  // once it listens, while its consumers are still being created), and that too must drain and exit 0.
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  startup = (async () => {
+    await built.app.listen({ port: config.PORT, host: config.HOST });
+    await built.start?.();
+  })();
+  try {
+    await startup;
+  } catch (err) {
+    logger.fatal({ err }, `${options.name} failed to start`);
+    process.exit(1);
+  }
   exitWithParent();
 }
