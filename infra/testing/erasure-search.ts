@@ -355,8 +355,14 @@ async function searchNats(stores: StackStores, matcher: Matcher, which: Set<Stor
 
 async function searchStream(nc: NatsConnection, stream: string, store: Store, matcher: Matcher): Promise<Hit[]> {
   const jsm = await nc.jetstreamManager();
-  const { state } = await jsm.streams.info(stream);
   const hits: Hit[] = [];
+  // Another test's stack may delete its streams (and object stores) while this one reads the server's.
+  const info = await jsm.streams.info(stream).catch((err: unknown) => {
+    if (isStreamGone(err)) return null;
+    throw err;
+  });
+  if (!info) return hits;
+  const { state } = info;
   if (state.messages === 0) return hits;
   const seqs: number[] = [];
   for (let seq = state.first_seq; seq <= state.last_seq; seq++) seqs.push(seq);
@@ -378,6 +384,9 @@ async function searchStream(nc: NatsConnection, stream: string, store: Store, ma
   return hits;
 }
 
+/** The stream itself was deleted (a test's stack tearing down): nothing left to read in it. */
+const isStreamGone = (err: unknown): boolean => /stream not found/i.test(String((err as Error | undefined)?.message ?? err));
+
 async function storedMessage(jsm: Awaited<ReturnType<NatsConnection['jetstreamManager']>>, stream: string, seq: number, attempts = 5): Promise<StoredMsg | null> {
   for (let attempt = 1; ; attempt++) {
     try {
@@ -387,6 +396,7 @@ async function storedMessage(jsm: Awaited<ReturnType<NatsConnection['jetstreamMa
       if (apiError?.err_code === NO_MESSAGE_FOUND) return null;
       // A message deleted between the info and the read also answers 'no message found' by text on some servers.
       if (/no message found/i.test(String((err as Error).message))) return null;
+      if (isStreamGone(err)) return null;
       if (attempt >= attempts) throw err;
     }
   }

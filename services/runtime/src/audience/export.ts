@@ -20,7 +20,8 @@ const PARTS_TTL_MS = 2 * 24 * 60 * 60 * 1000;
  * the zip is in S3, and the TTL takes what a failure left behind.
  */
 export function exportParts(bus: Bus): Promise<ObjectStore> {
-  return bus.js.views.os(`${bus.namespace.replace(/[^A-Za-z0-9_-]/g, '_')}_EXPORTS`, { ttl: nanos(PARTS_TTL_MS) });
+  // As many copies as the namespace's streams (three on a production cluster).
+  return bus.js.views.os(`${bus.namespace.replace(/[^A-Za-z0-9_-]/g, '_')}_EXPORTS`, { ttl: nanos(PARTS_TTL_MS), replicas: bus.streamReplicas });
 }
 
 export const exportPartName = (exportId: string, service: string) => `${exportId}/${service}.json`;
