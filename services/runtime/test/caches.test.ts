@@ -97,10 +97,15 @@ describe('VersionedCache', () => {
     expect(truth.reads).toBe(2);
   });
 
-  it('a write that commits and invalidates while a reader is loading leaves nothing stale behind', async () => {
+  it.each([
+    ['in Redis', 0],
+    ['in Redis and in process memory', 10],
+  ])('a write that commits and invalidates while a reader is loading leaves nothing stale behind (%s)', async (_where, memoryEntries) => {
     const truth = source({ a: 'old' });
-    const prefix = `${namespace}:race`;
-    const cache = new VersionedCache<string>({ redis, prefix, ttlSeconds: 60, load: (ids) => truth.load(ids) });
+    const prefix = `${namespace}:race-${memoryEntries}`;
+    const cache = new VersionedCache<string>({ redis, prefix, ttlSeconds: 60, memoryEntries, load: (ids) => truth.load(ids) });
+    // The writer is another replica: the reader's process memory learns of the write only through Redis.
+    const writer = new VersionedCache<string>({ redis, prefix, ttlSeconds: 60, memoryEntries, load: (ids) => truth.load(ids) });
     let release = () => undefined as void;
     const released = new Promise<void>((resolve) => {
       release = resolve;
@@ -111,13 +116,48 @@ describe('VersionedCache', () => {
     await reached;
     // ... a writer commits and invalidates ...
     truth.values.set('a', 'new');
-    await cache.invalidate(['a']);
+    await writer.invalidate(['a']);
     // ... and only then does the reader try to store what it read.
     release();
     expect((await reading).get('a')).toBe('old'); // its own answer was read before the write: fine
     expect(await redis.get(`${prefix}:a`)).toBeNull(); // but it was not stored
     expect((await cache.getMany(['a'])).get('a')).toBe('new');
     expect(await redis.get(`${prefix}:a`)).toBe(JSON.stringify('new'));
+    expect((await cache.getMany(['a'])).get('a')).toBe('new');
+  });
+
+  it('kept in process memory: a read asks Redis for versions only, and sees at once what another process invalidated', async () => {
+    const truth = source({ a: 'A1', b: 'B1' });
+    const prefix = `${namespace}:memory`;
+    const here = new VersionedCache<string>({ redis, prefix, ttlSeconds: 60, memoryEntries: 10, load: (ids) => truth.load(ids) });
+    const there = new VersionedCache<string>({ redis, prefix, ttlSeconds: 60, memoryEntries: 10, load: (ids) => truth.load(ids) });
+    expect(await here.getMany(['a', 'b'])).toEqual(new Map([['a', 'A1'], ['b', 'B1']]));
+    expect(await here.getMany(['a', 'b'])).toEqual(new Map([['a', 'A1'], ['b', 'B1']]));
+    expect(here.stats.memoryHits).toBe(2);
+    // Another replica changes a and drops it: this process's copy no longer matches Redis's version.
+    truth.values.set('a', 'A2');
+    await there.invalidate(['a']);
+    expect(await here.getMany(['a', 'b'])).toEqual(new Map([['a', 'A2'], ['b', 'B1']]));
+    expect(here.stats.memoryHits).toBe(3);
+    // Filled by `here`'s load: `there` reads Redis's copy and keeps it.
+    expect((await there.getMany(['a'])).get('a')).toBe('A2');
+    expect(there.stats.redisHits).toBe(1);
+    expect((await there.getMany(['a'])).get('a')).toBe('A2');
+    expect(there.stats.memoryHits).toBe(1);
+  });
+
+  it('a version is never handed out twice, even after a version key expired (no stale copy can match again)', async () => {
+    const truth = source({ a: 'A1' });
+    const prefix = `${namespace}:aba`;
+    const cache = new VersionedCache<string>({ redis, prefix, ttlSeconds: 60, memoryEntries: 10, load: (ids) => truth.load(ids) });
+    await cache.invalidate(['a']);
+    const first = await redis.get(`${prefix}:v:a`);
+    await redis.del(`${prefix}:v:a`); // as when it expires
+    await cache.invalidate(['a']);
+    const second = await redis.get(`${prefix}:v:a`);
+    expect(first).toMatch(/^g\d+$/);
+    expect(second).toMatch(/^g\d+$/);
+    expect(second).not.toBe(first);
   });
 
   it('reads from the source when Redis cannot be reached', async () => {

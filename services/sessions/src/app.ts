@@ -1,3 +1,4 @@
+import { Counter } from 'prom-client';
 import { audienceAuth, createServer, tokenVerifierFor, FileSignature, Outbox, OutboxRelay, PeopleCache, VersionedCache, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import { buildCards, type Card } from './cards/card';
 import { CardRenderer } from './cards/renderer';
@@ -28,6 +29,8 @@ export interface SessionsApp {
   cards: CardRenderer;
   /** The people table in Redis (the audience consumer keeps it). */
   people: PeopleCache;
+  /** The cards themselves (Redis, and parsed in this process's memory). */
+  cardStore: VersionedCache<Card>;
 }
 
 export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
@@ -37,7 +40,13 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
   const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));
   const people = new PeopleCache(redis, `${config.BUS_NAMESPACE}:sessions`, prisma);
-  const cardStore = new VersionedCache<Card>({ redis, prefix: `${config.BUS_NAMESPACE}:card`, ttlSeconds: config.CARD_TTL_SECONDS, load: (ids) => buildCards(prisma, ids) });
+  const cardStore = new VersionedCache<Card>({
+    redis,
+    prefix: `${config.BUS_NAMESPACE}:card`,
+    ttlSeconds: config.CARD_TTL_SECONDS,
+    memoryEntries: config.CARD_MEMORY_ENTRIES,
+    load: (ids) => buildCards(prisma, ids),
+  });
   const cards = new CardRenderer({ sql: deps.prepared, cards: cardStore, people, photos, logger });
   const outbox = new Outbox(config.BUS_NAMESPACE, clock);
   const onEventsCommitted = () => relay.poke();
@@ -52,5 +61,17 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const authenticate = audienceAuth(tokenVerifierFor(config), prisma, people);
   sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
   interactionsRoutes(app, new Interactions({ prisma, outbox, onEventsCommitted, cards, people }), authenticate);
-  return { app, relay, feed, timelines, cards, people };
+  new Counter({
+    name: 'sessions_feed_card_reads_total',
+    help: 'Feed cards read, by where they came from: process memory (version checked), Redis, or Postgres (a miss)',
+    labelNames: ['source'] as const,
+    registers: [deps.metrics.registry],
+    collect() {
+      this.reset();
+      this.inc({ source: 'memory' }, cardStore.stats.memoryHits);
+      this.inc({ source: 'redis' }, cardStore.stats.redisHits);
+      this.inc({ source: 'postgres' }, cardStore.stats.loads);
+    },
+  });
+  return { app, relay, feed, timelines, cards, people, cardStore };
 }

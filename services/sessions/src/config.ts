@@ -13,6 +13,12 @@ export const sessionsConfigSchema = serviceConfigSchema(
     CARDS_CONSUMER: z.string().default('sessions-cards'),
     /** Lifetime of a cached feed card: Redis memory, and the bound on staleness should every invalidation of a change fail. */
     CARD_TTL_SECONDS: z.coerce.number().int().min(10).max(7 * 24 * 3600).default(3600),
+    /**
+     * Feed cards also kept parsed in each process's memory (checked against
+     * Redis's version of each card on every read, so never stale); 0 = none.
+     * About 3 kB of heap each: 5,000 is about 15 MB per process.
+     */
+    CARD_MEMORY_ENTRIES: z.coerce.number().int().min(0).max(200_000).default(5000),
     /** Durable names of the fan-out worker's consumers (sessions, graph changes). */
     FANOUT_CONSUMER: z.string().default('sessions-fanout'),
     FANOUT_QUEUE: z.string().default('feed-fanout'),

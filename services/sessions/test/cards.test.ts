@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { NEXT_CURSOR_HEADER, type FeedSession, type SessionComment, type SessionLike } from '@hoptrack/proto';
-import { Outbox } from '@hoptrack/runtime';
-import { eventually, testUserSnapshot } from '@hoptrack/testing';
+import { createMetrics, createTokenService, DEV_SIGNING_KEY, Outbox } from '@hoptrack/runtime';
+import { eventually, memoryLogger, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSessionsApp } from '../src/app';
 import { ok } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
 
@@ -129,6 +130,33 @@ describe('keeping cards current', () => {
     expect((await cardIn(reader, id)).title).toBe('After');
     ok(await fan.delete(`/api/sessions/${id}/like`));
     expect(await cardIn(reader, id)).toMatchObject({ likeCount: 0, likes: [] });
+  });
+
+  it('another replica, holding the card in its own memory, shows a change made through this one on its very next read', async () => {
+    const { author, reader, others } = await circle(1);
+    const fan = others[0] as Client;
+    const { id } = await t.logSession(author, { title: 'Two replicas' });
+    const replica = buildSessionsApp({ ...t, logger: memoryLogger('sessions-replica').logger, metrics: createMetrics('sessions') });
+    await replica.app.ready();
+    try {
+      const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h' });
+      const authorization = `Bearer ${await tokens.sign({ userId: reader.id, tokenVersion: 0 })}`;
+      const readThere = async () => {
+        const res = await replica.app.inject({ method: 'GET', url: '/api/sessions?limit=20', headers: { authorization } });
+        const card = ok<FeedSession[]>(res).find((s) => s.id === id);
+        if (!card) throw new Error(`session ${id} not in the replica's feed`);
+        return card;
+      };
+      expect(await readThere()).toMatchObject({ likeCount: 0 });
+      expect(await readThere()).toMatchObject({ likeCount: 0 }); // now from the replica's memory
+      expect(replica.cardStore.stats.memoryHits).toBeGreaterThan(0);
+      ok(await fan.post(`/api/sessions/${id}/like`));
+      expect(await readThere()).toMatchObject({ likeCount: 1, likes: [{ userId: fan.id }] });
+      ok(await fan.delete(`/api/sessions/${id}/like`));
+      expect(await readThere()).toMatchObject({ likeCount: 0, likes: [] });
+    } finally {
+      await replica.app.close();
+    }
   });
 
   it("a change whose own invalidation never ran is dropped from the card by its event", async () => {

@@ -14,7 +14,7 @@ import {
   type StreamName,
 } from '@hoptrack/proto';
 import type { Logger } from 'pino';
-import { anyErased, idsMentioned } from '../audience/erased';
+import { erasedHash, idsMentioned } from '../audience/erased';
 import type { SqlClient } from '../db/sql';
 import { ensureStreams, type Bus } from './connection';
 import { parkDeadLetter } from './dead-letters';
@@ -58,18 +58,49 @@ export function sqlInbox<Tx extends SqlClient = SqlClient>(
   return {
     runOnce(consumer, eventId, fn, mentioned = []) {
       return db.$transaction(async (tx) => {
-        const inserted = await tx.$executeRawUnsafe(
-          'INSERT INTO "processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
-          consumer,
-          eventId,
-        );
-        if (inserted === 0) return false;
-        if (guard && (await anyErased(tx, mentioned))) return true;
+        const { inserted, erased } = guard && mentioned.length > 0 ? await claimUnlessErased(tx, consumer, eventId, mentioned) : await claim(tx, consumer, eventId);
+        if (!inserted) return false;
+        if (erased) return true;
         await fn(tx);
         return true;
       });
     },
   };
+}
+
+interface Claim {
+  /** This consumer had not processed the event: its dedup row is written now. */
+  inserted: boolean;
+  /** The event names an erased person. */
+  erased: boolean;
+}
+
+async function claim(tx: SqlClient, consumer: string, eventId: string): Promise<Claim> {
+  const inserted = await tx.$executeRawUnsafe(
+    'INSERT INTO "processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING',
+    consumer,
+    eventId,
+  );
+  return { inserted: inserted > 0, erased: false };
+}
+
+/**
+ * The dedup row and the tombstone look in one statement: one round trip per
+ * event, as before tombstones existed (every consumed event of every service
+ * pays it; docs/benchmarks.md).
+ */
+async function claimUnlessErased(tx: SqlClient, consumer: string, eventId: string, mentioned: readonly string[]): Promise<Claim> {
+  const rows = await tx.$queryRawUnsafe<Array<{ inserted: boolean; erased: boolean }>>(
+    `WITH "claimed" AS (
+       INSERT INTO "processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING RETURNING 1
+     )
+     SELECT EXISTS (SELECT 1 FROM "claimed") AS "inserted",
+            EXISTS (SELECT 1 FROM "erased_people" WHERE "id_hash" = ANY($3::text[])) AS "erased"`,
+    consumer,
+    eventId,
+    mentioned.map(erasedHash),
+  );
+  return { inserted: rows[0]?.inserted === true, erased: rows[0]?.erased === true };
 }
 
 export interface ConsumerOptions<Tx = SqlClient> {
