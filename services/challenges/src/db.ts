@@ -1,10 +1,5 @@
-import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
 export { Prisma, PrismaClient };
 export type Db = PrismaClient | Prisma.TransactionClient;
 
-/** `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
-export function createPrisma(connectionString: string, poolMax = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
-}

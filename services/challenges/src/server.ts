@@ -29,7 +29,7 @@ await runService({
       relay,
       consumers: async () => [
         ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
-        ...(await startProgressConsumers({ bus: connections.bus, prisma: connections.prisma, progress, durable: config.PROGRESS_CONSUMER, logger, onEventsCommitted: () => relay.poke() })),
+        ...(await startProgressConsumers({ bus: connections.bus, sql: connections.sql, progress, durable: config.PROGRESS_CONSUMER, logger, onEventsCommitted: () => relay.poke() })),
         // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.
         await startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, progress, durable: config.READ_MODEL_CONSUMER, logger }),
         // Its part of a data export (issue 24).

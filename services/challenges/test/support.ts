@@ -68,7 +68,7 @@ export async function startTestChallenges(options: { now?: Date; overrides?: Rec
     ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
     ...(await startProgressConsumers({
       bus: connections.bus,
-      prisma: connections.prisma,
+      sql: connections.sql,
       progress: built.progress,
       durable: config.PROGRESS_CONSUMER,
       logger,

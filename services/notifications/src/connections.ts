@@ -2,7 +2,7 @@ import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type 
 import path from 'node:path';
 import type { NotificationsConfig } from './config';
 import { createDatabase, type PrismaClient } from './db';
-import type { SqlClient } from '@hoptrack/runtime';
+import type { SqlClient, TransactionalSqlClient } from '@hoptrack/runtime';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/notifications'), 'prisma/migrations');
 /** The audience tables this service keeps: people (actors' names and pictures, privacy, token versions) and the graph (friendships, blocks, mutes). */
@@ -11,6 +11,8 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 export interface NotificationsConnections extends DatabaseAndBus<PrismaClient> {
   /** The inbox's hot reads, by named statement over Prisma's pool (db.ts). */
   reads: SqlClient;
+  /** Plain SQL over the same pool: the inbox consumers' transactions. */
+  sql: TransactionalSqlClient;
 }
 
 /** The migrated database and the bus: the streams whose events make notifications, and NOTIFICATIONS, which it publishes to. */
@@ -28,6 +30,7 @@ export async function openConnections(config: NotificationsConfig, logger: Logge
   return {
     ...connections,
     reads: database.reads,
+    sql: database.sql,
     async close() {
       await connections.close();
       await database.endPool();

@@ -30,7 +30,7 @@ await runService({
         ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
         ...(await startNotificationConsumers({
           bus: connections.bus,
-          prisma: connections.prisma,
+          sql: connections.sql,
           outbox,
           durable: config.INBOX_CONSUMER,
           logger,

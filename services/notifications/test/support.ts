@@ -86,7 +86,7 @@ export async function startTestNotifications(overrides: Record<string, string> =
     ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
     ...(await startNotificationConsumers({
       bus: connections.bus,
-      prisma: connections.prisma,
+      sql: connections.sql,
       outbox: built.outbox,
       durable: config.INBOX_CONSUMER,
       logger,

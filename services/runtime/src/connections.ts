@@ -1,6 +1,9 @@
 import type { StreamName } from '@hoptrack/proto';
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import { connectBus, ensureStreams, type Bus, type BusOptions } from './bus/connection';
+import { sharedPool } from './db/pg-sql-client';
+import type { TransactionalSqlClient } from './db/sql';
 
 export interface DatabaseAndBus<P> {
   prisma: P;
@@ -16,7 +19,8 @@ export interface DatabaseAndBus<P> {
  */
 export async function withBus<P extends { $disconnect(): Promise<void> }>(
   prisma: P,
-  options: BusOptions & { streams: StreamName[] },
+  /** `pool`: the pg pool Prisma's adapter was given (`sharedPool`), ended after Prisma disconnects. */
+  options: BusOptions & { streams: StreamName[]; pool?: { end(): Promise<void> } },
 ): Promise<DatabaseAndBus<P>> {
   const bus = await connectBus(options);
   await ensureStreams(bus, options.streams);
@@ -26,6 +30,27 @@ export async function withBus<P extends { $disconnect(): Promise<void> }>(
     async close() {
       await bus.close();
       await prisma.$disconnect();
+      await options.pool?.end();
     },
   };
+}
+
+export interface PooledDatabaseAndBus<P> extends DatabaseAndBus<P> {
+  /** Plain SQL over the pool Prisma uses (`sharedPool`): the event consumers' inbox transactions. */
+  sql: TransactionalSqlClient;
+}
+
+/**
+ * withBus, with Prisma made over a pg pool the service also reaches by plain
+ * SQL (one connection budget, DATABASE_POOL_MAX): `makePrisma` is
+ * `(pool) => new PrismaClient({ adapter: new PrismaPg(pool) })`.
+ */
+export async function withPooledBus<P extends { $disconnect(): Promise<void> }>(
+  makePrisma: (pool: pg.Pool) => P,
+  database: { url: string; poolMax: number; onPoolError?: (err: Error) => void },
+  options: BusOptions & { streams: StreamName[] },
+): Promise<PooledDatabaseAndBus<P>> {
+  const shared = sharedPool(database.url, { poolMax: database.poolMax, ...(database.onPoolError ? { onPoolError: database.onPoolError } : {}) });
+  const connections = await withBus(makePrisma(shared.pool), { ...options, pool: shared });
+  return { ...connections, sql: shared.sql };
 }

@@ -1,17 +1,18 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir } from '@hoptrack/runtime';
+import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { SocialConfig } from './config';
-import { createPrisma, type PrismaClient } from './db';
+import { PrismaClient } from './db';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/social-graph'), 'prisma/migrations');
 /** The audience tables this service keeps: people only (the graph is this service's own friendships and blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people'];
 
-export type SocialConnections = DatabaseAndBus<PrismaClient>;
+export type SocialConnections = PooledDatabaseAndBus<PrismaClient>;
 
 export async function openConnections(config: SocialConfig, logger: Logger): Promise<SocialConnections> {
   await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
-  return withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
+  return withPooledBus((pool) => new PrismaClient({ adapter: new PrismaPg(pool) }), { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX }, {
     url: config.NATS_URL,
     name: 'social-graph',
     namespace: config.BUS_NAMESPACE,

@@ -21,7 +21,7 @@ await runService({
       consumers: () =>
         Promise.all([
           startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
-          startSessionsConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.SESSIONS_CONSUMER, logger }),
+          startSessionsConsumer({ bus: connections.bus, sql: connections.sql, durable: config.SESSIONS_CONSUMER, logger }),
           startErasureConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
           startExportContributor({
             bus: connections.bus,

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const { logger } = memoryLogger('social-graph');
   sessionsDurable = `sessions-${social.config.BUS_NAMESPACE}`;
   consumers.push(
-    await startSessionsConsumer({ bus: social.bus, prisma: social.prisma, durable: sessionsDurable, logger }),
+    await startSessionsConsumer({ bus: social.bus, sql: social.sql, durable: sessionsDurable, logger }),
     await startErasureConsumer({ bus: social.bus, prisma: social.prisma, durable: social.config.READ_MODEL_CONSUMER, logger }),
   );
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   social = await startTestSocial();
   const { logger } = memoryLogger('social-graph');
   consumers.push(
-    await startSessionsConsumer({ bus: social.bus, prisma: social.prisma, durable: `sessions-${social.config.BUS_NAMESPACE}`, logger }),
+    await startSessionsConsumer({ bus: social.bus, sql: social.sql, durable: `sessions-${social.config.BUS_NAMESPACE}`, logger }),
     await startExportContributor({
       bus: social.bus,
       durable: social.config.READ_MODEL_CONSUMER,

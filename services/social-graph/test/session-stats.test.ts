@@ -18,7 +18,7 @@ let durable: string;
 beforeAll(async () => {
   social = await startTestSocial();
   durable = `sessions-${social.config.BUS_NAMESPACE}`;
-  consumer = await startSessionsConsumer({ bus: social.bus, prisma: social.prisma, durable, logger: memoryLogger('social-graph').logger });
+  consumer = await startSessionsConsumer({ bus: social.bus, sql: social.sql, durable, logger: memoryLogger('social-graph').logger });
 });
 afterAll(async () => {
   await consumer?.stop();

@@ -1,6 +1,5 @@
 import type { EventEnvelope, StreamName } from '@hoptrack/proto';
-import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
-import type { Prisma, PrismaClient } from '../db';
+import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
 import type { Clock } from '../domain/clock';
 import type { Progress, Touched } from '../domain/progress';
 
@@ -29,7 +28,8 @@ function effects(progress: Progress): Record<'SESSIONS' | 'MEDIA' | 'PLACES', Ef
 
 export interface ProgressConsumersOptions {
   bus: Bus;
-  prisma: PrismaClient;
+  /** Plain SQL over the pool Prisma shares: the inbox transaction of every event (withPooledBus). */
+  sql: TransactionalSqlClient;
   progress: Progress;
   /** Durable-name prefix: `<prefix>-sessions`, `-media`, `-places`. */
   durable: string;
@@ -48,11 +48,11 @@ export const PROGRESS_STREAMS = ['SESSIONS', 'MEDIA', 'PLACES'] as const satisfi
  */
 export function startProgressConsumers(options: ProgressConsumersOptions): Promise<RunningConsumer[]> {
   const clock = options.clock ?? (() => new Date());
-  return startEffectConsumers<Prisma.TransactionClient, Touched>({
+  return startEffectConsumers<SqlClient, Touched>({
     bus: options.bus,
     durable: options.durable,
     logger: options.logger.child({ component: 'challenges-progress' }),
-    inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
+    inbox: sqlInbox<SqlClient>(options.sql),
     streams: effects(options.progress),
     then: (tx, touched, event) => options.progress.recompute(tx, touched, clock(), event.requestId),
     afterCommit: options.onEventsCommitted,

@@ -1,6 +1,5 @@
 import type { EventData, EventEnvelope } from '@hoptrack/proto';
-import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type Outbox, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
-import type { Prisma, PrismaClient } from '../db';
+import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type Outbox, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
 import { ChallengeRefs } from '../domain/challenge-refs';
 import { InboxWriter, type OnAdded } from '../domain/inbox';
 import { announceChanges } from '../domain/notifications';
@@ -102,7 +101,8 @@ function effects(inbox: InboxWriter, sessions: SessionRefs, challenges: Challeng
 
 export interface NotificationConsumersOptions {
   bus: Bus;
-  prisma: PrismaClient;
+  /** Plain SQL over the pool Prisma shares: the inbox transaction of every event (db.ts). */
+  sql: TransactionalSqlClient;
   outbox: Outbox;
   /** Durable-name prefix: `<prefix>-social`, `-sessions`, `-messages`, `-challenges`. */
   durable: string;
@@ -118,11 +118,11 @@ export interface NotificationConsumersOptions {
  * `notification.changed.v1` for every person whose inbox it changed.
  */
 export function startNotificationConsumers(options: NotificationConsumersOptions): Promise<RunningConsumer[]> {
-  return startEffectConsumers<Prisma.TransactionClient, string[]>({
+  return startEffectConsumers<SqlClient, string[]>({
     bus: options.bus,
     durable: options.durable,
     logger: options.logger.child({ component: 'notifications-inbox' }),
-    inbox: sqlInbox<Prisma.TransactionClient>(options.prisma),
+    inbox: sqlInbox<SqlClient>(options.sql),
     streams: effects(new InboxWriter(options.onAdded), new SessionRefs(), new ChallengeRefs()),
     then: (tx, changed, event) => announceChanges(options.outbox, tx, changed, event.requestId),
     afterCommit: options.onEventsCommitted,

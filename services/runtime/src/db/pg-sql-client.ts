@@ -37,17 +37,44 @@ export function pgSqlClient(
     ...on(pool),
     async $transaction(fn) {
       const client = await timed(pool.connect());
+      // A connection whose ROLLBACK failed (Postgres restarted under it) is
+      // released with that error, so the pool drops it instead of lending it again.
+      let broken: Error | undefined;
       try {
         await timed(client.query('BEGIN'));
         const result = await fn(on(client));
         await timed(client.query('COMMIT'));
         return result;
       } catch (err) {
-        await client.query('ROLLBACK');
+        await client.query('ROLLBACK').catch((rollbackErr: unknown) => {
+          broken = rollbackErr instanceof Error ? rollbackErr : new Error(String(rollbackErr));
+        });
         throw err;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
   };
+}
+
+export interface SharedPool {
+  /** For Prisma's driver adapter (`new PrismaPg(pool)`): one connection budget for both. */
+  pool: pg.Pool;
+  /**
+   * Plain SQL and transactions over the same pool, for paths where Prisma's
+   * own cost shows: an event consumer's inbox transaction costs about 0.9
+   * CPU-ms through Prisma's interactive transaction and 0.35 over pg
+   * (docs/benchmarks.md), and every session created runs three of them.
+   */
+  sql: TransactionalSqlClient;
+  /** Ends the pool, after Prisma has disconnected. */
+  end(): Promise<void>;
+}
+
+/** A service's pg pool, shared by its Prisma client and its plain SQL. `poolMax`: DATABASE_POOL_MAX. */
+export function sharedPool(connectionString: string, options: { poolMax?: number; onPoolError?: (err: Error) => void } = {}): SharedPool {
+  const pool = new pg.Pool({ connectionString, max: options.poolMax ?? 10 });
+  // An idle connection's error (Postgres restarted): the pool drops it and reconnects on demand.
+  pool.on('error', (err) => options.onPoolError?.(err));
+  return { pool, sql: pgSqlClient(pool), end: () => pool.end() };
 }
