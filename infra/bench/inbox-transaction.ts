@@ -11,13 +11,15 @@
  * Needs the `hoptrack_notifications_bench` database a `make bench` left behind.
  */
 import { randomUUID } from 'node:crypto';
-import { pgSqlClient, type SqlClient } from '@hoptrack/runtime';
+import { pgSqlClient, sharedPool, type SqlClient } from '@hoptrack/runtime';
+import { PrismaPg } from '@prisma/adapter-pg';
 import { pgBase } from '@hoptrack/testing/stack';
 import pg from 'pg';
-import { createDatabase } from '../../services/notifications/src/db';
+import { PrismaClient } from '../../services/notifications/src/db';
 
 const url = `${pgBase()}/hoptrack_notifications_bench`;
-const database = createDatabase(url, 4);
+const shared = sharedPool(url, { poolMax: 4 });
+const prisma = new PrismaClient({ adapter: new PrismaPg(shared.pool) });
 const pool = new pg.Pool({ connectionString: url, max: 4 });
 const viaPg = pgSqlClient(pool);
 const total = Number(process.env.N ?? 3000);
@@ -46,13 +48,13 @@ async function measure(name: string, transaction: (fn: (tx: SqlClient) => Promis
 
 try {
   for (let round = 0; round < 2; round++) {
-    await measure('prisma $transaction', (fn) => database.prisma.$transaction((tx) => fn(tx)));
+    await measure('prisma $transaction', (fn) => prisma.$transaction((tx) => fn(tx)));
     await measure('pg BEGIN … COMMIT  ', (fn) => viaPg.$transaction(fn));
   }
 } finally {
   await pool.query('DELETE FROM processed_events WHERE consumer = $1', [CONSUMER]);
   await pool.query("DELETE FROM session_refs WHERE title = 'bench'");
-  await database.prisma.$disconnect();
-  await database.endPool();
+  await prisma.$disconnect();
+  await shared.end();
   await pool.end();
 }

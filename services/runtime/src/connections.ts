@@ -38,6 +38,8 @@ export async function withBus<P extends { $disconnect(): Promise<void> }>(
 export interface PooledDatabaseAndBus<P> extends DatabaseAndBus<P> {
   /** Plain SQL over the pool Prisma uses (`sharedPool`): the event consumers' inbox transactions. */
   sql: TransactionalSqlClient;
+  /** The pool itself, for another client over it (a service's named hot reads). */
+  pool: pg.Pool;
 }
 
 /**
@@ -52,5 +54,5 @@ export async function withPooledBus<P extends { $disconnect(): Promise<void> }>(
 ): Promise<PooledDatabaseAndBus<P>> {
   const shared = sharedPool(database.url, { poolMax: database.poolMax, ...(database.onPoolError ? { onPoolError: database.onPoolError } : {}) });
   const connections = await withBus(makePrisma(shared.pool), { ...options, pool: shared });
-  return { ...connections, sql: shared.sql };
+  return { ...connections, sql: shared.sql, pool: shared.pool };
 }
