@@ -4,6 +4,7 @@ import createGateway from 'express-gateway';
 import { expressGatewayLogsAsJson, logger } from './plugin/logger';
 import { exitWithParent } from '@hoptrack/runtime/parent-watch';
 import { redisEnvFromUrl } from './redis-env';
+import { routeByContracts } from './routes';
 
 /**
  * Starts express-gateway on config/ (gateway.config.yml, system.config.yml).
@@ -47,9 +48,26 @@ function stopOnSignal(server: Server): void {
   process.once('SIGINT', stop);
 }
 
+const CONFIG_DIR = path.resolve(__dirname, '../config');
+
+/**
+ * express-gateway reads its configuration once, into a module it keeps
+ * (lib/config); the routing is added there from the contract table before
+ * the gateway starts on it (routes.ts).
+ */
+function loadConfigRoutedByContracts(): void {
+  process.env.EG_CONFIG_DIR = CONFIG_DIR;
+  const loaded = require('express-gateway/lib/config') as typeof import('express-gateway/lib/config');
+  const endpoints = routeByContracts(loaded.gatewayConfig);
+  logger.info({ endpoints: Object.fromEntries(Object.entries(endpoints).map(([name, entries]) => [name, entries.length])) }, 'routes derived from the contracts');
+}
+
 // Inside a promise: express-gateway throws synchronously on a bad config.
 Promise.resolve()
-  .then(() => createGateway().load(path.resolve(__dirname, '../config')).run())
+  .then(() => {
+    loadConfigRoutedByContracts();
+    return createGateway().load(CONFIG_DIR).run();
+  })
   .then(([{ app }]) => {
     if (!app) throw new Error('no http server: gateway.config.yml needs an `http` section');
     logger.info({ address: app.address() }, 'gateway ready');

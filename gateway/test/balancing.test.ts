@@ -99,13 +99,15 @@ describe('gateway → several instances of a service', () => {
     b.received = [];
   });
 
+  /** A POST the places contracts route (any of its contracts would do: the instances here answer every path). */
+  const POST_PATH = '/api/bars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/reviews';
   const get = async (path = '/api/bars') => {
     const res = await fetch(`${gateway.url}${path}`);
     return { status: res.status, instance: ((await res.json()) as { instance?: string }).instance };
   };
   const sendMany = (n: number) => Promise.all(Array.from({ length: n }, () => get()));
   const post = async (body: object) => {
-    const res = await fetch(`${gateway.url}/api/bars`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${gateway.url}${POST_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, instance: ((await res.json()) as { instance?: string }).instance };
   };
 
@@ -149,7 +151,7 @@ describe('gateway → several instances of a service', () => {
       const bodies = Array.from({ length: 12 }, (_, i) => ({ name: `bar ${i}` }));
       const answers = await Promise.all(
         bodies.map(async (body) => {
-          const res = await fetch(`${unaware.url}/api/bars`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const res = await fetch(`${unaware.url}${POST_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
           return res.status;
         }),
       );

@@ -143,11 +143,11 @@ describe('gateway with a broken or missing dependency', () => {
   let gateway: RunningProcess;
 
   beforeAll(async () => {
-    // A service that is up but broken: it never answers /api/auth/slow and
+    // A service that is up but broken: it never answers /api/auth/verify-reset-token/slow and
     // drops every other connection at once, like a crashing process.
     broken = createServer((socket) => {
       socket.once('data', (head) => {
-        if (!head.toString().includes('/api/auth/slow')) socket.resetAndDestroy();
+        if (!head.toString().includes('/api/auth/verify-reset-token/slow')) socket.resetAndDestroy();
       });
     });
     const port = await freePort();
@@ -176,7 +176,7 @@ describe('gateway with a broken or missing dependency', () => {
 
   it('answers 502 JSON when the service does not answer in time', async () => {
     const started = Date.now();
-    const res = await fetchJson(`${gateway.url}/api/auth/slow`);
+    const res = await fetchJson(`${gateway.url}/api/auth/verify-reset-token/slow`);
     expectGatewayError(res, 502, 'The auth service did not answer in time');
     expect(Date.now() - started).toBeLessThan(1000);
   });

@@ -1,11 +1,16 @@
+import { allContracts, DEFAULT_BODY_LIMIT, fillPath, paramsOf, SERVICE_NAMES } from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiEndpointsFromContracts, routedContracts } from '../src/routes';
 import { startGateway } from '@hoptrack/testing/gateway';
 import { freePort, type RunningProcess } from '@hoptrack/testing/processes';
 import { rateLimitPrefix } from './support';
 
+const SAMPLE_ID = '0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00';
+
 /**
- * The routing table itself: every public prefix reaches the service that owns
- * it. The services are pointed at closed ports, so the 503 names which
+ * The routing table itself, derived from the contract table (src/routes.ts):
+ * every contract reaches the service that declares it, and nothing else is
+ * routed. The services are pointed at closed ports, so the 503 names which
  * service the gateway tried — no service has to run for this.
  */
 describe('routing table', () => {
@@ -27,58 +32,51 @@ describe('routing table', () => {
   });
   afterAll(() => gateway.stop());
 
+  /** A well-formed value for a path parameter (nothing needs to exist: no service runs). */
+  const sample = (param: string) => (param === '*' ? 'avatars/a/b.webp' : param === 'token' ? 'abc.def' : param === 'username' ? 'someone' : SAMPLE_ID);
+
+  it('derives its routes from the contract table: every routed contract, and only those', () => {
+    const routed = routedContracts();
+    // The table is the whole API: a broken import finds nothing.
+    expect(routed.length).toBeGreaterThan(90);
+    const internal = allContracts().filter((c) => c.access.level === 'internal');
+    expect(internal.map((c) => `${c.method} ${c.path}`)).toEqual(expect.arrayContaining(['POST /internal/uploads']));
+    const endpoints = apiEndpointsFromContracts();
+    expect(Object.keys(endpoints).sort()).toEqual([...SERVICE_NAMES, 'messaging-live'].sort());
+    const listed = Object.values(endpoints).flatMap((entries) => entries.flatMap((e) => e.methods.map((m) => `${m} ${e.paths.join()}`)));
+    expect(listed.sort()).toEqual(routed.map((c) => `${c.method} ${c.path}`).sort());
+  });
+
+  it('sends every contract to the service that declares it', async () => {
+    const wrong: string[] = [];
+    for (const contract of routedContracts()) {
+      const path = fillPath(contract.path, Object.fromEntries(paramsOf(contract.path).map((p) => [p, sample(p)])));
+      const res = await fetch(`${gateway.url}${path}`, { method: contract.method });
+      const body = (await res.json().catch(() => ({}))) as { message?: string };
+      if (res.status !== 503 || body.message !== `The ${contract.service} service is unavailable`) {
+        wrong.push(`${contract.method} ${path} (${contract.service}.${contract.name}): ${res.status} ${body.message ?? ''}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it.each([
-    ['GET', '/api/me', 'auth'],
-    ['PUT', '/api/me/profile-picture', 'auth'],
-    ['PUT', '/api/privacy', 'auth'],
-    ['POST', '/api/auth/login', 'auth'],
-    ['GET', '/api/me/stats', 'social-graph'],
-    ['GET', '/api/me/friends', 'social-graph'],
-    ['GET', '/api/me/friend-requests', 'social-graph'],
-    ['GET', '/api/users/search?q=ale', 'social-graph'],
-    ['GET', '/api/users/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/followers', 'social-graph'],
-    ['POST', '/api/friendships', 'social-graph'],
-    ['PATCH', '/api/friendships/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'social-graph'],
-    ['GET', '/api/friends/pinned', 'social-graph'],
-    ['POST', '/api/friends/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/block', 'social-graph'],
-    ['POST', '/api/profile-picture/upload', 'media'],
-    ['PUT', '/api/media/uploads/abc.def', 'media'],
-    ['GET', '/api/media/files/avatars/a/b.webp', 'media'],
-    ['GET', '/api/albums', 'media'],
-    ['POST', '/api/albums/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/photos', 'media'],
-    ['DELETE', '/api/photos/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'media'],
-    ['GET', '/api/bars/nearby?lat=1&lng=2', 'places'],
-    ['GET', '/api/sessions?filter=all', 'sessions'],
-    ['POST', '/api/sessions/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/react', 'sessions'],
-    ['GET', '/api/me/sessions', 'sessions'],
-    ['GET', '/api/users/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/sessions', 'sessions'],
-    ['GET', '/api/users/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/stats', 'social-graph'],
-    ['POST', '/api/bars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/reviews', 'places'],
-    ['POST', '/api/bars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/reviews/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f01/helpful', 'places'],
-    ['GET', '/api/beers/search?q=ipa', 'places'],
-    ['GET', '/api/google-places/nearby?lat=1&lng=2', 'places'],
-    ['GET', '/api/conversations', 'messaging'],
-    ['PATCH', '/api/conversations/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/read', 'messaging'],
-    ['GET', '/api/messages', 'messaging'],
-    ['PUT', '/api/messages/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/read', 'messaging'],
-    ['GET', '/api/messages/events', 'messaging'],
-    ['GET', '/api/presence?ids=0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'messaging'],
-    ['GET', '/api/notifications', 'notifications'],
-    ['POST', '/api/notifications/read', 'notifications'],
-    ['PUT', '/api/notifications/settings', 'notifications'],
-    ['GET', '/api/challenges', 'challenges'],
-    ['GET', '/api/challenges/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'challenges'],
-    ['POST', '/api/challenges/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/join', 'challenges'],
-    ['POST', '/api/challenges/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/invitations', 'challenges'],
-    // Before auth's /api/me/* and social-graph's /api/users/*, as sessions' are.
-    ['GET', '/api/me/challenges', 'challenges'],
-    ['GET', '/api/users/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/challenges', 'challenges'],
-    ['GET', '/api/challenge-invitations', 'challenges'],
-    ['PATCH', '/api/challenge-invitations/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00', 'challenges'],
-  ])('%s %s goes to %s', async (method, path, service) => {
+    ['a path no contract names', 'GET', `/api/sessions/${SAMPLE_ID}/unknown`],
+    ['a method a contract path does not take', 'PATCH', '/api/sessions'],
+    ['an internal contract under /api', 'GET', '/api/internal/uploads'],
+  ])('answers 404 itself for %s, reaching no service', async (_what, method, path) => {
     const res = await fetch(`${gateway.url}${path}`, { method });
-    expect(res.status).toBe(503);
-    expect(((await res.json()) as { message: string }).message).toBe(`The ${service} service is unavailable`);
+    expect(res.status).toBe(404);
+  });
+
+  it("answers 413 for a JSON body over its contract's limit (64 KB unless the contract says more)", async () => {
+    const big = JSON.stringify({ content: 'x'.repeat(DEFAULT_BODY_LIMIT) });
+    const res = await fetch(`${gateway.url}/api/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ statusCode: 413, message: 'Request body is too large (at most 64 KB)' });
+    // Under the limit it is proxied (to a closed port: 503).
+    const small = await fetch(`${gateway.url}/api/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(small.status).toBe(503);
   });
 
   it('answers 413 itself for an upload over the route limit, before proxying', async () => {

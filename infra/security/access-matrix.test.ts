@@ -13,9 +13,6 @@ import type {
   SessionComment,
   UnreadSummary,
 } from '@hoptrack/proto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -27,13 +24,16 @@ import {
   waitForSocialUser,
   type RegisteredUser,
 } from '@hoptrack/testing/api';
-import { repoRoot } from '@hoptrack/testing/processes';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startStack, type Stack } from '@hoptrack/testing/stack';
-import { fillTemplate, paramsOf, scanRoutes, VERBS, type ScannedRoute, type Verb } from './route-scan';
+import { fillPath as fillTemplate, paramsOf } from '@hoptrack/proto';
+import { apiRoutes, tableRoutes, VERBS, type TableRoute, type Verb } from './contract-table';
 
 /**
  * Issue 9, item 11: the access-control matrix. Every /api route whose path
- * takes a parameter is read from the services' source (route-scan.ts), sorted
+ * takes a parameter is read from the contract table (contract-table.ts), sorted
  * by the kind of object it addresses, filled with the ids of objects user A
  * owns, and called through the real gateway, with every verb, by B (a
  * stranger with a valid token) and by E (someone A blocked). Each answer must
@@ -48,9 +48,8 @@ import { fillTemplate, paramsOf, scanRoutes, VERBS, type ScannedRoute, type Verb
 
 // ---------------------------------------------------------------- the scan
 
-const scan = scanRoutes(repoRoot);
-/** Public routes (the gateway routes /api only) with at least one path parameter. */
-const idRoutes = scan.routes.filter((r) => r.template.startsWith('/api/') && paramsOf(r.template).length > 0);
+/** Routed contracts (the gateway routes /api only) with at least one path parameter. */
+const idRoutes = apiRoutes().filter((r) => paramsOf(r.template).length > 0);
 const templates = [...new Set(idRoutes.map((r) => r.template))].sort();
 const registered = new Set(idRoutes.map((r) => `${r.method} ${r.template}`));
 
@@ -396,13 +395,12 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
   const probes: Cell[] = [];
   const before: { unreadOfC: number; unreadOfA: number } = { unreadOfC: 0, unreadOfA: 0 };
 
-  it('reads the routes from the source', () => {
-    expect(scan.problems, scan.problems.join('\n')).toEqual([]);
+  it('reads the routes from the contract table', () => {
     console.info(
-      `access matrix: ${scan.routes.length} routes in ${scan.files.length} files; with an id in the path:\n` +
-        idRoutes.map((r: ScannedRoute) => `  ${r.method.padEnd(6)} ${r.template}  (${r.file}:${r.line})`).join('\n'),
+      `access matrix: ${tableRoutes().length} contracts; with an id in the path:\n` +
+        idRoutes.map((r: TableRoute) => `  ${r.method.padEnd(6)} ${r.template}  (${r.contract.service}.${r.contract.name})`).join('\n'),
     );
-    // A broken expression finds nothing or misses the well-known ones.
+    // A broken import finds nothing or misses the well-known ones.
     expect(idRoutes.length).toBeGreaterThan(20);
     for (const known of [
       'GET /api/sessions/:id',
@@ -423,55 +421,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       expect(registered, known).toContain(known);
     }
     // The live stream's path is a constant (LIVE_EVENTS_PATH) and takes no id.
-    expect(scan.routes.map((r) => `${r.method} ${r.template}`)).toContain('GET /api/messages/events');
-  });
-
-  it('reads every registration style, and reports the ones it cannot read', () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'route-scan-'));
-    try {
-      mkdirSync(path.join(root, 'proto/src'), { recursive: true });
-      mkdirSync(path.join(root, 'services/demo/src/routes'), { recursive: true });
-      writeFileSync(path.join(root, 'proto/src/paths.ts'), "export const STREAM_PATH = '/api/things/stream';\n");
-      writeFileSync(
-        path.join(root, 'services/demo/src/routes/demo.routes.ts'),
-        [
-          "// app.get('/api/commented-out/:id', handler);",
-          "/** Serves '/api/media/files/*' and `/api/docs/:x` in a comment. */",
-          "app.get('/api/things/:id', { schema }, handler);",
-          'scope.post(\n  "/api/things/:id/parts",\n  handler,\n);',
-          'app.get(STREAM_PATH, handler);',
-          "for (const url of ['/api/a/:id', '/api/b/:id']) app.delete(url, handler);",
-          "for (const kind of ['x', 'y'] as const) { app.get(`/api/things/:id/${kind}`, handler); }",
-          "change('put', '/api/things/:id/flag', act);",
-          "app.get('/api/media/files/*', handler);",
-          "app.route({ method: 'GET', url: '/api/hidden/:id', handler });",
-          "app.register(plugin, { prefix: '/api/v2' });",
-          'const cache = new Map(); cache.get(key, other);',
-        ].join('\n'),
-      );
-      const demo = scanRoutes(root);
-      expect(demo.routes.map((r) => `${r.method} ${r.template}`).sort()).toEqual(
-        [
-          'GET /api/things/:id',
-          'POST /api/things/:id/parts',
-          'GET /api/things/stream',
-          'DELETE /api/a/:id',
-          'DELETE /api/b/:id',
-          'GET /api/things/:id/x',
-          'GET /api/things/:id/y',
-          'PUT /api/things/:id/flag',
-          'GET /api/media/files/*',
-        ].sort(),
-      );
-      expect(demo.problems.join('\n')).toMatch(/\.route\(\{…\}\)/);
-      expect(demo.problems.join('\n')).toMatch(/prefix '\/api\/v2'/);
-      // '/api/hidden/:id' sits in a registration the scanner cannot read: reported, not silently dropped.
-      expect(demo.problems.join('\n')).toMatch(/'\/api\/hidden\/:id' is in no scanned route/);
-      expect(paramsOf('/api/bars/:id/reviews/:reviewId')).toEqual(['id', 'reviewId']);
-      expect(fillTemplate('/api/media/files/*', { '*': 'thumbs/a/b.webp' })).toBe('/api/media/files/thumbs/a/b.webp');
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    expect(tableRoutes().map((r) => `${r.method} ${r.template}`)).toContain('GET /api/messages/events');
   });
 
   it('classifies or excludes every id-bearing template', () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '@hoptrack/testing/processes';
-import { stripComments } from './route-scan';
+import { stripComments } from './source-text';
 
 /**
  * Issue 19: block and privacy rules live in one place, the runtime's audience

@@ -5,49 +5,50 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@hoptrack/testing';
 import { callApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
-import { repoRoot } from '@hoptrack/testing/processes';
 import { startStack, type Stack } from '@hoptrack/testing/stack';
-import { fillTemplate, paramsOf, scanRoutes, type ScannedRoute } from './route-scan';
+import { fillPath, paramsOf } from '@hoptrack/proto';
+import { apiRoutes as contractRoutes, crossCheck, keyOf, openRoutes, type TableRoute } from './contract-table';
 
 /**
  * Issue 19: a token from before a password reset gets 401 at every
  * authenticated route of every service, through the gateway.
  *
- * Every /api route is read from the services' source (route-scan.ts), its
- * path parameters filled with well-formed values (nothing needs to exist),
- * and called through the real gateway:
+ * Every /api route is read from the contract table (issue 37: the services
+ * mount their routes from it and refuse to start with any other, and each
+ * running service's registered routes are held against it below), its path
+ * parameters filled with well-formed values (nothing needs to exist), and
+ * called through the real gateway:
  *
- * 1. without a token: 401 makes it an authenticated route; anything else must
- *    be in PUBLIC, with the reason (a new public route must be thought about,
- *    and a PUBLIC entry answering 401 is stale); every answer must carry the
- *    API's security headers;
+ * 1. without a token: a contract that is signed-in (the default) must answer
+ *    401; one whose contract opens it (public or signed link, with the
+ *    reason) must not; every answer must carry the API's security headers;
  * 2. with A's token from before the reset: every authenticated route must
  *    answer 401 (the services other than auth learn of the reset by events,
  *    so each route gets the suite's condition bound to start refusing);
  * 3. with A's token from after the reset (the control that shows the calls
  *    reach past authentication, so a 401 in 2 means something): no 401.
  *
- * Fastify validates a request before its preHandler authenticates it, so a
- * route whose query or body is invalid answers 400 whatever the token:
- * INPUTS holds a valid request for those, so that authentication is what
- * answers. The figure 'revocation: N authenticated routes, M refused the
+ * Identity is checked before validation (runtime mountRoutes), so no valid
+ * input is needed to be refused; INPUTS holds a valid request for the routes
+ * that validate one, so that the control in 3 reaches the handler. The figure 'revocation: N authenticated routes, M refused the
  * pre-reset token' is printed.
  */
 
 // ---------------------------------------------------------------- the scan
 
-const scan = scanRoutes(repoRoot);
-/** The routes the gateway exposes (it routes /api only). */
-const apiRoutes = scan.routes.filter((r) => r.template.startsWith('/api/'));
-const keyOf = (r: ScannedRoute) => `${r.method} ${r.template}`;
+/** The routes the gateway exposes: every contract but the internal ones. */
+const apiRoutes = contractRoutes();
 const registered = new Set(apiRoutes.map(keyOf));
 
+/** Routes that answer without a bearer token on purpose, with the reason their contract gives. */
+const PUBLIC: Record<string, string> = Object.fromEntries(openRoutes());
+
 /**
- * Routes that answer without a bearer token on purpose, with the reason.
- * Exact `METHOD template` keys: a new route is authenticated (401 without a
- * token) or listed here.
+ * The open routes as this test knew them before the contracts said so: a
+ * contract that opens a route not listed here fails the test, so opening one
+ * stays a reviewed change and not an edit of one word in proto.
  */
-const PUBLIC: Record<string, string> = {
+const REVIEWED_OPEN: Record<string, string> = {
   'POST /api/auth/register': 'signing up: the caller has no account, hence no token, yet',
   'POST /api/auth/login': 'signing in: how a token is obtained in the first place',
   'POST /api/auth/forgot-password': 'asking for a reset link: the caller has lost the password; same answer for any e-mail (auth-abuse.test.ts)',
@@ -108,7 +109,7 @@ function valueFor(param: string): string {
 /** One URL per route, the same for every call of the test. */
 const urlOf = new Map(
   apiRoutes.map((r) => {
-    const path = fillTemplate(r.template, Object.fromEntries(paramsOf(r.template).map((p) => [p, valueFor(p)])));
+    const path = fillPath(r.template, Object.fromEntries(paramsOf(r.template).map((p) => [p, valueFor(p)])));
     const query = INPUTS[keyOf(r)]?.query;
     return [keyOf(r), query ? `${path}?${new URLSearchParams(query).toString()}` : path] as const;
   }),
@@ -133,7 +134,7 @@ const headersMissing = (headers: Headers) =>
  * live route never ends for a valid token) is closed once its headers are in:
  * only the status matters. A failed fetch is an answer with status 0.
  */
-async function call(baseUrl: string, route: ScannedRoute, token: string | undefined): Promise<Answer> {
+async function call(baseUrl: string, route: TableRoute, token: string | undefined): Promise<Answer> {
   const key = keyOf(route);
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
   let body: string | undefined;
@@ -171,7 +172,7 @@ describe('revocation: a token from before a password reset is refused at every a
   let old: string;
   let fresh: string;
   /** Routes that answered 401 without a token. */
-  const authenticated: ScannedRoute[] = [];
+  const authenticated: TableRoute[] = [];
 
   beforeAll(async () => {
     // A few hundred calls from one address: above the gateway's 600 a minute on a slow machine.
@@ -182,16 +183,25 @@ describe('revocation: a token from before a password reset is refused at every a
     await stack?.stop();
   });
 
-  it('reads the routes from the source', () => {
-    expect(scan.problems, scan.problems.join('\n')).toEqual([]);
-    // A broken expression finds nothing or misses the well-known ones.
-    expect(apiRoutes.length).toBeGreaterThan(40);
+  it('reads the routes from the contract table, and opens only the reviewed ones', () => {
+    // A broken import finds nothing or misses the well-known ones.
+    expect(apiRoutes.length).toBeGreaterThan(90);
     for (const known of ['GET /api/me', 'GET /api/sessions', 'POST /api/albums', 'GET /api/bars', 'GET /api/friends', 'GET /api/conversations', 'GET /api/messages/events']) {
       expect(registered, known).toContain(known);
     }
+    expect(Object.keys(PUBLIC).filter((k) => !REVIEWED_OPEN[k]), 'contracts open to callers without a token that no review listed (REVIEWED_OPEN)').toEqual([]);
     // Stale tables: entries for routes that no longer exist are a sign of a renamed route.
-    expect(Object.keys(PUBLIC).filter((k) => !registered.has(k)), 'PUBLIC entries with no such route').toEqual([]);
+    expect(Object.keys(REVIEWED_OPEN).filter((k) => !PUBLIC[k]), 'REVIEWED_OPEN entries no contract opens').toEqual([]);
     expect(Object.keys(INPUTS).filter((k) => !registered.has(k)), 'INPUTS entries with no such route').toEqual([]);
+  });
+
+  it("holds the contract table against every running service's own route table: no route outside it, no contract missing", () => {
+    const { problems, registered: count, checked } = crossCheck(stack.services, {
+      'queue-board': "Bull Board's own pages and calls, behind the operator's basic auth, never routed by the gateway",
+    });
+    console.info(`revocation: ${count} routes registered by ${checked.length} processes (${checked.join(', ')}), ${problems.length} outside the contracts or missing`);
+    expect(problems).toEqual([]);
+    expect(count).toBeGreaterThan(apiRoutes.length);
   });
 
   // In a test, not in beforeAll: a failing step shows as this test's failure.
@@ -231,7 +241,7 @@ describe('revocation: a token from before a password reset is refused at every a
     expect(claimsOf(fresh).tv).toBeGreaterThan(claimsOf(old).tv);
   });
 
-  it('sorts every /api route: 401 without a token, or public with a reason (PUBLIC)', async () => {
+  it('sorts every /api route: 401 without a token, unless its contract opens it with a reason', async () => {
     const unlisted: string[] = [];
     const stale: string[] = [];
     const lines: string[] = [];
@@ -243,10 +253,9 @@ describe('revocation: a token from before a password reset is refused at every a
       lines.push(`  ${key.padEnd(50)} ${answer.status}${PUBLIC[key] ? '  (public)' : ''}`);
       if (answer.status === 401) {
         authenticated.push(route);
-        if (PUBLIC[key]) stale.push(`${key} -> 401 without a token, but listed in PUBLIC ("${PUBLIC[key]}")`);
+        if (PUBLIC[key]) stale.push(`${key} -> 401 without a token, but its contract opens it ("${PUBLIC[key]}")`);
       } else if (!PUBLIC[key]) {
-        const hint = answer.status === 400 ? ' (if the route is authenticated, its validation answered first: give INPUTS a valid request)' : '';
-        unlisted.push(`${key} -> ${answer.status} without a token${hint}: ${answer.text}`);
+        unlisted.push(`${key} -> ${answer.status} without a token: ${answer.text}`);
       }
     }
     console.info(
@@ -258,8 +267,8 @@ describe('revocation: a token from before a password reset is refused at every a
       ].join('\n'),
     );
     // Both lists, whichever fails.
-    expect.soft(unlisted, `routes answering without a token that PUBLIC does not list (authenticate them, or list them with the reason):\n${unlisted.join('\n')}`).toEqual([]);
-    expect.soft(stale, `PUBLIC entries that now demand a token (remove them):\n${stale.join('\n')}`).toEqual([]);
+    expect.soft(unlisted, `signed-in contracts answering without a token:\n${unlisted.join('\n')}`).toEqual([]);
+    expect.soft(stale, `contracts that open a route which demands a token (the contract is wrong):\n${stale.join('\n')}`).toEqual([]);
     // Every answer, public or refused, carries the API's security headers through the gateway.
     expect.soft(bare, `answers without the security headers:\n${bare.join('\n')}`).toEqual([]);
     expect(authenticated.length).toBeGreaterThan(30);

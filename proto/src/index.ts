@@ -9,3 +9,4 @@ export * from './sessions';
 export * from './messaging';
 export * from './notifications';
 export * from './challenges';
+export * from './contracts/index';

@@ -15,6 +15,8 @@ export interface GatewayRequest extends IncomingMessage {
   ip?: string;
   /** Whether the request came over TLS (itself, or as the trusted proxy in front says). */
   secure?: boolean;
+  /** The Express route the request matched (inside a pipeline: the contract's path template). */
+  route?: { path?: string };
   /** Set by express-gateway when the request entered a pipeline (with the id it mints for every request). */
   egContext?: { apiEndpoint?: { apiEndpointName?: string }; requestID?: string };
 }

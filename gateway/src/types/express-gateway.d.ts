@@ -49,3 +49,15 @@ declare module 'express-gateway/lib/logger' {
   const loggers: Record<string, WinstonLogger | ((label: string) => WinstonLogger)>;
   export = loggers;
 }
+
+/** express-gateway's configuration, loaded once from EG_CONFIG_DIR when first required (and read by run()). */
+declare module 'express-gateway/lib/config' {
+  interface EgConfig {
+    gatewayConfig: {
+      apiEndpoints?: Record<string, unknown> | null;
+      pipelines?: Record<string, { apiEndpoints?: string[] } | undefined> | null;
+    };
+  }
+  const config: EgConfig;
+  export = config;
+}

@@ -6,6 +6,7 @@ import {
   startConsumer,
   startExportContributor,
   FixedWindowLimiter,
+  mountRoutes,
   Outbox,
   OutboxRelay,
   ReadModelBarrier,
@@ -17,6 +18,7 @@ import {
   type ServiceMetrics,
   type TokenService,
 } from '@hoptrack/runtime';
+import { authApi } from '@hoptrack/proto';
 import type { Redis } from 'ioredis';
 import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
@@ -26,9 +28,9 @@ import { createMailer, type Mailer } from './domain/mailer';
 import { startErasureCoordinator } from './erasure/erasure-coordinator';
 import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
-import { authRoutes } from './routes/auth.routes';
-import { exportRoutes } from './routes/export.routes';
-import { meRoutes } from './routes/me.routes';
+import { authHandlers } from './routes/auth.handlers';
+import { exportHandlers } from './routes/export.handlers';
+import { meHandlers } from './routes/me.handlers';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -94,26 +96,6 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
       nats: () => bus.check(),
     },
   });
-  // Limits live in Redis so every replica counts together; when Redis cannot count, the limited
-  // routes answer 503 (fail closed) rather than let guessing through unlimited.
-  const authenticate = bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims));
-  authRoutes(
-    app,
-    accounts,
-    {
-      loginMax: config.LOGIN_RATE_LIMIT_MAX,
-      accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
-      forgotMax: config.FORGOT_RATE_LIMIT_MAX,
-      limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
-      resend: {
-        perMinute: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-minute:`, windowMs: 60_000 }),
-        perDay: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-day:`, windowMs: 24 * 60 * 60_000 }),
-        dayMax: 5,
-      },
-    },
-    authenticate,
-  );
-  meRoutes(app, accounts, authenticate, new UploadTokens(config.FILE_URL_SECRET, clock));
   const exports = new DataExports({
     prisma,
     outbox: new Outbox(config.BUS_NAMESPACE, clock),
@@ -125,12 +107,34 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     files: new FileSignature(config.FILE_URL_SECRET, 10 * 60, clock),
     ttlMs: config.EXPORT_TTL_HOURS * 3600_000,
   });
-  exportRoutes(app, exports, authenticate);
-  // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
-  app.get('/.well-known/jwks.json', async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return tokens.jwks();
-  });
+  mountRoutes(
+    app,
+    authApi,
+    {
+      // Limits live in Redis so every replica counts together; when Redis cannot count, the limited
+      // routes answer 503 (fail closed) rather than let guessing through unlimited.
+      ...authHandlers(accounts, {
+        loginMax: config.LOGIN_RATE_LIMIT_MAX,
+        accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
+        forgotMax: config.FORGOT_RATE_LIMIT_MAX,
+        limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
+        resend: {
+          perMinute: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-minute:`, windowMs: 60_000 }),
+          perDay: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-day:`, windowMs: 24 * 60 * 60_000 }),
+          dayMax: 5,
+        },
+      }),
+      ...meHandlers(accounts, new UploadTokens(config.FILE_URL_SECRET, clock)),
+      ...exportHandlers(exports),
+      // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
+      jwks: async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return tokens.jwks();
+      },
+    },
+    // Auth checks a token's version against its own users table, not the audience module's copy.
+    { authenticate: bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)) },
+  );
   const scrubber = new ErasureScrubber({ prisma, bus, redis, logger: logger.child({ component: 'erasure-scrubber' }), pollMs: config.ERASURE_POLL_MS });
   const startErasureReports = () =>
     startErasureCoordinator({ bus, prisma, durable: config.ERASURE_CONSUMER, logger, onComplete: () => scrubber.poke() });

@@ -3,7 +3,7 @@ import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALREADY_VERIFIED, UNVERIFIED_BIO_LINK } from '../src/domain/accounts';
 import { hashResetToken } from '../src/domain/reset-tokens';
-import { TOO_MANY_RESENDS } from '../src/routes/auth.routes';
+import { TOO_MANY_RESENDS } from '../src/routes/auth.handlers';
 import { bearer, startTestAuth, type TestAuth } from './support';
 
 /**

@@ -1,4 +1,5 @@
-import { audienceAuth, createServer, Outbox, OutboxRelay, tokenVerifierFor, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { challengesApi } from '@hoptrack/proto';
+import { audienceAuth, createServer, mountRoutes, Outbox, OutboxRelay, tokenVerifierFor, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { ChallengesConfig } from './config';
 import type { ChallengesConnections } from './connections';
 import { Challenges } from './domain/challenges';
@@ -6,8 +7,7 @@ import { systemClock, type Clock } from './domain/clock';
 import { Invitations } from './domain/invitations';
 import { Progress } from './domain/progress';
 import { ChallengeGenerator } from './generator/generator';
-import { challengesRoutes } from './routes/challenges.routes';
-import { invitationsRoutes } from './routes/invitations.routes';
+import { challengesHandlers } from './routes/handlers';
 
 export interface ChallengesDepsIn extends ChallengesConnections {
   config: ChallengesConfig;
@@ -42,8 +42,6 @@ export function buildChallengesApp(deps: ChallengesDepsIn): ChallengesApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
-  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
-  challengesRoutes(app, challenges, authenticate);
-  invitationsRoutes(app, invitations, authenticate);
+  mountRoutes(app, challengesApi, challengesHandlers(challenges, invitations), { authenticate: audienceAuth(tokenVerifierFor(config), prisma) });
   return { app, relay, progress, generator, challenges, invitations };
 }

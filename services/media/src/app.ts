@@ -1,6 +1,8 @@
+import { mediaApi } from '@hoptrack/proto';
 import {
   audienceAuth,
   createServer,
+  mountRoutes,
   UploadTokens,
   tokenVerifierFor,
   Outbox,
@@ -14,10 +16,10 @@ import type { MediaConnections } from './connections';
 import { Albums } from './domain/albums';
 import { FileUrls } from './domain/file-urls';
 import { canSeeMediaOf } from './domain/visibility';
-import { albumsRoutes } from './routes/albums.routes';
-import { filesRoutes } from './routes/files.routes';
-import { internalRoutes } from './routes/internal.routes';
-import { profilePictureRoutes } from './routes/profile-picture.routes';
+import { albumsHandlers } from './routes/albums.handlers';
+import { filesHandlers } from './routes/files.handlers';
+import { internalHandlers } from './routes/internal.handlers';
+import { profilePictureHandlers } from './routes/profile-picture.handlers';
 
 export interface MediaDeps extends Omit<MediaConnections, 'close'> {
   config: MediaConfig;
@@ -48,9 +50,16 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), s3: () => store.check() },
   });
-  profilePictureRoutes(app, { store, prisma, uploads, uploadTtlSeconds: config.UPLOAD_URL_TTL_SECONDS, urls, authenticate });
-  albumsRoutes(app, albums, authenticate);
-  filesRoutes(app, store, urls, (viewerId, ownerId) => canSeeMediaOf(prisma, viewerId, ownerId));
-  internalRoutes(app, store, urls, prisma);
+  mountRoutes(
+    app,
+    mediaApi,
+    {
+      ...profilePictureHandlers({ store, prisma, uploads, uploadTtlSeconds: config.UPLOAD_URL_TTL_SECONDS, urls }),
+      ...albumsHandlers(albums),
+      ...filesHandlers(store, urls, (viewerId, ownerId) => canSeeMediaOf(prisma, viewerId, ownerId)),
+      ...internalHandlers(store, urls, prisma),
+    },
+    { authenticate },
+  );
   return { app, albums, uploads, urls, relay };
 }

@@ -1,14 +1,12 @@
-import { audienceAuth, createServer, tokenVerifierFor, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { messagingApi } from '@hoptrack/proto';
+import { audienceAuth, createServer, mountRoutes, tokenVerifierFor, Outbox, OutboxRelay, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { MessagingConfig } from './config';
 import type { MessagingConnections } from './connections';
 import { Conversations } from './domain/conversations';
 import { LiveHub } from './live/hub';
 import { Presence } from './presence/presence';
 import { presencePrefix, PresenceStore } from './presence/store';
-import { conversationsRoutes } from './routes/conversations.routes';
-import { liveRoutes } from './routes/live.routes';
-import { presenceRoutes } from './routes/presence.routes';
-import { threadsRoutes } from './routes/threads.routes';
+import { messagingHandlers } from './routes/handlers';
 
 export interface MessagingDepsIn extends MessagingConnections {
   config: MessagingConfig;
@@ -53,10 +51,10 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
-  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
-  conversationsRoutes(app, { conversations, prisma, authenticate });
-  threadsRoutes(app, { conversations, authenticate });
-  liveRoutes(app, { hub, authenticate });
-  presenceRoutes(app, { presence, authenticate });
+  mountRoutes(app, messagingApi, messagingHandlers({ conversations, prisma, hub, presence }), {
+    authenticate: audienceAuth(tokenVerifierFor(config), prisma),
+  });
+  // Open live streams would hold `app.close()` forever: end them first, clients reconnect elsewhere.
+  app.addHook('preClose', async () => hub.closeAll());
   return { app, relay, hub, presence, conversations };
 }

@@ -1,11 +1,11 @@
-import { audienceAuth, createServer, Outbox, OutboxRelay, tokenVerifierFor, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { notificationsApi } from '@hoptrack/proto';
+import { audienceAuth, createServer, mountRoutes, Outbox, OutboxRelay, tokenVerifierFor, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import type { NotificationsConfig } from './config';
 import type { NotificationsConnections } from './connections';
 import { Notifications } from './domain/notifications';
 import { MailDigests, type DigestJob } from './mail/digests';
 import { UnsubscribeTokens } from './mail/unsubscribe';
-import { notificationsRoutes } from './routes/notifications.routes';
-import { unsubscribeRoutes } from './routes/unsubscribe.routes';
+import { notificationsHandlers } from './routes/handlers';
 import type { Queue } from 'bullmq';
 import nodemailer from 'nodemailer';
 
@@ -46,7 +46,6 @@ export function buildNotificationsApp(deps: NotificationsDepsIn): NotificationsA
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
-  notificationsRoutes(app, notifications, audienceAuth(tokenVerifierFor(config), prisma));
-  unsubscribeRoutes(app, notifications, tokens);
+  mountRoutes(app, notificationsApi, notificationsHandlers(notifications, tokens), { authenticate: audienceAuth(tokenVerifierFor(config), prisma) });
   return { app, relay, outbox, notifications, digests };
 }

@@ -1,6 +1,8 @@
+import { placesApi } from '@hoptrack/proto';
 import {
   audienceAuth,
   createServer,
+  mountRoutes,
   Outbox,
   OutboxRelay,
   tokenVerifierFor,
@@ -15,9 +17,9 @@ import { Catalogue } from './domain/catalogue';
 import { Reviews } from './domain/reviews';
 import { GooglePlaces } from './places-proxy/google-places';
 import { LocalPlaces } from './places-proxy/local-places';
-import { catalogueRoutes } from './routes/catalogue.routes';
-import { placesProxyRoutes } from './routes/places-proxy.routes';
-import { reviewsRoutes } from './routes/reviews.routes';
+import { catalogueHandlers } from './routes/catalogue.handlers';
+import { placesProxyHandlers } from './routes/places-proxy.handlers';
+import { reviewsHandlers } from './routes/reviews.handlers';
 
 export interface PlacesDeps {
   config: PlacesConfig;
@@ -46,9 +48,12 @@ export function buildPlacesApp(deps: PlacesDeps): PlacesApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => deps.bus.check() },
   });
-  const authenticate = audienceAuth(tokenVerifierFor(config), prisma);
-  catalogueRoutes(app, catalogue, authenticate);
-  reviewsRoutes(app, reviews, authenticate);
-  placesProxyRoutes(app, config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue), authenticate);
+  const places = config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue);
+  mountRoutes(
+    app,
+    placesApi,
+    { ...catalogueHandlers(catalogue), ...reviewsHandlers(reviews), ...placesProxyHandlers(places) },
+    { authenticate: audienceAuth(tokenVerifierFor(config), prisma) },
+  );
   return { app, catalogue, relay };
 }

@@ -34,6 +34,7 @@ export async function buildBoardApp(deps: { config: BoardConfig; logger: Logger;
     metrics: deps.metrics,
     // A Redis round trip through the queue's own connection.
     readiness: first ? { redis: () => first.getJobCounts('waiting') } : {},
+    uncontracted: { reason: 'Bull Board is an operator tool behind its own basic auth, never routed by the gateway: its routes are the library\'s, not API contracts' },
   });
   const serverAdapter = new FastifyAdapter();
   // npm nests a second copy of @bull-board/api (same version) under the adapter: its

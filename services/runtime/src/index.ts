@@ -12,6 +12,8 @@ export {
 } from './config';
 export { createLogger, type Logger } from './logger';
 export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions } from './http/server';
+export { mountRoutes, ContractMismatchError, type Handlers, type RouteHandler, type ContractRequest, type ContractReply, type MountOptions } from './http/routes';
+export { registeredRoutes, describeRoute, ROUTES_LOG_MESSAGE, type RegisteredRoute } from './http/route-table';
 export { createMetrics, type ServiceMetrics } from './http/metrics';
 export * from './http/errors';
 export { encodeTimeCursor, decodeTimeCursor, type TimeCursor } from './http/cursor';

@@ -6,6 +6,7 @@ import type { RunningConsumer } from './bus/consumer';
 import { instrumentBus } from './bus/metrics';
 import type { OutboxRelay } from './bus/outbox';
 import { startDraining, type ServiceApp } from './http/server';
+import { describeRoute, registeredRoutes, ROUTES_LOG_MESSAGE } from './http/route-table';
 import { createLogger } from './logger';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
 import { exitWithParent } from './parent-watch';
@@ -134,6 +135,8 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   startup = (async () => {
     await built.app.listen({ port: config.PORT, host: config.HOST });
+    // The route table Fastify registered, once, for operators and for the scans that hold it against the contracts.
+    logger.info({ routes: registeredRoutes(built.app).map(describeRoute) }, ROUTES_LOG_MESSAGE);
     await built.start?.();
   })();
   try {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { authResponse, feedSession, type FeedSession } from '@hoptrack/proto';
 import { compileReplySerializer } from '../src/http/reply-serializer';
+import { defineRoutes, publicAccess } from '@hoptrack/proto';
+import { mountRoutes } from '../src/http/routes';
 import { createServer } from '../src/http/server';
 import { createMetrics } from '../src/http/metrics';
 import { createLogger } from '../src/logger';
@@ -88,7 +90,10 @@ describe('compiled reply serializer', () => {
 
   it('is what a service built on the runtime answers with', async () => {
     const app = createServer({ logger: createLogger('serializer-test', 'silent'), metrics: createMetrics('serializer-test') });
-    app.get('/page', { schema: { response: { 200: z.array(feedSession) } } }, async () => [card()] as unknown as FeedSession[]);
+    const table = defineRoutes('sessions', {
+      page: { method: 'GET', path: '/page', summary: 'a page of cards', access: publicAccess('a test route'), responses: { 200: z.array(feedSession) } },
+    });
+    mountRoutes(app, table, { page: async () => [card()] as unknown as FeedSession[] }, { authenticate: async () => undefined });
     const res = await app.inject({ method: 'GET', url: '/page' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(viaZod(z.array(feedSession), [card()]));

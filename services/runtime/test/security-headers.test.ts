@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { memoryLogger } from '@hoptrack/testing';
 import { notFound } from '../src/http/errors';
 import { createMetrics } from '../src/http/metrics';
+import { defineRoutes, publicAccess } from '@hoptrack/proto';
 import { createServer } from '../src/http/server';
+import { mountRoutes } from '../src/http/routes';
 import { API_SECURITY_HEADERS, HSTS } from '../src/http/security-headers';
 
 /**
@@ -13,10 +15,21 @@ import { API_SECURITY_HEADERS, HSTS } from '../src/http/security-headers';
 describe('security headers on API answers', () => {
   const build = () => {
     const app = createServer({ logger: memoryLogger('svc').logger, metrics: createMetrics('svc'), trustProxy: true });
-    app.get('/api/thing', async () => ({ ok: true }));
-    app.get('/api/missing', async () => {
-      throw notFound('No such thing');
+    const table = defineRoutes('places', {
+      thing: { method: 'GET', path: '/api/thing', summary: 'a success', access: publicAccess('a test route') },
+      missing: { method: 'GET', path: '/api/missing', summary: 'an error', access: publicAccess('a test route') },
     });
+    mountRoutes(
+      app,
+      table,
+      {
+        thing: async () => ({ ok: true }),
+        missing: async () => {
+          throw notFound('No such thing');
+        },
+      },
+      { authenticate: async () => undefined },
+    );
     return app;
   };
 

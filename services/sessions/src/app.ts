@@ -1,5 +1,6 @@
+import { sessionsApi } from '@hoptrack/proto';
 import { Counter } from 'prom-client';
-import { audienceAuth, createServer, tokenVerifierFor, FileSignature, Outbox, OutboxRelay, PeopleCache, VersionedCache, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
+import { audienceAuth, createServer, mountRoutes, tokenVerifierFor, FileSignature, Outbox, OutboxRelay, PeopleCache, VersionedCache, type Logger, type ServiceApp, type ServiceMetrics } from '@hoptrack/runtime';
 import { buildCards, type Card } from './cards/card';
 import { CardRenderer } from './cards/renderer';
 import type { SessionsConfig } from './config';
@@ -10,8 +11,7 @@ import { Feed } from './feed/feed';
 import { Timelines } from './feed/timelines';
 import { MediaClient } from './photos/media-client';
 import { PhotoUrls } from './photos/photo-urls';
-import { interactionsRoutes } from './routes/interactions.routes';
-import { sessionsRoutes } from './routes/sessions.routes';
+import { sessionsHandlers } from './routes/handlers';
 
 export interface SessionsDepsIn extends SessionsConnections {
   config: SessionsConfig;
@@ -58,9 +58,9 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), redis: () => redis.ping() },
   });
-  const authenticate = audienceAuth(tokenVerifierFor(config), prisma, people);
-  sessionsRoutes(app, { sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), authenticate });
-  interactionsRoutes(app, new Interactions({ prisma, outbox, onEventsCommitted, cards, people }), authenticate);
+  const interactions = new Interactions({ prisma, outbox, onEventsCommitted, cards, people });
+  const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions });
+  mountRoutes(app, sessionsApi, handlers, { authenticate: audienceAuth(tokenVerifierFor(config), prisma, people) });
   new Counter({
     name: 'sessions_feed_card_reads_total',
     help: 'Feed cards read, by where they came from: process memory (version checked), Redis, or Postgres (a miss)',

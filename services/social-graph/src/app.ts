@@ -1,6 +1,8 @@
+import { socialGraphApi } from '@hoptrack/proto';
 import {
   audienceAuth,
   createServer,
+  mountRoutes,
   tokenVerifierFor,
   Outbox,
   OutboxRelay,
@@ -14,8 +16,7 @@ import type { SocialConfig } from './config';
 import type { PrismaClient } from './db';
 import { SocialGraph } from './domain/social-graph';
 import { usersRepository } from './repositories/users.repository';
-import { friendsRoutes } from './routes/friends.routes';
-import { usersRoutes } from './routes/users.routes';
+import { socialGraphHandlers } from './routes/handlers';
 
 export interface SocialDeps {
   config: SocialConfig;
@@ -52,7 +53,6 @@ export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
     trustProxy: config.TRUST_PROXY,
     readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
-  usersRoutes(app, graph, authenticate);
-  friendsRoutes(app, graph, authenticate);
+  mountRoutes(app, socialGraphApi, socialGraphHandlers(graph), { authenticate });
   return { app, graph, relay };
 }

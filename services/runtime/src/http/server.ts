@@ -8,6 +8,7 @@ import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 import { addSecurityHeaders } from './security-headers';
 import { ValidationError, zodSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './validation';
 import { Readiness, type ReadinessCheck } from './readiness';
+import { assertContracted, trackRoutes } from './route-table';
 
 export type { ReadinessCheck } from './readiness';
 
@@ -17,6 +18,13 @@ export interface ServerOptions {
   readiness?: Record<string, ReadinessCheck>;
   trustProxy?: boolean;
   bodyLimit?: number;
+  /**
+   * Every route of a service is mounted from its contracts (mountRoutes); a
+   * route registered any other way stops the server at ready. Only a process
+   * that is no API (the queue board, behind its own basic auth) opts out, and
+   * says why.
+   */
+  uncontracted?: { reason: string };
 }
 
 export type ServiceApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -48,6 +56,9 @@ export function createServer(options: ServerOptions): ServiceApp {
     // Path parameters carry signed tokens (upload URLs); Fastify's default of 100 characters is too short.
     routerOptions: { maxParamLength: 512 },
   }).withTypeProvider<ZodTypeProvider>();
+
+  const routes = trackRoutes(app);
+  if (!options.uncontracted) app.addHook('onReady', async () => assertContracted(routes));
 
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(zodSerializerCompiler);
@@ -105,17 +116,18 @@ export function createServer(options: ServerOptions): ServiceApp {
     );
   });
 
-  app.get('/healthz', { logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  const own = { logLevel: 'warn', config: { runtimeRoute: true } } as const;
+  app.get('/healthz', own, async () => ({ status: 'ok' }));
 
   const readiness = new Readiness(options.readiness ?? {}, { timeoutMs: READY_TIMEOUT_MS, freshMs: READY_FRESH_MS, logger: options.logger });
-  app.get('/readyz', { logLevel: 'warn' }, async (_request, reply) => {
+  app.get('/readyz', own, async (_request, reply) => {
     if (draining.has(app)) return reply.status(503).send({ status: 'draining', checks: {} });
     const results = await readiness.report();
     const ready = results.every(([, state]) => state === 'ok');
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: Object.fromEntries(results) });
   });
 
-  app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) => {
+  app.get('/metrics', own, async (_request, reply) => {
     return reply.type(options.metrics.registry.contentType).send(await options.metrics.registry.metrics());
   });
 

@@ -1,15 +1,8 @@
 import type { MultipartFile } from '@fastify/multipart';
-import { PHOTO_MAX_BYTES, SESSION_PHOTOS_MAX } from '@hoptrack/proto';
+import { SESSION_PHOTOS_MAX } from '@hoptrack/proto';
 import { badRequest, describeIssue } from '@hoptrack/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-
-/**
- * One file part more than a session holds, so the extra part reaches our loop
- * and is refused with a 400 that names `sessionPhoto` (busboy's own files
- * limit would only truncate the form silently).
- */
-export const SESSION_FORM_LIMITS = { fileSize: PHOTO_MAX_BYTES, files: SESSION_PHOTOS_MAX + 1, fields: 20, parts: 20 + SESSION_PHOTOS_MAX + 1 };
 
 export interface IncomingPhoto {
   data: Buffer;
@@ -22,9 +15,12 @@ export interface IncomingPhoto {
  * (every value arrives as text), and up to SESSION_PHOTOS_MAX `sessionPhoto`
  * files in the order sent. Each photo is read whole (at most PHOTO_MAX_BYTES,
  * else 413) but stored only after the fields passed, so bad input never leaves
- * a file behind.
+ * a file behind. The multipart limits are the contracts' (sessionsApi.create
+ * and .update, proto/src/contracts/sessions.ts): one file part more than a
+ * session holds, so the extra part reaches this loop and is refused with a 400
+ * that names `sessionPhoto`.
  */
-export async function readSessionForm<S extends z.ZodType>(request: FastifyRequest, schema: S): Promise<{ form: z.output<S>; photos: IncomingPhoto[] }> {
+export async function readSessionForm<S extends z.ZodType>(request: Pick<FastifyRequest, 'isMultipart' | 'parts'>, schema: S): Promise<{ form: z.output<S>; photos: IncomingPhoto[] }> {
   if (!request.isMultipart()) throw badRequest('Send the session as multipart/form-data', 'body');
   const fields: Record<string, string> = {};
   const photos: IncomingPhoto[] = [];

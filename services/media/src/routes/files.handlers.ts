@@ -1,5 +1,5 @@
-import { notFound, type ServiceApp } from '@hoptrack/runtime';
-import { z } from 'zod';
+import type { mediaApi } from '@hoptrack/proto';
+import { notFound, type Handlers } from '@hoptrack/runtime';
 import type { FileUrls } from '../domain/file-urls';
 import type { ObjectStore } from '../storage/object-store';
 
@@ -10,21 +10,13 @@ import type { ObjectStore } from '../storage/object-store';
  * unfriending since the URL was handed out revokes it). Keys are fresh per
  * upload and never overwritten, so browsers may cache for a year.
  */
-export function filesRoutes(
-  app: ServiceApp,
+export function filesHandlers(
   store: ObjectStore,
   urls: FileUrls,
   mayView: (viewerId: string, ownerId: string) => Promise<boolean>,
-): void {
-  app.get(
-    '/api/media/files/*',
-    {
-      schema: {
-        params: z.object({ '*': z.string().max(300) }),
-        querystring: z.object({ exp: z.string().optional(), v: z.string().optional(), sig: z.string().optional() }),
-      },
-    },
-    async (request, reply) => {
+): Pick<Handlers<typeof mediaApi>, 'file'> {
+  return {
+    file: async (request, reply) => {
       const key = request.params['*'];
       const grant = urls.grant(key, request.query);
       if (!grant || (grant.kind === 'signed' && !(await mayView(grant.viewerId, grant.ownerId)))) throw notFound('File not found');
@@ -47,5 +39,5 @@ export function filesRoutes(
         .header('x-content-type-options', 'nosniff')
         .send(object.stream);
     },
-  );
+  };
 }

@@ -1,6 +1,6 @@
-import multipart from '@fastify/multipart';
-import { PHOTO_MAX_BYTES, storedImageResponse } from '@hoptrack/proto';
-import { badRequest, type ServiceApp, type ZodTypeProvider } from '@hoptrack/runtime';
+import type {} from '@fastify/multipart';
+import type { mediaApi } from '@hoptrack/proto';
+import { badRequest, type Handlers } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../db';
 import { storePersonFile } from '../domain/erasure';
@@ -18,11 +18,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * the file is the owner's: it is served only through URLs the caller signs
  * per viewer (FileSignature), and the file route re-checks the owner's privacy.
  */
-export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUrls, prisma: PrismaClient): void {
-  app.register(async (plain) => {
-    const scope = plain.withTypeProvider<ZodTypeProvider>();
-    await scope.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1, fields: 2 } });
-    scope.post('/internal/uploads', { schema: { response: { 201: storedImageResponse } } }, async (request, reply) => {
+export function internalHandlers(store: ObjectStore, urls: FileUrls, prisma: PrismaClient): Pick<Handlers<typeof mediaApi>, 'internalUpload'> {
+  return {
+    internalUpload: async (request, reply) => {
       if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data in a field named "file"', 'file');
       const part = await request.file();
       if (!part || part.fieldname !== 'file') throw badRequest('Send the image in a field named "file"', 'file');
@@ -36,6 +34,6 @@ export function internalRoutes(app: ServiceApp, store: ObjectStore, urls: FileUr
       if (ownerId) await storePersonFile(prisma, ownerId, () => store.put(key, image.data, image.contentType));
       else await store.put(key, image.data, image.contentType);
       return reply.status(201).send({ url: urls.public(key), width: image.width, height: image.height, contentType: image.contentType });
-    });
-  });
+    },
+  };
 }

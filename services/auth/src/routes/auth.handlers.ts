@@ -1,0 +1,84 @@
+import type { authApi } from '@hoptrack/proto';
+import { HttpError, tooManyRequests, type FixedWindowLimiter, type Handlers } from '@hoptrack/runtime';
+import { createHash } from 'node:crypto';
+import type { Accounts } from '../domain/accounts';
+import { toCurrentUser } from '../domain/user-views';
+
+export interface AuthRouteLimits {
+  /** Attempts per address and account (all attempts). */
+  loginMax: number;
+  /** Failed attempts per account, from every address together (credential stuffing from many addresses). */
+  accountFailuresMax: number;
+  /** Requests per address. */
+  forgotMax: number;
+  limiter: FixedWindowLimiter;
+  /** Resend-verification: one per person per minute, and a few per day (two windows, both in Redis). */
+  resend: { perMinute: FixedWindowLimiter; perDay: FixedWindowLimiter; dayMax: number };
+}
+
+const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
+const TOO_MANY_LOGINS = 'Too many login attempts, please try again later.';
+export const TOO_MANY_RESENDS = 'Too many verification e-mails requested, please try again later.';
+
+type AuthFlowHandlers = Pick<
+  Handlers<typeof authApi>,
+  'register' | 'login' | 'forgotPassword' | 'verifyResetToken' | 'resetPassword' | 'verifyEmail' | 'resendVerification'
+>;
+
+/** /api/auth/*: registration, login and the password-reset and verification flows. */
+export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthFlowHandlers {
+  const { limiter } = limits;
+  // The limits count per address, under a hash of it: a Redis key must not carry an e-mail address
+  // (an erased person's would outlive their account by a window, docs/decisions.md).
+  const emailKey = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 32);
+
+  return {
+    register: async (request, reply) => {
+      const { token, user } = await accounts.register(request.body, request.id);
+      return reply.status(201).send({ token, message: 'Account created successfully', user: toCurrentUser(user) });
+    },
+
+    login: async (request) => {
+      const email = emailKey(request.body.email);
+      // After validation, so the key has the e-mail. Two limits, both counted in Redis across replicas:
+      // per address and account (slows guessing one password without locking out a shared network), and
+      // failures per account from every address (credential stuffing spread over many addresses).
+      if ((await limiter.hit(`login:${request.ip}:${email}`)) > limits.loginMax) throw tooManyRequests(TOO_MANY_LOGINS);
+      if ((await limiter.count(`login-failed:${email}`)) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_LOGINS);
+      try {
+        const { token, user } = await accounts.login(request.body);
+        return { token, message: 'Login successful', user: toCurrentUser(user) };
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 401) await limiter.hit(`login-failed:${email}`);
+        throw err;
+      }
+    },
+
+    forgotPassword: async (request) => {
+      if ((await limiter.hit(`forgot:${request.ip}`)) > limits.forgotMax) throw tooManyRequests('Too many password reset requests, please try again later.');
+      const extra = await accounts.forgotPassword(request.body.email);
+      return { message: FORGOT_MESSAGE, ...extra };
+    },
+
+    verifyResetToken: async (request) => accounts.verifyResetToken(request.params.token),
+
+    resetPassword: async (request) => {
+      await accounts.resetPassword(request.body.token, request.body.newPassword, request.id);
+      return { message: 'Password has been reset. You can now sign in with your new password.' };
+    },
+
+    verifyEmail: async (request) => {
+      await accounts.verifyEmail(request.body.token, request.id);
+      return { message: 'Email address verified. Thank you!' };
+    },
+
+    resendVerification: async (request) => {
+      const { userId } = request.auth;
+      // Per person (not per address): each resend is a mail to someone's inbox, so one person cannot flood it.
+      if ((await limits.resend.perMinute.hit(`resend-verification:${userId}`)) > 1) throw tooManyRequests(TOO_MANY_RESENDS);
+      if ((await limits.resend.perDay.hit(`resend-verification:${userId}`)) > limits.resend.dayMax) throw tooManyRequests(TOO_MANY_RESENDS);
+      await accounts.resendVerification(userId);
+      return { message: 'A new verification e-mail has been sent.' };
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { INVALID_UNSUBSCRIBE_MESSAGE, NEXT_CURSOR_HEADER, UNSUBSCRIBED_MESSAGE, type notificationsApi } from '@hoptrack/proto';
+import { badRequest, type Handlers } from '@hoptrack/runtime';
+import type { Notifications } from '../domain/notifications';
+import type { UnsubscribeTokens } from '../mail/unsubscribe';
+
+/** The notifications service's handlers, one per contract of `notificationsApi` (proto/src/contracts/notifications.ts). */
+export function notificationsHandlers(notifications: Notifications, tokens: UnsubscribeTokens): Handlers<typeof notificationsApi> {
+  return {
+    // A person's own inbox (issue 22): the list, the bell's count, marking read, and the per-kind settings.
+    list: async (request, reply) => {
+      const page = await notifications.list(request.auth.userId, request.query.cursor, request.query.limit);
+      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+      return page.items;
+    },
+    unreadCount: async (request) => ({ count: await notifications.unreadCount(request.auth.userId) }),
+    markRead: async (request) => ({ updated: await notifications.markRead(request.auth.userId, request.body, request.id) }),
+    settings: async (request) => notifications.settings(request.auth.userId),
+    updateSettings: async (request) => notifications.updateSettings(request.auth.userId, request.body, request.id),
+
+    /**
+     * The link at the foot of every notification mail: no sign-in (a person
+     * reading mail on another device must be able to stop it), so the token is
+     * the proof. Public on purpose (infra/security/revocation.test.ts lists it).
+     */
+    unsubscribe: async (request) => {
+      const userId = tokens.verify(request.body.token);
+      if (!userId) throw badRequest(INVALID_UNSUBSCRIBE_MESSAGE, 'token');
+      await notifications.stopEmail(userId, request.id);
+      return { message: UNSUBSCRIBED_MESSAGE };
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import multipart from '@fastify/multipart';
+import type { RouteContract, RouteSpec, RouteTable } from '@hoptrack/proto';
+import type { ContextConfigDefault, FastifyReply, FastifyRequest, RawServerDefault, RouteGenericInterface, RouteOptions } from 'fastify';
+import type { z, ZodType } from 'zod';
+import type { Authenticate } from '../auth/authenticate';
+import type { TokenClaims } from '../auth/tokens';
+import { unauthorized } from './errors';
+import type { ServiceApp } from './server';
+import type { ZodTypeProvider } from './validation';
+
+/**
+ * A service's handlers, mounted by its contracts (proto/src/contracts): the
+ * path, the schemas, the body limit and the access level come from the
+ * contract, never from the service. A contract without a handler, or a
+ * handler without a contract, stops the process here; a route registered
+ * any other way stops it when the server gets ready (createServer's check).
+ */
+
+/** The schemas of a contract in Fastify's shape, so its type provider types the request and the reply. */
+interface SchemaOf<C extends RouteSpec> {
+  params: C['params'];
+  querystring: C['query'];
+  body: C['body'];
+  response: C['responses'];
+}
+
+/** The caller's identity, there because the contract says signed-in; no other handler may read one. */
+type IdentityOf<C extends RouteSpec> = C['access'] extends { level: infer L } ? (L extends 'signed-in' ? Signed : Unsigned) : Signed;
+interface Signed {
+  auth: TokenClaims;
+}
+interface Unsigned {
+  auth?: never;
+}
+
+export type ContractRequest<C extends RouteSpec> = Omit<
+  FastifyRequest<RouteGenericInterface, RawServerDefault, IncomingMessage, SchemaOf<C>, ZodTypeProvider>,
+  'auth'
+> &
+  IdentityOf<C>;
+
+export type ContractReply<C extends RouteSpec> = FastifyReply<
+  RouteGenericInterface,
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  ContextConfigDefault,
+  SchemaOf<C>,
+  ZodTypeProvider
+>;
+
+/** What a handler may return: a body of one of its declared answers, the reply it sent, or nothing (a stream it took over; else 204). */
+type BodyOf<C extends RouteSpec> = C['responses'] extends Record<number, ZodType>
+  ? { [S in keyof C['responses']]: C['responses'][S] extends ZodType ? z.input<C['responses'][S]> : never }[keyof C['responses']]
+  : unknown;
+
+export type RouteHandler<C extends RouteSpec> = (request: ContractRequest<C>, reply: ContractReply<C>) => Promise<BodyOf<C> | ContractReply<C> | void>;
+
+/** One handler for each contract of the table, and nothing else. */
+export type Handlers<T extends RouteTable> = { readonly [K in keyof T]: RouteHandler<T[K]> };
+
+export interface MountOptions {
+  /** The bearer check of signed-in contracts (runtime audienceAuth, or auth's own). */
+  authenticate: Authenticate;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `service.name` of the contract a route was mounted from (createServer's check reads it). */
+    contract?: string;
+    /** The runtime's own health, readiness and metrics routes. */
+    runtimeRoute?: boolean;
+  }
+}
+
+export class ContractMismatchError extends Error {
+  override name = 'ContractMismatchError';
+}
+
+export function mountRoutes<T extends RouteTable>(app: ServiceApp, table: T, handlers: Handlers<T>, options: MountOptions): void {
+  const contracts = Object.values(table) as RouteContract[];
+  const extra = Object.keys(handlers).filter((name) => !(name in table));
+  const missing = contracts.filter((contract) => typeof (handlers as Record<string, unknown>)[contract.name] !== 'function');
+  if (extra.length > 0 || missing.length > 0) {
+    throw new ContractMismatchError(
+      [
+        ...missing.map((c) => `contract ${c.service}.${c.name} (${c.method} ${c.path}) has no handler`),
+        ...extra.map((name) => `handler ${name} has no contract`),
+      ].join('; '),
+    );
+  }
+  for (const contract of contracts) {
+    const handler = (handlers as Record<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>)[contract.name];
+    if (!handler) continue;
+    const route = routeOf(contract, handler, options);
+    const upload = contract.upload;
+    if (!upload) {
+      app.route(route);
+    } else if (upload.kind === 'multipart') {
+      // Multipart parsing only where a contract asks for it, with that contract's limits.
+      app.register(async (scope) => {
+        await scope.register(multipart, { limits: upload.limits });
+        scope.route(route);
+      });
+    } else {
+      // Raw bytes of any declared type: what they are is decided by the handler decoding them.
+      app.register(async (scope) => {
+        scope.removeAllContentTypeParsers();
+        scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: contract.bodyLimit }, (_request, body, done) => done(null, body));
+        scope.route(route);
+      });
+    }
+  }
+}
+
+/** The contract's schemas in Fastify's shape, only those it declares (Fastify warns of a key present but undefined). */
+function schemaOf(contract: RouteContract): NonNullable<RouteOptions['schema']> {
+  return {
+    ...(contract.params ? { params: contract.params } : {}),
+    ...(contract.query ? { querystring: contract.query } : {}),
+    ...(contract.body ? { body: contract.body } : {}),
+    ...(contract.responses ? { response: contract.responses } : {}),
+  };
+}
+
+function routeOf(
+  contract: RouteContract,
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  options: MountOptions,
+): RouteOptions {
+  const signedIn = contract.access.level === 'signed-in';
+  return {
+    method: contract.method,
+    url: contract.path,
+    bodyLimit: contract.bodyLimit,
+    schema: schemaOf(contract),
+    config: { contract: `${contract.service}.${contract.name}` },
+    // Identity first, before the body is read or validated: a caller without a token learns nothing
+    // from a 400 and makes the service parse nothing (a 100 MB upload included).
+    ...(signedIn ? { onRequest: options.authenticate } : {}),
+    handler: async (request, reply) => {
+      // The identity check is the contract's, not the handler's: a signed-in handler never runs without one.
+      if (signedIn && !request.auth) throw unauthorized();
+      const result = await handler(request, reply);
+      // A handler that answers nothing and sent nothing did what was asked: 204 No Content.
+      if (result === undefined && !reply.sent) return reply.code(204).send();
+      return result;
+    },
+  };
+}

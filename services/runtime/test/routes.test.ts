@@ -1,0 +1,161 @@
+import { defineRoutes, publicAccess, signedLink } from '@hoptrack/proto';
+import { memoryLogger } from '@hoptrack/testing';
+import type { FastifyRequest } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { unauthorized } from '../src/http/errors';
+import { createMetrics } from '../src/http/metrics';
+import { registeredRoutes } from '../src/http/route-table';
+import { ContractMismatchError, mountRoutes, type Handlers } from '../src/http/routes';
+import { createServer } from '../src/http/server';
+
+/**
+ * Issue 37: a route is its contract and its handler. Forgetting either
+ * stops the server; forgetting to open a route leaves it signed-in; a route
+ * registered by hand beside the contracts stops it too.
+ */
+
+const TOKEN = 'the-one-good-token';
+const USER = '7b0f2a4e-1111-4c1a-9f00-000000000001';
+
+/** A stand-in for the bearer check: the real one (bearerAuth) has its own tests in tokens.test.ts. */
+async function authenticate(request: FastifyRequest): Promise<void> {
+  if (request.headers.authorization !== `Bearer ${TOKEN}`) throw unauthorized();
+  request.auth = { userId: USER, tokenVersion: 1 };
+}
+
+const table = defineRoutes('places', {
+  // No `access`: the contract says nothing, so the route is signed-in.
+  mine: {
+    method: 'POST',
+    path: '/api/things/:id',
+    summary: 'a signed-in write',
+    params: z.object({ id: z.string().min(3) }),
+    body: z.object({ name: z.string().min(1) }),
+    responses: { 201: z.object({ id: z.string(), name: z.string(), by: z.string() }) },
+  },
+  open: { method: 'GET', path: '/api/things', summary: 'a public list', access: publicAccess('a test of the public level'), responses: { 200: z.array(z.string()) } },
+  link: { method: 'GET', path: '/api/things/files/*', summary: 'a signed link', access: signedLink('a test of the signed-link level') },
+  small: { method: 'PUT', path: '/api/things/:id/small', summary: 'a tiny body', body: z.object({ text: z.string() }), bodyLimit: 100 },
+});
+
+const handlers: Handlers<typeof table> = {
+  mine: async (request, reply) => {
+    reply.code(201);
+    return { id: request.params.id, name: request.body.name, by: request.auth.userId };
+  },
+  open: async () => ['one', 'two'],
+  link: async (_request, reply) => reply.code(204).send(),
+  // Nothing returned, nothing sent: the runtime answers 204.
+  small: async () => undefined,
+};
+
+function server(options: { uncontracted?: { reason: string } } = {}) {
+  return createServer({ logger: memoryLogger('routes').logger, metrics: createMetrics('routes'), ...options });
+}
+
+describe('routes mounted from contracts', () => {
+  it('a contract that names no access is signed-in: 401 without a token, and the handler gets the identity with one', async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate });
+    const anonymous = await app.inject({ method: 'POST', url: '/api/things/abc', payload: { name: 'x' } });
+    expect(anonymous.statusCode).toBe(401);
+    const signed = await app.inject({ method: 'POST', url: '/api/things/abc', payload: { name: 'x' }, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(signed.statusCode).toBe(201);
+    expect(signed.json()).toEqual({ id: 'abc', name: 'x', by: USER });
+    await app.close();
+  });
+
+  it('checks the identity before the body: without a token an invalid body is a 401, not a 400 that tells what is expected', async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate });
+    const anonymous = await app.inject({ method: 'POST', url: '/api/things/a', payload: { nope: true } });
+    expect(anonymous.statusCode).toBe(401);
+    // The control: with the token the same request is refused by validation, naming the field.
+    const signed = await app.inject({ method: 'POST', url: '/api/things/a', payload: { nope: true }, headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(signed.statusCode).toBe(400);
+    expect(signed.json()).toMatchObject({ field: 'id' });
+    await app.close();
+  });
+
+  it('opens only what its contract opens, with a reason', async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate });
+    expect((await app.inject({ method: 'GET', url: '/api/things' })).json()).toEqual(['one', 'two']);
+    expect((await app.inject({ method: 'GET', url: '/api/things/files/a/b.webp' })).statusCode).toBe(204);
+    expect(table.open.access).toEqual({ level: 'public', reason: 'a test of the public level' });
+    expect(table.mine.access).toEqual({ level: 'signed-in' });
+    await app.close();
+  });
+
+  it("applies the contract's body limit (413)", async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate });
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    expect((await app.inject({ method: 'PUT', url: '/api/things/abc/small', payload: { text: 'short' }, headers })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'PUT', url: '/api/things/abc/small', payload: { text: 'x'.repeat(200) }, headers })).statusCode).toBe(413);
+    await app.close();
+  });
+
+  it('stops at start when a contract has no handler, or a handler no contract', () => {
+    const { small: _dropped, ...withoutOne } = handlers;
+    // @ts-expect-error -- the type of the handler map requires one handler per contract
+    const incomplete: Handlers<typeof table> = withoutOne;
+    expect(() => mountRoutes(server(), table, incomplete, { authenticate })).toThrow(ContractMismatchError);
+    expect(() => mountRoutes(server(), table, incomplete, { authenticate })).toThrow(/contract places\.small \(PUT \/api\/things\/:id\/small\) has no handler/);
+    const extra = { ...handlers, stray: async () => 'x' };
+    expect(() => mountRoutes(server(), table, extra, { authenticate })).toThrow(/handler stray has no contract/);
+  });
+
+  it('stops at ready when a route was registered beside the contracts, whatever the registration style', async () => {
+    for (const register of [
+      (app: ReturnType<typeof server>) => app.get('/api/secret', async () => 'open'),
+      (app: ReturnType<typeof server>) => app.route({ method: 'DELETE', url: '/api/users/:id', handler: async () => 'gone' }),
+      (app: ReturnType<typeof server>) => app.register(async (scope) => scope.post('/x', async () => 'hidden'), { prefix: '/api/v2' }),
+    ]) {
+      const app = server();
+      mountRoutes(app, table, handlers, { authenticate });
+      register(app);
+      await expect(app.ready()).rejects.toThrow(/routes outside the contracts: (GET \/api\/secret|DELETE \/api\/users\/:id|POST \/api\/v2\/x)$/);
+      await app.close().catch(() => undefined);
+    }
+  });
+
+  it('records the route table Fastify registered: the contracts, the runtime own routes, and nothing else', async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate });
+    await app.ready();
+    const routes = registeredRoutes(app).map((r) => `${r.method} ${r.url} ${r.contract ?? (r.runtime ? 'runtime' : '-')}`);
+    expect(routes.sort()).toEqual(
+      [
+        'POST /api/things/:id places.mine',
+        'GET /api/things places.open',
+        'GET /api/things/files/* places.link',
+        'PUT /api/things/:id/small places.small',
+        'GET /healthz runtime',
+        'GET /readyz runtime',
+        'GET /metrics runtime',
+      ].sort(),
+    );
+    await app.close();
+  });
+
+  it('lets a process that is no API (the queue board) opt out, with its reason', async () => {
+    const app = server({ uncontracted: { reason: "an operator tool's own routes" } });
+    app.get('/queues', async () => 'board');
+    await app.ready();
+    expect((await app.inject({ method: 'GET', url: '/queues' })).body).toBe('board');
+    await app.close();
+  });
+});
+
+describe('handler types follow the contract', () => {
+  it('a public handler has no identity to read, a signed-in one has', () => {
+    const typed: Handlers<typeof table> = {
+      ...handlers,
+      // @ts-expect-error -- a public contract's request carries no identity
+      open: async (request) => [request.auth.userId],
+    };
+    expect(Object.keys(typed).sort()).toEqual(['link', 'mine', 'open', 'small']);
+  });
+});
