@@ -37,7 +37,7 @@ export {
   type TokenService,
   type TokenVerifier,
 } from './auth/tokens';
-export { bearerAuth, audienceAuth, authOf, type Authenticate } from './auth/authenticate';
+export { bearerAuth, audienceAuth, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus, type BusOptions } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { serverMessage } from '../lib/api';
+import { serverMessage } from '../api';
 import { authApi } from '../lib/authApi';
 import { useToast } from '../lib/toast';
 

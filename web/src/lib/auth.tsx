@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { errorStatus, getQueryFn } from './api';
+import { api, errorStatus } from '../api';
 import { CURRENT_USER_KEY } from './authApi';
 import { TOKEN_KEY, readStoredToken, writeStoredToken } from './tokenStorage';
 
@@ -35,7 +35,14 @@ const ME_RETRIES = 3;
  */
 export const currentUserQuery = queryOptions({
   queryKey: CURRENT_USER_KEY,
-  queryFn: getQueryFn<CurrentUser>({ on401: 'returnNull' }),
+  queryFn: async (): Promise<CurrentUser | null> => {
+    try {
+      return await api.auth.me();
+    } catch (error) {
+      if (errorStatus(error) === 401) return null;
+      throw error;
+    }
+  },
   // The one call every signed-in screen waits on. A refused token answers 401, which
   // resolves to null (signed out) and is never retried; what fails otherwise (a restarting
   // service, a dropped connection) is tried again rather than showing the welcome page

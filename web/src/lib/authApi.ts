@@ -1,59 +1,56 @@
+import { queryOptions } from '@tanstack/react-query';
 import type {
-  AuthResponse,
   ChangeEmailRequest,
   ChangePasswordRequest,
-  CurrentUser,
-  DataExport,
   DeleteAccountRequest,
-  EmailChangeResponse,
   ForgotPasswordRequest,
-  ForgotPasswordResponse,
   LoginRequest,
-  MessageResponse,
   PrivacyUpdateRequest,
   ProfileUpdateRequest,
   RegisterRequest,
   ResetPasswordRequest,
   VerifyEmailRequest,
 } from '@hoptrack/proto';
-import { apiRequest, apiResponse } from './api';
+import { api } from '../api';
 
-/** Query keys are the URL parts the default query fn joins with '/'. */
-export const CURRENT_USER_KEY = ['/api/me'] as const;
+/** Query keys are the contracts' own (`api.auth.<name>.key(...)`). */
+export const CURRENT_USER_KEY = api.auth.me.key();
 
 /** The person's recent data exports (GET /api/me/exports), newest first. */
-export const DATA_EXPORTS_KEY = ['/api/me/exports'] as const;
+export const DATA_EXPORTS_KEY = api.auth.exports.key();
 
-export function verifyResetTokenKey(token: string) {
-  return ['/api/auth/verify-reset-token', encodeURIComponent(token)] as const;
-}
+export const dataExportsQuery = () => queryOptions({ queryKey: DATA_EXPORTS_KEY, queryFn: () => api.auth.exports() });
 
-/** Typed calls of the auth service (spec section 7), bodies and answers from @hoptrack/proto. */
+/** Whether a reset link's token is still good, before the new-password form shows. */
+export const verifyResetTokenQuery = (token: string) =>
+  queryOptions({
+    queryKey: api.auth.verifyResetToken.key({ params: { token } }),
+    queryFn: () => api.auth.verifyResetToken({ params: { token } }),
+  });
+
+/** Typed calls of the auth service (spec section 7), bodies and answers from the contracts. */
 export const authApi = {
-  login: (body: LoginRequest) => apiRequest<AuthResponse>('POST', '/api/auth/login', body),
-  register: (body: RegisterRequest) => apiRequest<AuthResponse>('POST', '/api/auth/register', body),
-  forgotPassword: (body: ForgotPasswordRequest) =>
-    apiRequest<ForgotPasswordResponse>('POST', '/api/auth/forgot-password', body),
-  resetPassword: (body: ResetPasswordRequest) =>
-    apiRequest<MessageResponse>('POST', '/api/auth/reset-password', body),
-  verifyEmail: (body: VerifyEmailRequest) => apiRequest<MessageResponse>('POST', '/api/auth/verify-email', body),
-  resendVerification: () => apiRequest<MessageResponse>('POST', '/api/auth/resend-verification', {}),
-  updatePrivacy: (body: PrivacyUpdateRequest) => apiRequest<CurrentUser>('PUT', '/api/privacy', body),
-  updateProfile: (body: ProfileUpdateRequest) => apiRequest<CurrentUser>('PATCH', '/api/me', body),
+  login: (body: LoginRequest) => api.auth.login({ body }),
+  register: (body: RegisterRequest) => api.auth.register({ body }),
+  forgotPassword: (body: ForgotPasswordRequest) => api.auth.forgotPassword({ body }),
+  resetPassword: (body: ResetPasswordRequest) => api.auth.resetPassword({ body }),
+  verifyEmail: (body: VerifyEmailRequest) => api.auth.verifyEmail({ body }),
+  resendVerification: () => api.auth.resendVerification(),
+  updatePrivacy: (body: PrivacyUpdateRequest) => api.auth.updatePrivacy({ body }),
+  updateProfile: (body: ProfileUpdateRequest) => api.auth.updateProfile({ body }),
   /** Every token of the account dies, this device's too: the answer carries this device's new one. */
-  changePassword: (body: ChangePasswordRequest) => apiRequest<AuthResponse>('PUT', '/api/me/password', body),
-  changeEmail: (body: ChangeEmailRequest) => apiRequest<EmailChangeResponse>('PUT', '/api/me/email', body),
-  deleteAccount: (body: DeleteAccountRequest) => apiRequest<MessageResponse>('DELETE', '/api/me', body),
+  changePassword: (body: ChangePasswordRequest) => api.auth.changePassword({ body }),
+  changeEmail: (body: ChangeEmailRequest) => api.auth.changeEmail({ body }),
+  deleteAccount: (body: DeleteAccountRequest) => api.auth.deleteAccount({ body }),
   /** Starts an export (202), or answers the one already being prepared (200): `started` tells which. */
-  requestExport: async (): Promise<{ started: boolean; dataExport: DataExport }> => {
-    const res = await apiResponse('POST', '/api/me/export', {});
-    return { started: res.status === 202, dataExport: (await res.json()) as DataExport };
+  requestExport: async () => {
+    const { data: dataExport, response } = await api.auth.requestExport.withResponse();
+    return { started: response.status === 202, dataExport };
   },
-  listExports: () => apiRequest<DataExport[]>('GET', DATA_EXPORTS_KEY[0]),
   /**
    * The zip of a ready export: the bearer-authenticated call answers with a
    * redirect to a short-lived signed link, which fetch follows (same origin).
    * 409 while it is being prepared, 410 once expired.
    */
-  downloadExport: async (id: string): Promise<Blob> => (await apiResponse('GET', `/api/me/export/${encodeURIComponent(id)}`)).blob(),
+  downloadExport: async (id: string): Promise<Blob> => (await api.auth.downloadExport.response({ params: { id } })).blob(),
 };

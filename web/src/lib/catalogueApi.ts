@@ -1,48 +1,35 @@
 import type { QueryKey } from '@tanstack/react-query';
-import type { Bar, BarDetail, Beer, CreateReviewBody, PlaceDetails, PlacesResults, Review } from '@hoptrack/proto';
-import { apiRequest, apiResponse } from './api';
+import type { Bar, Beer, CreateReviewBody } from '@hoptrack/proto';
+import { api } from '../api';
 import type { Coordinates } from './geolocation';
 
 /**
- * Catalogue and Places calls (spec section 7, 'Bars and beers' and 'Places').
- * Keys are URL parts; the parameters ride as the last part (an object), and
- * each key has its own query fn that builds the query string.
+ * Catalogue and Places calls (spec section 7, 'Bars and beers' and
+ * 'Places'). Keys are the contracts' own, with the query that tells one list
+ * from another (the paging is the query fn's).
  */
-const withParams = (path: string, params: Record<string, string | number | undefined>) => {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value !== undefined && value !== '') search.set(name, String(value));
-  }
-  const text = search.toString();
-  return text ? `${path}?${text}` : path;
-};
-
 export const catalogueApi = {
-  bars: () => apiRequest<Bar[]>('GET', '/api/bars'),
-  searchBars: (q: string) => apiRequest<Bar[]>('GET', withParams('/api/bars/search', { q })),
-  nearbyBars: ({ lat, lng }: Coordinates) => apiRequest<Bar[]>('GET', withParams('/api/bars/nearby', { lat, lng })),
-  bar: (id: string) => apiRequest<BarDetail>('GET', `/api/bars/${encodeURIComponent(id)}`),
-  reviews: (barId: string, offset: number, limit: number) =>
-    apiRequest<Review[]>('GET', withParams(`/api/bars/${encodeURIComponent(barId)}/reviews`, { limit, offset })),
-  createReview: (barId: string, body: CreateReviewBody) =>
-    apiRequest<Review>('POST', `/api/bars/${encodeURIComponent(barId)}/reviews`, body),
-  deleteReview: (barId: string, reviewId: string) =>
-    apiRequest<null>('DELETE', `/api/bars/${encodeURIComponent(barId)}/reviews/${encodeURIComponent(reviewId)}`),
+  bars: () => api.places.bars(),
+  searchBars: (q: string) => api.places.searchBars({ query: { q } }),
+  nearbyBars: ({ lat, lng }: Coordinates) => api.places.nearbyBars({ query: { lat, lng } }),
+  bar: (id: string) => api.places.bar({ params: { id } }),
+  reviews: (barId: string, offset: number, limit: number) => api.places.reviews({ params: { id: barId }, query: { limit, offset } }),
+  createReview: (barId: string, body: CreateReviewBody) => api.places.createReview({ params: { id: barId }, body }),
+  deleteReview: (barId: string, reviewId: string) => api.places.deleteReview({ params: { id: barId, reviewId } }),
   voteReview: (barId: string, reviewId: string, isHelpful: boolean) =>
-    apiRequest<Review>('POST', `/api/bars/${encodeURIComponent(barId)}/reviews/${encodeURIComponent(reviewId)}/helpful`, { isHelpful }),
-  beers: (style?: string) => apiRequest<Beer[]>('GET', withParams('/api/beers', { style })),
-  searchBeers: (q: string, style?: string) => apiRequest<Beer[]>('GET', withParams('/api/beers/search', { q, style })),
-  nearbyPlaces: ({ lat, lng }: Coordinates, radius: number, type: string) =>
-    apiRequest<PlacesResults>('GET', withParams('/api/google-places/nearby', { lat, lng, radius, type })),
-  searchPlaces: (query: string, near?: Coordinates) =>
-    apiRequest<PlacesResults>('GET', withParams('/api/google-places/textsearch', { query, lat: near?.lat, lng: near?.lng })),
-  placeDetails: (placeId: string) => apiRequest<PlaceDetails>('GET', withParams('/api/google-places/details', { place_id: placeId })),
+    api.places.voteHelpful({ params: { id: barId, reviewId }, body: { isHelpful } }),
+  beers: (style?: string) => api.places.beers({ query: { style } }),
+  searchBeers: (q: string, style?: string) => api.places.searchBeers({ query: { q, style } }),
+  nearbyPlaces: ({ lat, lng }: Coordinates, radius: number, type: string) => api.places.placesNearby({ query: { lat, lng, radius, type } }),
+  searchPlaces: (query: string, near?: Coordinates) => api.places.placesTextSearch({ query: { query, lat: near?.lat, lng: near?.lng } }),
+  placeDetails: (placeId: string) => api.places.placeDetails({ query: { place_id: placeId } }),
   /** The image bytes: the call needs the Bearer header, which an <img src> cannot send. */
   placePhoto: async (reference: string, maxWidth: number) =>
-    (await apiResponse('GET', withParams('/api/google-places/photo', { photoreference: reference, maxwidth: maxWidth }))).blob(),
+    (await api.places.placePhoto.response({ query: { photoreference: reference, maxwidth: maxWidth } })).blob(),
 };
 
-export const placePhotoKey = (reference: string, maxWidth: number) => ['/api/google-places/photo', reference, maxWidth] as const;
+export const placePhotoKey = (reference: string, maxWidth: number) =>
+  api.places.placePhoto.key({ query: { photoreference: reference, maxwidth: maxWidth } });
 
 /** What the bar list shows: a search wins over a location, which wins over the first page. */
 export type BarListSource = { kind: 'search'; q: string } | { kind: 'nearby'; at: Coordinates } | { kind: 'all' };
@@ -53,38 +40,52 @@ export interface ListQuery<T> {
   queryFn: () => Promise<T[]>;
 }
 
+/** Bars matching a text: the bar list's search, and the session form's place suggestions (one cache for both). */
+export const barSearchQuery = (q: string): ListQuery<Bar> => ({
+  queryKey: api.places.searchBars.key({ query: { q } }),
+  queryFn: () => catalogueApi.searchBars(q),
+});
+
 export function barListQuery(source: BarListSource): ListQuery<Bar> {
   switch (source.kind) {
     case 'search':
-      return { queryKey: ['/api/bars/search', source.q], queryFn: () => catalogueApi.searchBars(source.q) };
+      return barSearchQuery(source.q);
     case 'nearby':
       return {
-        queryKey: ['/api/bars/nearby', source.at.lat, source.at.lng],
+        queryKey: api.places.nearbyBars.key({ query: { lat: source.at.lat, lng: source.at.lng } }),
         queryFn: () => catalogueApi.nearbyBars(source.at),
       };
     default:
-      return { queryKey: ['/api/bars'], queryFn: catalogueApi.bars };
+      return { queryKey: api.places.bars.key(), queryFn: catalogueApi.bars };
   }
 }
 
-export const barKey = (id: string) => ['/api/bars', id] as const;
-/** The reviews paged in below a bar's detail ('Show more reviews'); under `barKey`, so invalidating the bar refreshes them too. */
-export const barReviewsKey = (id: string) => [...barKey(id), 'reviews'] as const;
+export const barKey = (id: string) => api.places.bar.key({ params: { id } });
+/** The reviews paged in below a bar's detail ('Show more reviews'). */
+export const barReviewsKey = (id: string) => api.places.reviews.key({ params: { id } });
+/** Everything cached of one bar: its detail and the reviews paged in below it. */
+export const barKeys = (id: string): readonly QueryKey[] => [barKey(id), barReviewsKey(id)];
 
 /** Reviews fetched per 'Show more reviews'. */
 export const REVIEWS_PAGE = 10;
 
 /**
- * What a review write changes: the bar's detail (its reviews, count and
+ * What a review write changes: every bar's detail (its reviews, count and
  * rating) with the pages below it, and every bar list, whose cards show the
- * rating. `['/api/bars']` is the first page and, as a prefix, every bar's detail.
+ * rating.
  */
-export const REVIEW_WRITES_AFFECT: readonly QueryKey[] = [['/api/bars'], ['/api/bars/search'], ['/api/bars/nearby']];
+export const REVIEW_WRITES_AFFECT: readonly QueryKey[] = [
+  api.places.bars.key(),
+  api.places.searchBars.key(),
+  api.places.nearbyBars.key(),
+  api.places.bar.key(),
+  api.places.reviews.key(),
+];
 
 export function beerListQuery(q: string, style: string): ListQuery<Beer> {
   return q
-    ? { queryKey: ['/api/beers/search', q, style], queryFn: () => catalogueApi.searchBeers(q, style || undefined) }
-    : { queryKey: ['/api/beers', style], queryFn: () => catalogueApi.beers(style || undefined) };
+    ? { queryKey: api.places.searchBeers.key({ query: { q, style } }), queryFn: () => catalogueApi.searchBeers(q, style || undefined) }
+    : { queryKey: api.places.beers.key({ query: { style } }), queryFn: () => catalogueApi.beers(style || undefined) };
 }
 
 /** ABV is a fraction: 0.065 → '6.5%'. */

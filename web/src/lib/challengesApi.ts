@@ -1,31 +1,26 @@
-import { infiniteQueryOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
-import type {
-  AnswerInvitationBody,
-  Challenge,
-  ChallengeDetail,
-  ChallengeInvitation,
-  ChallengeInvitations,
-  CompletedChallenge,
-  InviteBody,
-  JoinChallengeBody,
-} from '@hoptrack/proto';
-import { apiRequest } from './api';
-import { userKey } from './socialApi';
+import { infiniteQueryOptions, queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { AnswerInvitationBody, Challenge, ChallengeDetail } from '@hoptrack/proto';
+import { api } from '../api';
 
 /**
  * Daily challenges (issue 23). The viewer's "today" is the date in the
- * browser's time zone, sent with every read and join. Keys hang below
- * `['/api/challenges']` with their own query fns (the time zone and paging
- * travel in the query string), so the root as a prefix refetches every
- * challenge read of the viewer; a profile's row hangs below the user, as the
- * other profile reads do, so a block or an unfriending refetches it too.
+ * browser's time zone, sent with every read and join. Keys are the
+ * contracts' own, without the time zone or the paging (the query fns add
+ * them); CHALLENGE_READS lists every challenge read of the viewer, to refetch
+ * them all. A profile's row (userChallengesKey) is among the reads about a
+ * person (socialApi's USER_READS), so a block or an unfriending refetches it too.
  */
-export const CHALLENGES_ROOT = ['/api/challenges'] as const;
-export const TODAY_CHALLENGES_KEY = [...CHALLENGES_ROOT, 'today'] as const;
-export const challengeKey = (id: string) => [...CHALLENGES_ROOT, id] as const;
-export const MY_COMPLETED_CHALLENGES_KEY = [...CHALLENGES_ROOT, 'mine', 'completed'] as const;
-export const CHALLENGE_INVITATIONS_KEY = [...CHALLENGES_ROOT, 'invitations'] as const;
-export const userChallengesKey = (userId: string) => [...userKey(userId), 'challenges'] as const;
+export const TODAY_CHALLENGES_KEY = api.challenges.today.key();
+export const challengeKey = (id: string) => api.challenges.detail.key({ params: { id } });
+export const MY_COMPLETED_CHALLENGES_KEY = api.challenges.mine.key({ query: { status: 'completed' } });
+export const CHALLENGE_INVITATIONS_KEY = api.challenges.invitations.key();
+export const userChallengesKey = (userId: string) => api.challenges.completedOf.key({ params: { id: userId } });
+export const CHALLENGE_READS: readonly QueryKey[] = [
+  TODAY_CHALLENGES_KEY,
+  api.challenges.detail.key(),
+  api.challenges.mine.key(),
+  CHALLENGE_INVITATIONS_KEY,
+];
 
 /** A page of the completed list; fewer than this means it was the last. */
 export const COMPLETED_PAGE_SIZE = 20;
@@ -35,27 +30,19 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
-const zoneQuery = () => `timeZone=${encodeURIComponent(browserTimeZone())}`;
-const challengeUrl = (id: string) => `/api/challenges/${encodeURIComponent(id)}`;
-
 export const challengesApi = {
-  today: () => apiRequest<Challenge[]>('GET', `/api/challenges?${zoneQuery()}`),
-  detail: (id: string) => apiRequest<ChallengeDetail>('GET', `${challengeUrl(id)}?${zoneQuery()}`),
-  completed: (offset: number) =>
-    apiRequest<Challenge[]>('GET', `/api/me/challenges?status=completed&limit=${COMPLETED_PAGE_SIZE}&offset=${offset}`),
-  ofUser: (userId: string) => apiRequest<CompletedChallenge[]>('GET', `/api/users/${encodeURIComponent(userId)}/challenges`),
+  today: () => api.challenges.today({ query: { timeZone: browserTimeZone() } }),
+  detail: (id: string) => api.challenges.detail({ params: { id }, query: { timeZone: browserTimeZone() } }),
+  completed: (offset: number) => api.challenges.mine({ query: { status: 'completed', limit: COMPLETED_PAGE_SIZE, offset } }),
+  ofUser: (userId: string) => api.challenges.completedOf({ params: { id: userId } }),
   /** Idempotent: joining twice answers the same card. */
-  join: (id: string) => apiRequest<Challenge>('POST', `${challengeUrl(id)}/join`, { timeZone: browserTimeZone() } satisfies JoinChallengeBody),
+  join: (id: string) => api.challenges.join({ params: { id }, body: { timeZone: browserTimeZone() } }),
   /** Also joins the inviter (the server's rule). */
-  invite: (id: string, friendId: string) =>
-    apiRequest<ChallengeInvitation>('POST', `${challengeUrl(id)}/invitations`, { friendId } satisfies InviteBody),
-  invitations: () => apiRequest<ChallengeInvitations>('GET', '/api/challenge-invitations'),
+  invite: (id: string, friendId: string) => api.challenges.invite({ params: { id }, body: { friendId } }),
+  invitations: () => api.challenges.invitations(),
   /** Accepting joins the recipient, in this browser's zone. */
   answer: (invitationId: string, action: AnswerInvitationBody['action']) =>
-    apiRequest<ChallengeInvitation>('PATCH', `/api/challenge-invitations/${encodeURIComponent(invitationId)}`, {
-      action,
-      timeZone: browserTimeZone(),
-    } satisfies AnswerInvitationBody),
+    api.challenges.answerInvitation({ params: { id: invitationId }, body: { action, timeZone: browserTimeZone() } }),
 };
 
 /**
@@ -96,8 +83,5 @@ export function applyJoinedChallenge(queryClient: QueryClient, joined: Challenge
 
 /** Every challenge read of the viewer, and their own profile row: a completion or an invitation changed them. */
 export function refreshChallenges(queryClient: QueryClient, viewerId: string): Promise<unknown> {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: CHALLENGES_ROOT }),
-    queryClient.invalidateQueries({ queryKey: userChallengesKey(viewerId) }),
-  ]);
+  return Promise.all([...CHALLENGE_READS, userChallengesKey(viewerId)].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }

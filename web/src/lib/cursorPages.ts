@@ -1,6 +1,5 @@
 import type { InfiniteData } from '@tanstack/react-query';
 import { NEXT_CURSOR_HEADER } from '@hoptrack/proto/constants';
-import { apiResponse } from './api';
 
 /** One page of a list and the cursor of the next one, null on the last page. */
 export interface CursorPage<T> {
@@ -8,12 +7,13 @@ export interface CursorPage<T> {
   nextCursor: string | null;
 }
 
-/** GET a page of a list whose next page's cursor comes in the `x-next-cursor` header. */
-export async function cursorPage<T>(url: string, cursor: string | undefined): Promise<CursorPage<T>> {
-  const target = cursor ? `${url}?cursor=${encodeURIComponent(cursor)}` : url;
-  const res = await apiResponse('GET', target);
-  const items = (await res.json()) as T[];
-  return { items, nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null };
+/**
+ * A page of a list whose next page's cursor comes in the `x-next-cursor`
+ * header, from a list call's `withResponse` (`api.messaging.conversations.withResponse({ query: { cursor } })`).
+ */
+export async function cursorPage<T>(call: Promise<{ data: T[]; response: Response }>): Promise<CursorPage<T>> {
+  const { data: items, response } = await call;
+  return { items, nextCursor: response.headers.get(NEXT_CURSOR_HEADER) || null };
 }
 
 /** Every loaded item, each once, in the order the pages hold them (an item added meanwhile shifts the later pages). */

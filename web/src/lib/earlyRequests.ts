@@ -1,5 +1,7 @@
 import type { FeedFilter } from '@hoptrack/proto';
 import { FEED_PAGE_DEFAULT } from '@hoptrack/proto/constants';
+import { auth, sessions } from '../api/routes.gen';
+import { urlOf } from '../api/url';
 import { readStoredToken } from './tokenStorage';
 
 /**
@@ -7,8 +9,8 @@ import { readStoredToken } from './tokenStorage';
  * route, and on `/` the feed's first page — started by src/early.ts, a
  * script of its own that index.html runs before the app's JavaScript has
  * even arrived, rather than by the components that need them once they have
- * rendered (the bench's "first feed card", docs/benchmarks.md). apiResponse
- * hands such an answer to the first call of exactly the same URL with exactly
+ * rendered (the bench's "first feed card", docs/benchmarks.md). The client
+ * (src/api) hands such an answer to the first call of exactly the same URL with exactly
  * the same token, once, instead of asking again; a call it does not fit
  * (another URL or token, taken already, too old) makes its own request as
  * before, and so does one whose early request got no answer at all. An HTTP
@@ -21,16 +23,22 @@ import { readStoredToken } from './tokenStorage';
 /** An early answer older than this is not used: the app took too long to ask, and asks afresh. */
 export const EARLY_MAX_AGE_MS = 10_000;
 
-/** The URL of one feed page: FeedList's calls and the early request build it here alike. */
-export function feedPageUrl(filter: FeedFilter, cursor?: string, limit: number = FEED_PAGE_DEFAULT): string {
-  const params = new URLSearchParams({ filter, limit: String(limit) });
-  if (cursor) params.set('cursor', cursor);
-  return `/api/sessions?${params.toString()}`;
+/** The query of one feed page: FeedList's calls and the early request build its URL from it alike. */
+export function feedPageQuery(filter: FeedFilter, cursor?: string, limit: number = FEED_PAGE_DEFAULT) {
+  return { filter, limit, cursor };
 }
 
-/** What the first load at `path` will GET when signed in: /api/me, and the feed's default first page on the home page. */
+/** The URL of one feed page (sessions.feed), as the client calls it. */
+export function feedPageUrl(filter: FeedFilter, cursor?: string, limit?: number): string {
+  return urlOf(sessions.feed, { query: feedPageQuery(filter, cursor, limit) });
+}
+
+/** The URL of the current user (auth.me), as the client calls it. */
+export const currentUserUrl = (): string => urlOf(auth.me);
+
+/** What the first load at `path` will GET when signed in: the current user, and the feed's default first page on the home page. */
 export function earlyUrls(path: string): string[] {
-  return path === '/' ? ['/api/me', feedPageUrl('all')] : ['/api/me'];
+  return path === '/' ? [currentUserUrl(), feedPageUrl('all')] : [currentUserUrl()];
 }
 
 interface EarlyRequest {

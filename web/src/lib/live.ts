@@ -1,6 +1,6 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { LIVE_EVENTS_PATH } from '@hoptrack/proto/constants';
 import { useEffect } from 'react';
+import { api } from '../api';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
 import { applyUnreadCount, refreshNotifications } from './notificationsApi';
 import { applyPresence, refreshPresence } from './presenceApi';
@@ -80,10 +80,9 @@ function parseJson(text: string): unknown {
 async function followStream(signal: AbortSignal, onEvent: (event: SseEvent) => void): Promise<void> {
   let retryMs = LIVE_RETRY_FIRST_MS;
   while (!signal.aborted) {
-    const token = readStoredToken();
-    if (!token) return;
+    if (!readStoredToken()) return;
     try {
-      await readStream(token, signal, (event) => {
+      await readStream(signal, (event) => {
         // Subscribed: the connection works, so the next drop retries quickly again.
         if (event.event === 'ready') retryMs = LIVE_RETRY_FIRST_MS;
         onEvent(event);
@@ -96,17 +95,10 @@ async function followStream(signal: AbortSignal, onEvent: (event: SseEvent) => v
   }
 }
 
-async function readStream(token: string, signal: AbortSignal, onEvent: (event: SseEvent) => void): Promise<void> {
-  const res = await fetch(LIVE_EVENTS_PATH, {
-    headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
-    credentials: 'include',
-    cache: 'no-store',
-    signal,
-  });
-  if (!res.ok || !res.body) {
-    await res.body?.cancel();
-    throw new Error(`live stream refused: ${res.status}`);
-  }
+/** One connection (messaging.live, with the stored token): its events until it ends; an ApiError when refused. */
+async function readStream(signal: AbortSignal, onEvent: (event: SseEvent) => void): Promise<void> {
+  const res = await api.messaging.live.response({ headers: { Accept: 'text/event-stream' }, cache: 'no-store', signal });
+  if (!res.body) throw new Error(`live stream without a body: ${res.status}`);
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   const parser = new SseParser();
   try {

@@ -1,55 +1,48 @@
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import {
-  type Conversation,
-  type ConversationMessage,
-  type ConversationReadResponse,
-  type DirectMessageBody,
-  type DmMessage,
-  type MessagingPerson,
-  type SendMessageBody,
-  type StartConversationBody,
-} from '@hoptrack/proto';
-import { apiRequest } from './api';
+import { queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { Conversation, ConversationMessage, MessagingPerson } from '@hoptrack/proto';
+import { api } from '../api';
 import { cursorPage, listItems, type CursorPage } from './cursorPages';
 
 /**
  * Messaging (spec section 7, 'Messaging'). Two families read one store: the
- * conversations of /messages and the older threads of /dm. Keys are URL
- * parts: the conversation list and a conversation's messages hang below
- * `['/api/conversations']` with their own query fns (pages travel by the
- * `x-next-cursor` header); the DM threads (`['/api/messages']`), a thread
- * (`[..., otherUserId]`) and the unread summary (`[..., 'unread']`) are plain
- * URL keys read by the default query fn, so `['/api/messages']` as a prefix
- * addresses every DM read.
+ * conversations of /messages and the older threads of /dm. Keys are the
+ * contracts' own: the conversation list and a conversation's messages have
+ * their own query fns (pages travel by the `x-next-cursor` header), and
+ * CONVERSATION_READS lists both; the DM threads, a thread (by the other
+ * user's id) and the unread summary read their first page, and DM_READS
+ * lists every DM read.
  */
-export const CONVERSATIONS_ROOT = ['/api/conversations'] as const;
-export const CONVERSATION_LIST_KEY = [...CONVERSATIONS_ROOT, 'list'] as const;
-export const conversationMessagesKey = (conversationId: string) => [...CONVERSATIONS_ROOT, conversationId, 'messages'] as const;
-export const DM_ROOT = ['/api/messages'] as const;
-export const DM_THREADS_KEY = DM_ROOT;
-export const dmThreadKey = (otherUserId: string) => [...DM_ROOT, otherUserId] as const;
-export const UNREAD_KEY = [...DM_ROOT, 'unread'] as const;
+export const CONVERSATION_LIST_KEY = api.messaging.conversations.key();
+export const conversationMessagesKey = (conversationId: string) => api.messaging.conversationMessages.key({ params: { id: conversationId } });
+export const CONVERSATION_READS: readonly QueryKey[] = [CONVERSATION_LIST_KEY, api.messaging.conversationMessages.key()];
+export const DM_THREADS_KEY = api.messaging.threads.key();
+export const dmThreadKey = (otherUserId: string) => api.messaging.thread.key({ params: { otherUserId } });
+export const UNREAD_KEY = api.messaging.unread.key();
+export const DM_READS: readonly QueryKey[] = [DM_THREADS_KEY, api.messaging.thread.key(), UNREAD_KEY];
 
 export type ConversationListData = InfiniteData<CursorPage<Conversation>>;
 /** Pages of a chat: the first is the newest messages, each page oldest first. */
 export type ChatData = InfiniteData<CursorPage<ConversationMessage>>;
 
-const conversationUrl = (id: string) => `/api/conversations/${encodeURIComponent(id)}`;
-
 export const messagingApi = {
-  conversationPage: (cursor?: string) => cursorPage<Conversation>('/api/conversations', cursor),
+  conversationPage: (cursor?: string) => cursorPage(api.messaging.conversations.withResponse({ query: { cursor } })),
   messagePage: (conversationId: string, cursor?: string) =>
-    cursorPage<ConversationMessage>(`${conversationUrl(conversationId)}/messages`, cursor),
+    cursorPage(api.messaging.conversationMessages.withResponse({ params: { id: conversationId }, query: { cursor } })),
   /** 201 with a new conversation, or 200 with the one that exists. */
-  startConversation: (participantId: string) =>
-    apiRequest<Conversation>('POST', '/api/conversations', { participantId } satisfies StartConversationBody),
-  send: (conversationId: string, content: string) =>
-    apiRequest<ConversationMessage>('POST', `${conversationUrl(conversationId)}/messages`, { content } satisfies SendMessageBody),
-  markRead: (conversationId: string) => apiRequest<ConversationReadResponse>('PATCH', `${conversationUrl(conversationId)}/read`),
-  sendDirect: (toUserId: string, content: string) =>
-    apiRequest<DmMessage>('POST', '/api/messages', { toUserId, content } satisfies DirectMessageBody),
-  markDirectRead: (messageId: string) => apiRequest<DmMessage>('PUT', `/api/messages/${encodeURIComponent(messageId)}/read`),
+  startConversation: (participantId: string) => api.messaging.startConversation({ body: { participantId } }),
+  send: (conversationId: string, content: string) => api.messaging.sendMessage({ params: { id: conversationId }, body: { content } }),
+  markRead: (conversationId: string) => api.messaging.markConversationRead({ params: { id: conversationId } }),
+  sendDirect: (toUserId: string, content: string) => api.messaging.sendDirect({ body: { toUserId, content } }),
+  markDirectRead: (messageId: string) => api.messaging.markMessageRead({ params: { id: messageId } }),
 };
+
+/** The /dm thread list (its first page). */
+export const dmThreadsQuery = () => queryOptions({ queryKey: DM_THREADS_KEY, queryFn: () => api.messaging.threads() });
+/** The thread with one person (its first page). */
+export const dmThreadQuery = (otherUserId: string) =>
+  queryOptions({ queryKey: dmThreadKey(otherUserId), queryFn: () => api.messaging.thread({ params: { otherUserId } }) });
+/** The viewer's unread messages and conversations, counted (the navigation badge). */
+export const unreadMessagesQuery = () => queryOptions({ queryKey: UNREAD_KEY, queryFn: () => api.messaging.unread() });
 
 /** The participant who is not the viewer. */
 export function otherParticipant(conversation: Conversation, viewerId: string): MessagingPerson {
@@ -113,8 +106,5 @@ export function refreshConversation(queryClient: QueryClient, conversationId: st
 
 /** Refetches every messaging read (after a reconnect, something may have been missed). */
 export function refreshAllMessaging(queryClient: QueryClient): Promise<unknown> {
-  return Promise.all([
-    queryClient.invalidateQueries({ queryKey: CONVERSATIONS_ROOT }),
-    queryClient.invalidateQueries({ queryKey: DM_ROOT }),
-  ]);
+  return Promise.all([...CONVERSATION_READS, ...DM_READS].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }

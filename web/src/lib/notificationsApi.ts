@@ -1,38 +1,37 @@
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
-import type {
-  MarkReadBody,
-  MarkReadResponse,
-  MessageResponse,
-  Notification,
-  NotificationSettings,
-  NotificationSettingsBody,
-  UnreadCount,
-  UnsubscribeBody,
-} from '@hoptrack/proto';
-import { apiRequest } from './api';
+import { queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { MarkReadBody, Notification, NotificationSettingsBody, UnreadCount } from '@hoptrack/proto';
+import { api } from '../api';
 import { cursorPage, type CursorPage } from './cursorPages';
 
 /**
  * Notifications (issue 22): the bell's count, the inbox and the per-kind
- * settings. Keys are URL parts below `['/api/notifications']`: the count and
- * the settings are plain URL keys read by the default query fn; the inbox
- * pages travel by the `x-next-cursor` header and have their own query fn, so
- * the root as a prefix refetches every notification read.
+ * settings. Keys are the contracts' own: the inbox pages travel by the
+ * `x-next-cursor` header and have their own query fn; NOTIFICATION_READS
+ * lists every notification read, to refetch them all.
  */
-export const NOTIFICATIONS_ROOT = ['/api/notifications'] as const;
-export const UNREAD_NOTIFICATIONS_KEY = [...NOTIFICATIONS_ROOT, 'unread-count'] as const;
-export const NOTIFICATION_SETTINGS_KEY = [...NOTIFICATIONS_ROOT, 'settings'] as const;
-export const NOTIFICATION_LIST_KEY = [...NOTIFICATIONS_ROOT, 'list'] as const;
+export const UNREAD_NOTIFICATIONS_KEY = api.notifications.unreadCount.key();
+export const NOTIFICATION_SETTINGS_KEY = api.notifications.settings.key();
+export const NOTIFICATION_LIST_KEY = api.notifications.list.key();
+export const NOTIFICATION_READS: readonly QueryKey[] = [UNREAD_NOTIFICATIONS_KEY, NOTIFICATION_SETTINGS_KEY, NOTIFICATION_LIST_KEY];
 
 export type NotificationListData = InfiniteData<CursorPage<Notification>>;
 
 export const notificationsApi = {
-  page: (cursor?: string) => cursorPage<Notification>('/api/notifications', cursor),
-  markRead: (body: MarkReadBody) => apiRequest<MarkReadResponse>('POST', '/api/notifications/read', body),
-  updateSettings: (body: NotificationSettingsBody) => apiRequest<NotificationSettings>('PUT', '/api/notifications/settings', body),
+  page: (cursor?: string) => cursorPage(api.notifications.list.withResponse({ query: { cursor } })),
+  /** The newest `limit` entries, read or not. */
+  newest: (limit: number) => api.notifications.list({ query: { limit } }),
+  markRead: (body: MarkReadBody) => api.notifications.markRead({ body }),
+  updateSettings: (body: NotificationSettingsBody) => api.notifications.updateSettings({ body }),
   /** The mail's unsubscribe link: no sign-in, the token is the proof. */
-  unsubscribe: (token: string) => apiRequest<MessageResponse>('POST', '/api/notifications/unsubscribe', { token } satisfies UnsubscribeBody),
+  unsubscribe: (token: string) => api.notifications.unsubscribe({ body: { token } }),
 };
+
+/** The bell's count, which the live stream keeps current. */
+export const unreadNotificationsQuery = () =>
+  queryOptions({ queryKey: UNREAD_NOTIFICATIONS_KEY, queryFn: () => api.notifications.unreadCount() });
+/** The in-app and e-mail settings per kind. */
+export const notificationSettingsQuery = () =>
+  queryOptions({ queryKey: NOTIFICATION_SETTINGS_KEY, queryFn: () => api.notifications.settings() });
 
 /**
  * Where an entry leads: a session's activity to that session, a challenge's
@@ -70,5 +69,5 @@ export function markCachedRead(queryClient: QueryClient, ids: readonly string[] 
 
 /** Refetches every notification read (after a reconnect of the live channel, something may have been missed). */
 export function refreshNotifications(queryClient: QueryClient): Promise<unknown> {
-  return queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_ROOT });
+  return Promise.all(NOTIFICATION_READS.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }

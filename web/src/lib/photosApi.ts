@@ -1,21 +1,20 @@
-import type { QueryKey } from '@tanstack/react-query';
-import type { Album, AlbumCreateRequest, Photo } from '@hoptrack/proto';
-import { apiRequest } from './api';
+import { queryOptions, type QueryKey } from '@tanstack/react-query';
+import type { AlbumCreateRequest } from '@hoptrack/proto';
+import { api } from '../api';
 
 /**
- * Albums and photos (spec section 7). The albums list is the URL key the
- * default query fn reads; an album's photos hang below it
- * (`['/api/albums', id, 'photos', q]`) with their own query fn, because the
- * search text travels as `?q=`. Invalidating `ALBUMS_KEY` as a prefix refreshes
- * the list (counts, covers) and every cached photo list.
+ * Albums and photos (spec section 7). Keys are the contracts' own: the
+ * viewer's albums, and an album's photos by album and search text (which
+ * travels as `?q=`).
  */
-export const ALBUMS_KEY = ['/api/albums'] as const;
+export const ALBUMS_KEY = api.media.albums.key();
+export const albumPhotosKey = (albumId: string, query: string) => api.media.photos.key({ params: { id: albumId }, query: { q: query } });
 
-export const albumPhotosRoot = (albumId: string) => [...ALBUMS_KEY, albumId, 'photos'] as const;
-export const albumPhotosKey = (albumId: string, query: string) => [...albumPhotosRoot(albumId), query] as const;
+/** What every album or photo write changes: the list's counts and covers, and every cached photo list. */
+export const ALBUM_WRITES_AFFECT: readonly QueryKey[] = [ALBUMS_KEY, api.media.photos.key()];
 
-/** What every album or photo write changes: the list's counts and covers, and the photo lists below it. */
-export const ALBUM_WRITES_AFFECT: readonly QueryKey[] = [ALBUMS_KEY];
+/** The viewer's albums. */
+export const albumsQuery = () => queryOptions({ queryKey: ALBUMS_KEY, queryFn: () => api.media.albums() });
 
 /** The multipart body of POST /api/albums/{id}/photos: each file under `photos`, the description if any. */
 export function photosForm(files: readonly File[], description: string): FormData {
@@ -27,13 +26,12 @@ export function photosForm(files: readonly File[], description: string): FormDat
 }
 
 export const photosApi = {
-  listPhotos: (albumId: string, query: string) =>
-    apiRequest<Photo[]>('GET', `/api/albums/${albumId}/photos${query ? `?q=${encodeURIComponent(query)}` : ''}`),
-  createAlbum: (body: AlbumCreateRequest) => apiRequest<Album>('POST', '/api/albums', body),
-  deleteAlbum: (albumId: string) => apiRequest<null>('DELETE', `/api/albums/${albumId}`),
+  listPhotos: (albumId: string, query: string) => api.media.photos({ params: { id: albumId }, query: { q: query || undefined } }),
+  createAlbum: (body: AlbumCreateRequest) => api.media.createAlbum({ body }),
+  deleteAlbum: (albumId: string) => api.media.deleteAlbum({ params: { id: albumId } }),
   addPhotos: (albumId: string, files: readonly File[], description: string) =>
-    apiRequest<Photo[]>('POST', `/api/albums/${albumId}/photos`, photosForm(files, description)),
-  deletePhoto: (photoId: string) => apiRequest<null>('DELETE', `/api/photos/${photoId}`),
+    api.media.addPhotos({ params: { id: albumId }, form: photosForm(files, description) }),
+  deletePhoto: (photoId: string) => api.media.deletePhoto({ params: { id: photoId } }),
 };
 
 /** '0 photos', '1 photo', '12 photos'. */

@@ -1,8 +1,8 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { PRESENCE_IDS_MAX, PRESENCE_PATH } from '@hoptrack/proto/constants';
+import { useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { PRESENCE_IDS_MAX } from '@hoptrack/proto/constants';
 import type { PresenceEntry } from '@hoptrack/proto';
 import { useMemo } from 'react';
-import { apiRequest } from './api';
+import { api } from '../api';
 
 /**
  * Presence (issue 25, item 1): who of the people on screen is online. One
@@ -11,14 +11,24 @@ import { apiRequest } from './api';
  * no dot and no last seen. The live stream's `presence` events patch every
  * query holding that person, and each `ready` refetches them all.
  */
-export const PRESENCE_ROOT = [PRESENCE_PATH] as const;
-const presenceKey = (idsKey: string) => [...PRESENCE_ROOT, idsKey] as const;
+export const PRESENCE_ROOT = api.messaging.presence.key();
+/** The key of one set of ids: the sorted ids joined with commas, as `?ids=` carries them. */
+const presenceKey = (idsKey: string) => api.messaging.presence.key({ query: { ids: idsKey } });
+
+/** The ids a presence query asked about, read back from its key. */
+function idsOfKey(key: QueryKey): string[] {
+  const parts: unknown = key[2];
+  if (typeof parts !== 'object' || parts === null || !('query' in parts)) return [];
+  const { query } = parts;
+  if (typeof query !== 'object' || query === null || !('ids' in query)) return [];
+  return typeof query.ids === 'string' ? query.ids.split(',') : [];
+}
 
 async function fetchPresence(ids: readonly string[]): Promise<PresenceEntry[]> {
   const calls: Array<Promise<PresenceEntry[]>> = [];
   for (let i = 0; i < ids.length; i += PRESENCE_IDS_MAX) {
     const chunk = ids.slice(i, i + PRESENCE_IDS_MAX);
-    calls.push(apiRequest<PresenceEntry[]>('GET', `${PRESENCE_PATH}?ids=${chunk.map(encodeURIComponent).join(',')}`));
+    calls.push(api.messaging.presence({ query: { ids: chunk.join(',') } }));
   }
   return (await Promise.all(calls)).flat();
 }
@@ -37,8 +47,7 @@ export function usePresence(ids: readonly string[]): ReadonlyMap<string, Presenc
 /** A live `presence` event: every query that asked about the person takes the new state. */
 export function applyPresence(queryClient: QueryClient, entry: PresenceEntry): void {
   for (const [key, data] of queryClient.getQueriesData<PresenceEntry[]>({ queryKey: PRESENCE_ROOT })) {
-    const idsKey = key[1];
-    if (!data || typeof idsKey !== 'string' || !idsKey.split(',').includes(entry.userId)) continue;
+    if (!data || !idsOfKey(key).includes(entry.userId)) continue;
     queryClient.setQueryData<PresenceEntry[]>(key, [...data.filter((e) => e.userId !== entry.userId), entry]);
   }
 }

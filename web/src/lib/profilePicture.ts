@@ -1,6 +1,6 @@
-import type { CurrentUser, ProfilePictureUpdateRequest, StoredImageResponse, UploadUrlResponse } from '@hoptrack/proto';
+import type { CurrentUser, StoredImageResponse } from '@hoptrack/proto';
 import { PROFILE_PICTURE_MAX_BYTES } from '@hoptrack/proto/constants';
-import { apiRequest } from './api';
+import { api, apiErrorOf } from '../api';
 import type { ToastInput } from './toast';
 
 /**
@@ -25,19 +25,23 @@ export function refusePicture(file: File): ToastInput | null {
  * 3. PUT /api/me/profile-picture with that URL → the updated current user.
  */
 export async function uploadProfilePicture(file: File): Promise<CurrentUser> {
-  const { uploadURL } = await apiRequest<UploadUrlResponse>('POST', '/api/profile-picture/upload').catch((cause: unknown) => {
+  const { uploadURL } = await api.media.profilePictureUploadUrl().catch((cause: unknown) => {
     throw new Error('Failed to get upload URL', { cause });
   });
   const stored = await putFile(uploadURL, file).catch((cause: unknown) => {
     throw new Error('Failed to upload file', { cause });
   });
-  const body: ProfilePictureUpdateRequest = { profilePictureUrl: stored.url };
-  return apiRequest<CurrentUser>('PUT', '/api/me/profile-picture', body);
+  return api.auth.setProfilePicture({ body: { profilePictureUrl: stored.url } });
 }
 
-/** The signed URL is the credential: no Bearer header rides along. */
+/**
+ * The bytes to the URL the server handed out (media.uploadProfilePicture):
+ * the signed URL is the credential, so no Bearer header rides along, and the
+ * client is not asked to build it.
+ */
 async function putFile(uploadURL: string, file: File): Promise<StoredImageResponse> {
   const res = await fetch(uploadURL, { method: 'PUT', body: file, headers: { 'content-type': file.type } });
-  if (!res.ok) throw new Error(`${res.status}: ${(await res.text()) || res.statusText}`);
+  if (!res.ok) throw await apiErrorOf(res);
+  // The contract's 200 answer (storedImageResponse), trusted as the client trusts every answer.
   return (await res.json()) as StoredImageResponse;
 }

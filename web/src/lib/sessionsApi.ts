@@ -1,37 +1,44 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { FeedFilter, FeedSession, LikeResponse, MusicTrack, MyStats, ReactionSummary, SessionComment, SessionLike } from '@hoptrack/proto';
+import type { FeedFilter, FeedSession, MusicTrack, MyStats } from '@hoptrack/proto';
 import { FEED_PAGE_DEFAULT, NEXT_CURSOR_HEADER } from '@hoptrack/proto/constants';
-import { apiRequest, apiResponse } from './api';
+import { api } from '../api';
 import { cursorPage, listItems } from './cursorPages';
 import type { PickedImage } from './photoPicker';
-import { feedPageUrl } from './earlyRequests';
-import { MY_STATS_KEY, userKey } from './socialApi';
+import { feedPageQuery } from './earlyRequests';
+import { MY_STATS_KEY } from './socialApi';
 
 /**
- * Beer sessions (spec section 7, 'Sessions'). Keys are URL parts: the feed
- * hangs below `['/api/sessions']` with the filter as its last part and its own
- * query fn (the cursor of the next page travels in the `x-next-cursor`
- * header, so it cannot be the default fn); the own list and a user's list are
- * plain URL keys read by the default query fn.
+ * Beer sessions (spec section 7, 'Sessions'). Keys are the contracts' own
+ * (`api.sessions.<name>.key(...)`): the feed's carries the filter and has its
+ * own query fn (the cursor of the next page travels in the `x-next-cursor`
+ * header); a session, its comments and its likers carry the session's id.
  */
-export const SESSIONS_ROOT = ['/api/sessions'] as const;
-export const FEED_ROOT = [...SESSIONS_ROOT, 'feed'] as const;
-export const feedKey = (filter: FeedFilter) => [...FEED_ROOT, filter] as const;
-export const MY_SESSIONS_KEY = ['/api/me/sessions'] as const;
-export const userSessionsKey = (userId: string) => [...userKey(userId), 'sessions'] as const;
-/** One session (GET /api/sessions/{id}, read by the default query fn); below SESSIONS_ROOT, so every session write refetches it. */
-export const sessionKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId] as const;
-/** Below SESSIONS_ROOT, so every session write refetches the full lists too. */
-export const sessionCommentsKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId, 'comments'] as const;
-export const sessionLikesKey = (sessionId: string) => [...SESSIONS_ROOT, sessionId, 'likes'] as const;
+export const FEED_ROOT = api.sessions.feed.key();
+export const feedKey = (filter: FeedFilter) => api.sessions.feed.key({ query: { filter } });
+export const MY_SESSIONS_KEY = api.sessions.mine.key();
+export const userSessionsKey = (userId: string) => api.sessions.ofUser.key({ params: { id: userId } });
+/** One session (GET /api/sessions/{id}); among SESSION_WRITES_AFFECT, so every session write refetches it. */
+export const sessionKey = (sessionId: string) => api.sessions.get.key({ params: { id: sessionId } });
+/** Among SESSION_WRITES_AFFECT, so every session write refetches the full lists too. */
+export const sessionCommentsKey = (sessionId: string) => api.sessions.comments.key({ params: { id: sessionId } });
+export const sessionLikesKey = (sessionId: string) => api.sessions.likes.key({ params: { id: sessionId } });
 
 /**
- * What every session write refetches: the feed (every filter, every page) and the own list.
- * The own stats are not refetched but adjusted from the write (adjustMyStats): the social
- * graph learns of sessions by events, so a refetch right after the write can still answer
- * the old numbers and would put them back on screen until the next reload.
+ * What every session write refetches: the feed (every filter, every page), every
+ * session read by itself with its comments and likers, and the own list. A person's
+ * list (userSessionsKey) is not among them: relationship changes refetch it
+ * (RELATIONSHIP_KEYS). The own stats are not refetched but adjusted from the write
+ * (adjustMyStats): the social graph learns of sessions by events, so a refetch right
+ * after the write can still answer the old numbers and would put them back on screen
+ * until the next reload.
  */
-export const SESSION_WRITES_AFFECT: readonly QueryKey[] = [SESSIONS_ROOT, MY_SESSIONS_KEY];
+export const SESSION_WRITES_AFFECT: readonly QueryKey[] = [
+  FEED_ROOT,
+  api.sessions.get.key(),
+  api.sessions.comments.key(),
+  api.sessions.likes.key(),
+  MY_SESSIONS_KEY,
+];
 
 /** The part of a session the own stats count. */
 export type CountedSession = Pick<FeedSession, 'beerCount' | 'duration' | 'createdAt'>;
@@ -109,34 +116,40 @@ export function sessionFormData(draft: SessionDraft, photo: PhotoChange): FormDa
   return form;
 }
 
-const sessionUrl = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
-
 export const sessionsApi = {
   async feedPage(filter: FeedFilter, cursor: string | undefined, limit = FEED_PAGE_DEFAULT): Promise<FeedPage> {
-    const res = await apiResponse('GET', feedPageUrl(filter, cursor, limit));
-    const sessions = (await res.json()) as FeedSession[];
-    return { sessions, nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null };
+    const { data: sessions, response } = await api.sessions.feed.withResponse({ query: feedPageQuery(filter, cursor, limit) });
+    return { sessions, nextCursor: response.headers.get(NEXT_CURSOR_HEADER) || null };
   },
-  create: (draft: SessionDraft, photo: PhotoChange) => apiRequest<FeedSession>('POST', '/api/sessions', sessionFormData(draft, photo)),
-  update: (id: string, draft: SessionDraft, photo: PhotoChange) =>
-    apiRequest<FeedSession>('PUT', sessionUrl(id), sessionFormData(draft, photo)),
-  remove: (id: string) => apiRequest<null>('DELETE', sessionUrl(id)),
-  like: (id: string) => apiRequest<LikeResponse>('POST', `${sessionUrl(id)}/like`),
-  unlike: (id: string) => apiRequest<LikeResponse>('DELETE', `${sessionUrl(id)}/like`),
+  create: (draft: SessionDraft, photo: PhotoChange) => api.sessions.create({ form: sessionFormData(draft, photo) }),
+  update: (id: string, draft: SessionDraft, photo: PhotoChange) => api.sessions.update({ params: { id }, form: sessionFormData(draft, photo) }),
+  remove: (id: string) => api.sessions.delete({ params: { id } }),
+  like: (id: string) => api.sessions.like({ params: { id } }),
+  unlike: (id: string) => api.sessions.unlike({ params: { id } }),
   /** Every comment, oldest first (the card carries only the newest few). */
-  comments: (id: string) => apiRequest<SessionComment[]>('GET', `${sessionUrl(id)}/comments`),
+  comments: (id: string) => api.sessions.comments({ params: { id } }),
   /** A page of likers, newest first, at the server's default size. */
-  likes: (id: string, cursor: string | undefined) => cursorPage<SessionLike>(`${sessionUrl(id)}/likes`, cursor),
-  comment: (id: string, content: string) => apiRequest<SessionComment>('POST', `${sessionUrl(id)}/comments`, { content }),
-  deleteComment: (id: string, commentId: string) =>
-    apiRequest<null>('DELETE', `${sessionUrl(id)}/comments/${encodeURIComponent(commentId)}`),
-  react: (id: string, emoji: string) => apiRequest<ReactionSummary[]>('POST', `${sessionUrl(id)}/react`, { emoji }),
-  unreact: (id: string, emoji: string) => apiRequest<ReactionSummary[]>('DELETE', `${sessionUrl(id)}/react`, { emoji }),
+  likes: (id: string, cursor: string | undefined) => cursorPage(api.sessions.likes.withResponse({ params: { id }, query: { cursor } })),
+  comment: (id: string, content: string) => api.sessions.comment({ params: { id }, body: { content } }),
+  deleteComment: (id: string, commentId: string) => api.sessions.deleteComment({ params: { id, commentId } }),
+  react: (id: string, emoji: string) => api.sessions.react({ params: { id }, body: { emoji } }),
+  unreact: (id: string, emoji: string) => api.sessions.unreact({ params: { id }, body: { emoji } }),
 };
+
+/** One session as the viewer may see it (`/sessions/:id`). */
+export const sessionQuery = (sessionId: string) =>
+  queryOptions({ queryKey: sessionKey(sessionId), queryFn: () => api.sessions.get({ params: { id: sessionId } }) });
+
+/** The viewer's own sessions ('My Activities'). */
+export const mySessionsQuery = () => queryOptions({ queryKey: MY_SESSIONS_KEY, queryFn: () => api.sessions.mine() });
+
+/** A person's sessions, as their privacy allows (403 for a private profile of a non-friend). */
+export const userSessionsQuery = (userId: string) =>
+  queryOptions({ queryKey: userSessionsKey(userId), queryFn: () => api.sessions.ofUser({ params: { id: userId } }) });
 
 /**
  * The feed query of one filter: FeedList reads it, and the home page starts
- * it while /api/me is still on its way, so the two calls run side by side
+ * it while the current user is still on its way, so the two calls run side by side
  * instead of one after the other (the bench's first-render figure).
  */
 export const feedQuery = (filter: FeedFilter) =>

@@ -1,48 +1,70 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { Friendship, FriendshipRespondResponse, FriendshipStatus, OtherUser } from '@hoptrack/proto';
-import { apiRequest } from './api';
+import { queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import type { Friendship, FriendshipStatus, OtherUser } from '@hoptrack/proto';
+import { api } from '../api';
 
 /**
- * Query keys of the social graph (spec section 7). Like every key they are URL
- * parts the default query fn joins with '/', so a prefix addresses a family:
- * `['/api/users', id]` is the profile, `[..., 'stats']` and `[..., 'followers']`
- * hang below it. Only the search key is not a URL (it carries the query string),
- * so it has its own query fn.
+ * Query keys of the social graph (spec section 7): the contracts' own
+ * (`api.socialGraph.<name>.key(...)`). A contract's key without arguments
+ * addresses every cached read of it: `userKey(id)` is the profile,
+ * `USER_READS` every read about a person by id (profile, stats, follow
+ * lists, their sessions and challenges).
  */
-export const SEARCH_ROOT = ['/api/users/search'] as const;
-export const USERS_ROOT = ['/api/users'] as const;
-export const PROFILE_BY_NAME_ROOT = ['/api/users/profile'] as const;
-export const FRIEND_REQUESTS_KEY = ['/api/me/friend-requests'] as const;
-export const FRIENDS_KEY = ['/api/me/friends'] as const;
-export const PINNED_KEY = ['/api/friends/pinned'] as const;
-export const BLOCKED_KEY = ['/api/friends/blocked'] as const;
-export const MY_STATS_KEY = ['/api/me/stats'] as const;
+export const SEARCH_ROOT = api.socialGraph.search.key();
+export const PROFILE_BY_NAME_ROOT = api.socialGraph.profileByUsername.key();
+export const FRIEND_REQUESTS_KEY = api.socialGraph.myRequests.key();
+export const FRIENDS_KEY = api.socialGraph.myFriends.key();
+export const PINNED_KEY = api.socialGraph.pinned.key();
+export const BLOCKED_KEY = api.socialGraph.blocked.key();
+export const MY_STATS_KEY = api.socialGraph.myStats.key();
 
-export const userSearchKey = (query: string) => [...SEARCH_ROOT, query] as const;
-export const userKey = (id: string) => [...USERS_ROOT, id] as const;
-export const userByNameKey = (username: string) => [...PROFILE_BY_NAME_ROOT, encodeURIComponent(username)] as const;
-export const userStatsKey = (id: string) => [...userKey(id), 'stats'] as const;
+export const userSearchKey = (query: string) => api.socialGraph.search.key({ query: { q: query } });
+export const userKey = (id: string) => api.socialGraph.profile.key({ params: { id } });
+export const userByNameKey = (username: string) => api.socialGraph.profileByUsername.key({ params: { username } });
+export const userStatsKey = (id: string) => api.socialGraph.stats.key({ params: { id } });
 export type FollowDirection = 'followers' | 'following';
-export const followListKey = (id: string, direction: FollowDirection) => [...userKey(id), direction] as const;
+export const followListKey = (id: string, direction: FollowDirection) => api.socialGraph[direction].key({ params: { id } });
+
+/** Every read about a person by id: their profile, stats, follow lists, sessions and completed challenges. */
+export const USER_READS: readonly QueryKey[] = [
+  api.socialGraph.profile.key(),
+  api.socialGraph.stats.key(),
+  api.socialGraph.followers.key(),
+  api.socialGraph.following.key(),
+  api.sessions.ofUser.key(),
+  api.challenges.completedOf.key(),
+];
 
 /** What any change of a relationship can alter: search results, profiles, stats, follow lists. */
-export const RELATIONSHIP_KEYS: readonly QueryKey[] = [SEARCH_ROOT, USERS_ROOT, PROFILE_BY_NAME_ROOT, MY_STATS_KEY];
+export const RELATIONSHIP_KEYS: readonly QueryKey[] = [SEARCH_ROOT, ...USER_READS, PROFILE_BY_NAME_ROOT, MY_STATS_KEY];
+
+/** A person's profile by id, as their privacy allows. */
+export const userQuery = (id: string) => queryOptions({ queryKey: userKey(id), queryFn: () => api.socialGraph.profile({ params: { id } }) });
+/** A person's profile by username, as their privacy allows. */
+export const userByNameQuery = (username: string) =>
+  queryOptions({ queryKey: userByNameKey(username), queryFn: () => api.socialGraph.profileByUsername({ params: { username } }) });
+export const userStatsQuery = (id: string) => queryOptions({ queryKey: userStatsKey(id), queryFn: () => api.socialGraph.stats({ params: { id } }) });
+export const followListQuery = (id: string, direction: FollowDirection) =>
+  queryOptions({ queryKey: followListKey(id, direction), queryFn: () => api.socialGraph[direction]({ params: { id } }) });
+export const friendRequestsQuery = () => queryOptions({ queryKey: FRIEND_REQUESTS_KEY, queryFn: () => api.socialGraph.myRequests() });
+export const friendsQuery = () => queryOptions({ queryKey: FRIENDS_KEY, queryFn: () => api.socialGraph.myFriends() });
+export const pinnedQuery = () => queryOptions({ queryKey: PINNED_KEY, queryFn: () => api.socialGraph.pinned() });
+export const blockedQuery = () => queryOptions({ queryKey: BLOCKED_KEY, queryFn: () => api.socialGraph.blocked() });
+export const myStatsQuery = () => queryOptions({ queryKey: MY_STATS_KEY, queryFn: () => api.socialGraph.myStats() });
 
 /** Typed writes of the social-graph service; `id` is always the other user's id, except for `respond`. */
 export const socialApi = {
-  searchUsers: (query: string) => apiRequest<OtherUser[]>('GET', `/api/users/search?q=${encodeURIComponent(query)}`),
-  sendRequest: (friendId: string) => apiRequest<Friendship>('POST', '/api/friendships', { friendId }),
-  respond: (friendshipId: string, action: 'accept' | 'reject') =>
-    apiRequest<FriendshipRespondResponse>('PATCH', `/api/friendships/${friendshipId}`, { action }),
-  unfriend: (id: string) => apiRequest<null>('DELETE', `/api/friends/${id}`),
-  block: (id: string, reason?: string) => apiRequest<null>('POST', `/api/friends/${id}/block`, reason ? { reason } : {}),
-  unblock: (id: string) => apiRequest<null>('DELETE', `/api/friends/${id}/block`),
-  mute: (id: string) => apiRequest<null>('POST', `/api/friends/${id}/mute`),
-  unmute: (id: string) => apiRequest<null>('DELETE', `/api/friends/${id}/mute`),
-  pin: (id: string) => apiRequest<null>('POST', `/api/friends/${id}/pin`, {}),
+  searchUsers: (query: string) => api.socialGraph.search({ query: { q: query } }),
+  sendRequest: (friendId: string) => api.socialGraph.requestFriendship({ body: { friendId } }),
+  respond: (friendshipId: string, action: 'accept' | 'reject') => api.socialGraph.respond({ params: { id: friendshipId }, body: { action } }),
+  unfriend: (id: string) => api.socialGraph.unfriend({ params: { id } }),
+  block: (id: string, reason?: string) => api.socialGraph.block({ params: { id }, body: reason ? { reason } : {} }),
+  unblock: (id: string) => api.socialGraph.unblock({ params: { id } }),
+  mute: (id: string) => api.socialGraph.mute({ params: { id } }),
+  unmute: (id: string) => api.socialGraph.unmute({ params: { id } }),
+  pin: (id: string) => api.socialGraph.pin({ params: { id }, body: {} }),
   /** Moves a pinned friend to a place in the pinned list (0 first): the same call with an order (spec section 7). */
-  movePin: (id: string, order: number) => apiRequest<null>('POST', `/api/friends/${id}/pin`, { order }),
-  unpin: (id: string) => apiRequest<null>('DELETE', `/api/friends/${id}/pin`),
+  movePin: (id: string, order: number) => api.socialGraph.pin({ params: { id }, body: { order } }),
+  unpin: (id: string) => api.socialGraph.unpin({ params: { id } }),
 };
 
 type RelationshipPatch = Pick<OtherUser, 'friendshipStatus' | 'friendshipId'>;

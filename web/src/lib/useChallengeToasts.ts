@@ -1,9 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Notification, UnreadCount } from '@hoptrack/proto';
+import type { Notification } from '@hoptrack/proto';
 import { useEffect, useEffectEvent, useRef } from 'react';
-import { apiRequest } from './api';
 import { refreshChallenges } from './challengesApi';
-import { UNREAD_NOTIFICATIONS_KEY } from './notificationsApi';
+import { notificationsApi, unreadNotificationsQuery } from './notificationsApi';
 import { useToast, type ToastInput } from './toast';
 
 /** Newest inbox entries read when the count rises: one rise is one or a few new entries, never more. */
@@ -31,13 +30,13 @@ function toastOf(entry: Notification): ToastInput | null {
 export function useChallengeToasts(viewerId: string | null): void {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const unread = useQuery<UnreadCount>({ queryKey: UNREAD_NOTIFICATIONS_KEY, enabled: viewerId !== null });
+  const unread = useQuery({ ...unreadNotificationsQuery(), enabled: viewerId !== null });
   const count = viewerId === null ? undefined : unread.data?.count;
   const previous = useRef<number | undefined>(undefined);
   const toasted = useRef(new Set<string>());
 
   const showNew = useEffectEvent(async (viewer: string) => {
-    const entries = await apiRequest<Notification[]>('GET', `/api/notifications?limit=${NEWEST_ENTRIES}`);
+    const entries = await notificationsApi.newest(NEWEST_ENTRIES);
     let changed = false;
     for (const entry of entries) {
       const input = entry.read || toasted.current.has(entry.id) ? null : toastOf(entry);

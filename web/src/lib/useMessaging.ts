@@ -1,11 +1,11 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Conversation, ConversationMessage, DmMessage } from '@hoptrack/proto';
 import { useEffect, useEffectEvent, useRef } from 'react';
-import { serverError } from './api';
+import { serverError } from '../api';
 import {
   appendChatMessage,
   CONVERSATION_LIST_KEY,
-  CONVERSATIONS_ROOT,
+  CONVERSATION_READS,
   conversationMessagesKey,
   dmThreadKey,
   DM_THREADS_KEY,
@@ -173,7 +173,7 @@ export function useMarkDirectRead(otherUserId: string, messages: readonly DmMess
       Promise.all([
         queryClient.invalidateQueries({ queryKey: DM_THREADS_KEY, exact: true }),
         queryClient.invalidateQueries({ queryKey: UNREAD_KEY }),
-        queryClient.invalidateQueries({ queryKey: CONVERSATIONS_ROOT }),
+        ...CONVERSATION_READS.map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       ]),
   });
   const unread = (messages ?? []).filter((message) => message.fromUserId !== viewerId && !message.isRead);

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { UnreadSummary } from '@hoptrack/proto';
 import { useAuth } from './auth';
-import { UNREAD_KEY } from './messagingApi';
+import { unreadMessagesQuery } from './messagingApi';
 
 /**
  * Counts shown on navigation links, by target: the viewer's unread messages
@@ -9,6 +8,6 @@ import { UNREAD_KEY } from './messagingApi';
  */
 export function useNavBadges(): Readonly<Partial<Record<string, number>>> {
   const { isAuthenticated } = useAuth();
-  const unread = useQuery<UnreadSummary>({ queryKey: UNREAD_KEY, enabled: isAuthenticated });
+  const unread = useQuery({ ...unreadMessagesQuery(), enabled: isAuthenticated });
   return { '/messages': unread.data?.unreadMessages ?? 0 };
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorStatus, serverError } from './api';
+import { errorStatus, serverError } from '../api';
 import { SESSION_WRITES_AFFECT } from './sessionsApi';
 import { useToast, type ToastInput } from './toast';
 

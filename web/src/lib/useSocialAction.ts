@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { serverMessage } from './api';
+import { serverMessage } from '../api';
 import { useToast } from './toast';
 
 export interface ActionFailure {

@@ -9,7 +9,7 @@ import { TrophyIcon } from '../components/icons';
 import { LoadingState } from '../components/LoadingState';
 import { PageHeader } from '../components/PageHeader';
 import { ListError } from '../components/social/UserList';
-import { errorStatus } from '../lib/api';
+import { errorStatus } from '../api';
 import { challengeQuery } from '../lib/challengesApi';
 
 /**

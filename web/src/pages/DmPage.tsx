@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DmThread, OtherUser } from '@hoptrack/proto';
 import { useSearchParams } from 'react-router';
 import { DmChat } from '../components/dm/DmChat';
 import { ThreadList } from '../components/dm/ThreadList';
@@ -9,8 +8,8 @@ import { LoadingState } from '../components/LoadingState';
 import type { ChatPerson } from '../components/messages/ChatHeader';
 import { PageHeader } from '../components/PageHeader';
 import { useAuth } from '../lib/auth';
-import { DM_THREADS_KEY } from '../lib/messagingApi';
-import { userKey } from '../lib/socialApi';
+import { dmThreadsQuery } from '../lib/messagingApi';
+import { userQuery } from '../lib/socialApi';
 
 /**
  * `/dm` (spec section 2): the older, thread-based messages screen. The
@@ -21,10 +20,10 @@ export function DmPage() {
   const { user } = useAuth();
   const [params] = useSearchParams();
   const otherUserId = params.get('user');
-  const threads = useQuery<DmThread[]>({ queryKey: DM_THREADS_KEY });
+  const threads = useQuery(dmThreadsQuery());
   const thread = threads.data?.find((candidate) => candidate.otherUserId === otherUserId);
-  const profile = useQuery<OtherUser>({
-    queryKey: userKey(otherUserId ?? ''),
+  const profile = useQuery({
+    ...userQuery(otherUserId ?? ''),
     enabled: otherUserId !== null && threads.isSuccess && !thread,
   });
 

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { FollowList, OtherUser } from '@hoptrack/proto';
+import type { FollowList } from '@hoptrack/proto';
+import { PRIVATE_FOLLOWERS_MESSAGE, PRIVATE_FOLLOWING_MESSAGE, PRIVATE_PROFILE_MESSAGE } from '@hoptrack/proto/constants';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { ArrowLeftIcon, LockIcon } from '../components/icons';
@@ -8,20 +9,20 @@ import { MessageLink } from '../components/social/MessageLink';
 import { UserCard } from '../components/social/UserCard';
 import { ListError, UserList, UserListSkeleton } from '../components/social/UserList';
 import { Tabs, useTabParam, type TabItem } from '../components/Tabs';
-import { errorStatus, serverMessage } from '../lib/api';
+import { errorStatus, serverMessage } from '../api';
 import { useAuth } from '../lib/auth';
-import { followListKey, userKey, type FollowDirection } from '../lib/socialApi';
+import { followListQuery, userQuery, type FollowDirection } from '../lib/socialApi';
 import { useErrorToast } from '../lib/useErrorToast';
 
 const DIRECTIONS: readonly FollowDirection[] = ['followers', 'following'];
 
-/** The server's refusal of a private profile's lists (spec section 6). */
-const RESTRICTED = /only view followers|only view following|profile is private/;
+/** The server's refusals of a private profile's lists (spec section 6). */
+const RESTRICTED: readonly string[] = [PRIVATE_FOLLOWERS_MESSAGE, PRIVATE_FOLLOWING_MESSAGE, PRIVATE_PROFILE_MESSAGE];
 
 function restriction(error: Error | null): string | null {
   if (!error || errorStatus(error) !== 403) return null;
   const message = serverMessage(error, '');
-  return RESTRICTED.test(message) ? message : null;
+  return RESTRICTED.includes(message) ? message : null;
 }
 
 /**
@@ -32,8 +33,8 @@ function restriction(error: Error | null): string | null {
 export function FollowersPage() {
   const { userId = '' } = useParams();
   const [direction, setDirection] = useTabParam(DIRECTIONS, 'followers');
-  const owner = useQuery<OtherUser>({ queryKey: userKey(userId) });
-  const list = useQuery<FollowList>({ queryKey: followListKey(userId, direction), placeholderData: keepPreviousData });
+  const owner = useQuery(userQuery(userId));
+  const list = useQuery({ ...followListQuery(userId, direction), placeholderData: keepPreviousData });
   const restricted = restriction(list.error);
   useErrorToast(list.error, (error) => {
     const message = restriction(error);

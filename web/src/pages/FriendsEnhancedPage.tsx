@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Friend } from '@hoptrack/proto';
 import { MAX_PINNED_FRIENDS } from '@hoptrack/proto/constants';
 import { BlockedUsersPanel } from '../components/friends/BlockedUsersPanel';
 import { FindFriendsPanel } from '../components/friends/FindFriendsPanel';
@@ -8,7 +7,7 @@ import { ManageFriendsPanel } from '../components/friends/ManageFriendsPanel';
 import { PinnedFriendsPanel } from '../components/friends/PinnedFriendsPanel';
 import { PageHeader } from '../components/PageHeader';
 import { Tabs, useTabParam, type TabItem } from '../components/Tabs';
-import { PINNED_KEY } from '../lib/socialApi';
+import { pinnedQuery } from '../lib/socialApi';
 
 type EnhancedTab = 'friends' | 'pinned' | 'requests' | 'blocked' | 'find';
 
@@ -21,7 +20,7 @@ const TAB_IDS: readonly EnhancedTab[] = ['friends', 'pinned', 'requests', 'block
  */
 export function FriendsEnhancedPage() {
   const [tab, setTab] = useTabParam(TAB_IDS, 'friends');
-  const pinned = useQuery<Friend[]>({ queryKey: PINNED_KEY });
+  const pinned = useQuery(pinnedQuery());
   const pinnedCount = pinned.data?.length;
   const tabs: readonly TabItem<EnhancedTab>[] = [
     { id: 'friends', label: 'Friends' },

@@ -13,7 +13,7 @@ import { followLinks, StatTileList, type Tile } from '../components/profile/Stat
 import { MySessionList } from '../components/sessions/MySessionList';
 import { useAuth } from '../lib/auth';
 import { compactHours } from '../lib/format';
-import { MY_STATS_KEY } from '../lib/socialApi';
+import { myStatsQuery } from '../lib/socialApi';
 
 function tilesOf(userId: string, stats: MyStats): Tile[] {
   const links = followLinks(userId);
@@ -44,7 +44,7 @@ export function MyProfilePage() {
 }
 
 function OwnProfile({ user }: { user: CurrentUser }) {
-  const stats = useQuery<MyStats>({ queryKey: MY_STATS_KEY });
+  const stats = useQuery(myStatsQuery());
   if (stats.isPending) return <ProfileSkeleton />;
   if (stats.isError) {
     return (

@@ -1,5 +1,4 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import type { VerifyResetTokenResponse } from '@hoptrack/proto';
 import { PASSWORD_MIN } from '@hoptrack/proto/constants';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -8,7 +7,7 @@ import { Field } from '../components/Field';
 import { LoadingState } from '../components/LoadingState';
 import { PageHeader } from '../components/PageHeader';
 import { SubmitButton } from '../components/SubmitButton';
-import { authApi, verifyResetTokenKey } from '../lib/authApi';
+import { authApi, verifyResetTokenQuery } from '../lib/authApi';
 import { useToast } from '../lib/toast';
 
 /**
@@ -32,7 +31,7 @@ export function ResetPasswordPage() {
 }
 
 function VerifiedReset({ token }: { token: string }) {
-  const verification = useQuery<VerifyResetTokenResponse>({ queryKey: verifyResetTokenKey(token) });
+  const verification = useQuery(verifyResetTokenQuery(token));
   const [done, setDone] = useState(false);
   const { openAuthDialog } = useAuthDialog();
 

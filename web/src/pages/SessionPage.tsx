@@ -1,17 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { uuid, type FeedSession } from '@hoptrack/proto';
+import { uuid } from '@hoptrack/proto';
 import { Link, useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { SessionCard } from '../components/feed/SessionCard';
 import { FeedSkeleton } from '../components/feed/FeedSkeleton';
 import { PageHeader } from '../components/PageHeader';
 import { ListError } from '../components/social/UserList';
-import { errorStatus } from '../lib/api';
-import { sessionKey } from '../lib/sessionsApi';
+import { errorStatus } from '../api';
+import { sessionQuery } from '../lib/sessionsApi';
 
 /**
  * `/sessions/:id`: one session's card, where a notification about it leads.
- * Read with GET /api/sessions/{id}, below the sessions root, so every session
+ * Read with GET /api/sessions/{id}, among SESSION_WRITES_AFFECT, so every session
  * write (a like here, say) refetches it as it does the feed. A session that
  * is gone or that the viewer may no longer see answers 404 (or 403): the
  * screen says so instead of failing.
@@ -20,7 +20,7 @@ export function SessionPage() {
   const { sessionId = '' } = useParams();
   // The id goes into the URL of the call: anything but an id (`..`, say) must not reach another path.
   const validId = uuid.safeParse(sessionId).success;
-  const session = useQuery<FeedSession>({ queryKey: sessionKey(sessionId), enabled: validId });
+  const session = useQuery({ ...sessionQuery(sessionId), enabled: validId });
 
   let body;
   if (validId && session.isPending) body = <FeedSkeleton count={1} />;

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { INVALID_UNSUBSCRIBE_MESSAGE } from '@hoptrack/proto';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../components/PageHeader';
-import { serverError } from '../lib/api';
+import { serverError } from '../api';
 import { notificationsApi } from '../lib/notificationsApi';
 
 /**

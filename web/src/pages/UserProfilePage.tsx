@@ -11,7 +11,7 @@ import { StatTiles } from '../components/profile/StatTiles';
 import { UserSessionList } from '../components/sessions/UserSessionList';
 import { Tabs, useTabParam, type TabItem } from '../components/Tabs';
 import { useAuth } from '../lib/auth';
-import { userByNameKey, userKey } from '../lib/socialApi';
+import { userByNameQuery, userQuery } from '../lib/socialApi';
 import { useErrorToast } from '../lib/useErrorToast';
 
 type ProfileTab = 'sessions' | 'activity';
@@ -31,9 +31,7 @@ const TAB_IDS = TABS.map((tab) => tab.id);
  */
 export function UserProfilePage() {
   const { userId, username } = useParams();
-  const profile = useQuery<OtherUser>({
-    queryKey: username !== undefined ? userByNameKey(username) : userKey(userId ?? ''),
-  });
+  const profile = useQuery(username !== undefined ? userByNameQuery(username) : userQuery(userId ?? ''));
 
   useErrorToast(profile.error, () => ({ title: 'Error', description: 'User not found' }));
 

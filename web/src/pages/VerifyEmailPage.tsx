@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { api } from '../api';
 import { useAuthDialog } from '../components/auth-dialog/AuthDialogProvider';
 import { LoadingState } from '../components/LoadingState';
 import { PageHeader } from '../components/PageHeader';
@@ -32,7 +33,7 @@ function Verification({ token }: { token: string }) {
   // A query, not a mutation fired from an effect: the token is single-use, and a query runs once
   // per key however often the component mounts (StrictMode mounts twice), and is never retried.
   const verification = useQuery({
-    queryKey: ['verify-email', token],
+    queryKey: [...api.auth.verifyEmail.key(), token],
     queryFn: () => authApi.verifyEmail({ token }),
     retry: false,
     staleTime: Infinity,
@@ -40,7 +41,7 @@ function Verification({ token }: { token: string }) {
   });
   const verified = verification.isSuccess;
   useEffect(() => {
-    // The banner reads isEmailVerified from /api/me: refresh it so the banner goes away.
+    // The banner reads isEmailVerified from the current user: refresh it so the banner goes away.
     if (verified) void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
   }, [verified, queryClient]);
 

@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/** A preHandler that demands a valid, current bearer token. */
+/** Demands a valid, current bearer token: mountRoutes runs it first (onRequest) for every signed-in contract. */
 export type Authenticate = (request: FastifyRequest) => Promise<void>;
 
 /**
@@ -35,12 +35,6 @@ export function bearerAuth(tokens: TokenVerifier, isCurrent: (claims: TokenClaim
     if (!(await isCurrent(claims))) throw unauthorized('Invalid or expired token');
     request.auth = claims;
   };
-}
-
-/** The caller of a route guarded by `bearerAuth`. */
-export function authOf(request: FastifyRequest): TokenClaims {
-  if (!request.auth) throw unauthorized();
-  return request.auth;
 }
 
 /**

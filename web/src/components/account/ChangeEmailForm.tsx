@@ -1,7 +1,7 @@
 import { changeEmailRequest, type CurrentUser } from '@hoptrack/proto';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { serverMessage } from '../../lib/api';
+import { serverMessage } from '../../api';
 import { authApi, CURRENT_USER_KEY } from '../../lib/authApi';
 import { useToast } from '../../lib/toast';
 import { Field } from '../Field';

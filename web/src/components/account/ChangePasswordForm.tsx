@@ -1,7 +1,7 @@
 import { changePasswordRequest } from '@hoptrack/proto';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { serverMessage } from '../../lib/api';
+import { serverMessage } from '../../api';
 import { useAuth } from '../../lib/auth';
 import { authApi } from '../../lib/authApi';
 import { useToast } from '../../lib/toast';

@@ -2,7 +2,7 @@ import { DELETE_CONFIRMATION, deleteAccountRequest } from '@hoptrack/proto';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { serverMessage } from '../../lib/api';
+import { serverMessage } from '../../api';
 import { useAuth } from '../../lib/auth';
 import { authApi } from '../../lib/authApi';
 import { useToast } from '../../lib/toast';

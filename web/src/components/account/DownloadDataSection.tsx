@@ -1,8 +1,8 @@
 import type { DataExport } from '@hoptrack/proto';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { errorStatus, serverMessage } from '../../lib/api';
-import { authApi, DATA_EXPORTS_KEY } from '../../lib/authApi';
+import { errorStatus, serverMessage } from '../../api';
+import { authApi, DATA_EXPORTS_KEY, dataExportsQuery } from '../../lib/authApi';
 import { dateTime, fileSizeLabel } from '../../lib/format';
 import { useToast } from '../../lib/toast';
 
@@ -42,8 +42,7 @@ export function DownloadDataSection() {
   const toast = useToast();
 
   const exports = useQuery({
-    queryKey: DATA_EXPORTS_KEY,
-    queryFn: authApi.listExports,
+    ...dataExportsQuery(),
     refetchInterval: (current) => (current.state.data?.some(isPending) ? EXPORT_POLL_MS : false),
   });
   const preparing = exports.data?.some(isPending) ?? false;

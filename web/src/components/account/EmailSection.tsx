@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { CurrentUser } from '@hoptrack/proto';
 import { useId } from 'react';
-import { serverMessage } from '../../lib/api';
+import { serverMessage } from '../../api';
 import { authApi } from '../../lib/authApi';
 import { useToast } from '../../lib/toast';
 

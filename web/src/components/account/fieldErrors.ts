@@ -1,4 +1,4 @@
-import { serverError } from '../../lib/api';
+import { serverError } from '../../api';
 
 /** What a failed safeParse of a proto schema carries, as far as the forms read it. */
 interface SchemaIssues {

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { serverMessage } from '../../lib/api';
+import { serverMessage } from '../../api';
 import { authApi } from '../../lib/authApi';
 import { useAuth } from '../../lib/auth';
 import { useToast } from '../../lib/toast';

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { RegisterRequest } from '@hoptrack/proto';
 import { PASSWORD_MIN } from '@hoptrack/proto/constants';
 import { useRef, useState, type FormEvent } from 'react';
-import { serverError } from '../../lib/api';
+import { serverError } from '../../api';
 import { authApi } from '../../lib/authApi';
 import { useAuth } from '../../lib/auth';
 import { useToast, type ToastInput } from '../../lib/toast';

@@ -1,11 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Challenge } from '@hoptrack/proto';
 import { useState } from 'react';
-import { applyJoinedChallenge, CHALLENGES_ROOT, challengesApi } from '../../lib/challengesApi';
+import { applyJoinedChallenge, CHALLENGE_READS, challengesApi } from '../../lib/challengesApi';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { InviteFriendsDialog } from './InviteFriendsDialog';
-
-const AFFECTS = [CHALLENGES_ROOT];
 
 /** Its day is over where the viewer is (or it was withdrawn): the server refuses joins and invitations then. */
 function hasEnded(challenge: Pick<Challenge, 'isActive' | 'endsAt'>): boolean {
@@ -21,7 +19,7 @@ export function ChallengeActions({ challenge }: { challenge: Challenge }) {
   const [inviting, setInviting] = useState(false);
   const join = useSocialAction<void, Challenge>({
     mutationFn: () => challengesApi.join(challenge.id),
-    affects: AFFECTS,
+    affects: CHALLENGE_READS,
     failure: { title: 'Failed to join the challenge', fallback: 'Something went wrong. Please try again.' },
     // Shown at once; the refetch that follows brings the friends' count too.
     onSuccess: (joined) => applyJoinedChallenge(queryClient, joined),

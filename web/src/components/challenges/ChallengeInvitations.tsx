@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ChallengeInvitation } from '@hoptrack/proto';
 import { useId } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { CHALLENGES_ROOT, challengesApi, invitationsQuery } from '../../lib/challengesApi';
+import { CHALLENGE_READS, challengesApi, invitationsQuery } from '../../lib/challengesApi';
 import { calendarDate } from '../../lib/format';
 import { useToast } from '../../lib/toast';
 import { useSocialAction } from '../../lib/useSocialAction';
@@ -17,8 +17,6 @@ const STATUS_LABELS: Record<ChallengeInvitation['status'], string> = {
   declined: 'Declined',
   expired: 'Expired',
 };
-
-const AFFECTS = [CHALLENGES_ROOT];
 
 /**
  * The viewer's invitations: received ones to accept or decline (accepting
@@ -101,7 +99,7 @@ function AnswerButtons({ invitation }: { invitation: ChallengeInvitation }) {
   const failure = { title: 'Failed to answer invitation', fallback: 'Something went wrong. Please try again.' };
   const accept = useSocialAction<void, ChallengeInvitation>({
     mutationFn: () => challengesApi.answer(invitation.id, 'accept'),
-    affects: AFFECTS,
+    affects: CHALLENGE_READS,
     failure,
     onSuccess: () => {
       toast({ title: 'Invitation accepted!', description: `You joined “${challenge.title}”.` });
@@ -110,7 +108,7 @@ function AnswerButtons({ invitation }: { invitation: ChallengeInvitation }) {
   });
   const decline = useSocialAction<void, ChallengeInvitation>({
     mutationFn: () => challengesApi.answer(invitation.id, 'decline'),
-    affects: AFFECTS,
+    affects: CHALLENGE_READS,
     failure,
   });
   const busy = accept.isPending || decline.isPending;

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Challenge, Friend } from '@hoptrack/proto';
 import { Link } from 'react-router';
-import { challengeQuery, CHALLENGES_ROOT, challengesApi, invitationsQuery } from '../../lib/challengesApi';
-import { FRIENDS_KEY } from '../../lib/socialApi';
+import { challengeQuery, CHALLENGE_READS, challengesApi, invitationsQuery } from '../../lib/challengesApi';
+import { friendsQuery } from '../../lib/socialApi';
 import { useToast } from '../../lib/toast';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { Modal } from '../Modal';
@@ -19,7 +19,7 @@ type FriendState = 'joined' | 'invited' | 'open';
  * word (an unfriending meanwhile, the cap), and its message is the toast.
  */
 export function InviteFriendsDialog({ challenge, onClose }: { challenge: Challenge; onClose: () => void }) {
-  const friends = useQuery<Friend[]>({ queryKey: FRIENDS_KEY });
+  const friends = useQuery(friendsQuery());
   const detail = useQuery(challengeQuery(challenge.id));
   const invitations = useQuery(invitationsQuery());
   const stateOf = (friend: Friend): FriendState => {
@@ -56,7 +56,7 @@ function InviteButton({ challenge, friend, state }: { challenge: Challenge; frie
   const invite = useSocialAction<void, unknown>({
     mutationFn: () => challengesApi.invite(challenge.id, friend.id),
     // Inviting also joins me, and changes the friend's row here: every challenge read.
-    affects: [CHALLENGES_ROOT],
+    affects: CHALLENGE_READS,
     failure: { title: 'Failed to send invitation', fallback: 'Something went wrong. Please try again.' },
     onSuccess: () => toast({ title: 'Invitation sent!', description: `${friend.displayName} is invited to “${challenge.title}”.` }),
   });

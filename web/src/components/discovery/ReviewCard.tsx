@@ -1,6 +1,6 @@
 import type { Review } from '@hoptrack/proto';
 import { useState } from 'react';
-import { barKey, catalogueApi, REVIEW_WRITES_AFFECT } from '../../lib/catalogueApi';
+import { barKeys, catalogueApi, REVIEW_WRITES_AFFECT } from '../../lib/catalogueApi';
 import { shortDate } from '../../lib/format';
 import { useToast } from '../../lib/toast';
 import { useSocialAction } from '../../lib/useSocialAction';
@@ -50,7 +50,7 @@ export function ReviewCard({ barId, review }: { barId: string; review: Review })
 function ReviewVotes({ barId, review }: { barId: string; review: Review }) {
   const vote = useSocialAction({
     mutationFn: (isHelpful: boolean) => catalogueApi.voteReview(barId, review.id, isHelpful),
-    affects: [barKey(barId)],
+    affects: barKeys(barId),
     failure: { fallback: 'Failed to record your vote. Please try again.' },
   });
   const voted = review.currentUserVote !== null;

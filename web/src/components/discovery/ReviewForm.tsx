@@ -1,7 +1,7 @@
 import { createReviewBody, type CreateReviewBody, type Review } from '@hoptrack/proto';
 import { REVIEW_TEXT_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type FormEvent } from 'react';
-import { errorStatus, serverMessage } from '../../lib/api';
+import { errorStatus, serverMessage } from '../../api';
 import { catalogueApi, REVIEW_WRITES_AFFECT } from '../../lib/catalogueApi';
 import { useToast } from '../../lib/toast';
 import { useSocialAction } from '../../lib/useSocialAction';

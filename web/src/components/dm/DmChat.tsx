@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { DmMessage } from '@hoptrack/proto';
-import { dmThreadKey } from '../../lib/messagingApi';
+import { dmThreadQuery } from '../../lib/messagingApi';
 import { useMarkDirectRead, useSendDirect } from '../../lib/useMessaging';
 import { LoadingState } from '../LoadingState';
 import { ChatHeader, type ChatPerson } from '../messages/ChatHeader';
@@ -14,7 +13,7 @@ import { ListError } from '../social/UserList';
  * Shift+Enter starts a new line).
  */
 export function DmChat({ person, viewerId, canMessage }: { person: ChatPerson; viewerId: string; canMessage: boolean }) {
-  const messages = useQuery<DmMessage[]>({ queryKey: dmThreadKey(person.id) });
+  const messages = useQuery(dmThreadQuery(person.id));
   useMarkDirectRead(person.id, messages.data, viewerId);
   const send = useSendDirect(person.id);
   return (

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CurrentUser, MyStats } from '@hoptrack/proto';
+import type { CurrentUser } from '@hoptrack/proto';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { compactHours } from '../../lib/format';
-import { MY_STATS_KEY } from '../../lib/socialApi';
+import { myStatsQuery } from '../../lib/socialApi';
 import { Avatar } from '../Avatar';
 
 /**
@@ -13,7 +13,7 @@ import { Avatar } from '../Avatar';
  */
 export function SideProfileCard({ onLogSession }: { onLogSession: () => void }) {
   const { user } = useAuth();
-  const stats = useQuery<MyStats>({ queryKey: MY_STATS_KEY });
+  const stats = useQuery(myStatsQuery());
   if (!user || stats.isPending) return <SideProfileSkeleton />;
   return (
     <section className="card side-profile" aria-label="Your profile">

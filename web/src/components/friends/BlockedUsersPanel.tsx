@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BlockedUser } from '@hoptrack/proto';
 import { shortDate } from '../../lib/format';
-import { BLOCKED_KEY } from '../../lib/socialApi';
+import { blockedQuery } from '../../lib/socialApi';
 import { UnblockButton } from '../social/FriendActions';
 import { UserCard } from '../social/UserCard';
 import { QueryUserList } from '../social/UserList';
 
 /** 'Blocked': users I blocked, with why and when, each with Unblock. Their profiles are hidden, so cards don't link. */
 export function BlockedUsersPanel() {
-  const blocked = useQuery<BlockedUser[]>({ queryKey: BLOCKED_KEY });
+  const blocked = useQuery(blockedQuery());
   return (
     <QueryUserList
       label="Blocked users"

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FriendRequest } from '@hoptrack/proto';
-import { FRIEND_REQUESTS_KEY, FRIENDS_KEY, RELATIONSHIP_KEYS, socialApi } from '../../lib/socialApi';
+import { FRIEND_REQUESTS_KEY, friendRequestsQuery, FRIENDS_KEY, RELATIONSHIP_KEYS, socialApi } from '../../lib/socialApi';
 import { shortDate } from '../../lib/format';
 import { ActionButton } from '../social/ActionButton';
 import { UserCard } from '../social/UserCard';
@@ -15,7 +14,7 @@ const ANSWERS = [
 
 /** 'Requests': friend requests sent to me, each with Accept and Reject (only the recipient may answer). */
 export function FriendRequestsPanel() {
-  const requests = useQuery<FriendRequest[]>({ queryKey: FRIEND_REQUESTS_KEY });
+  const requests = useQuery(friendRequestsQuery());
   return (
     <QueryUserList
       label="Friend requests"

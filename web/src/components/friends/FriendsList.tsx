@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Friend } from '@hoptrack/proto';
 import type { ReactNode } from 'react';
-import { FRIENDS_KEY } from '../../lib/socialApi';
+import { friendsQuery } from '../../lib/socialApi';
 import { PresenceScope } from '../presence/Presence';
 import { QueryUserList } from '../social/UserList';
 
@@ -15,7 +15,7 @@ interface FriendsListProps {
 
 /** My friends (GET /api/me/friends), shared by /friends 'My Friends' and /friends-enhanced 'Friends', with a dot on those online. */
 export function FriendsList({ label, onFindFriends, children }: FriendsListProps) {
-  const friends = useQuery<Friend[]>({ queryKey: FRIENDS_KEY });
+  const friends = useQuery(friendsQuery());
   return (
     <PresenceScope ids={friends.data?.map((friend) => friend.id) ?? []}>
       <QueryUserList

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { UnreadCount } from '@hoptrack/proto';
 import { NavLink } from 'react-router';
 import { badgeText } from '../../lib/format';
-import { UNREAD_NOTIFICATIONS_KEY } from '../../lib/notificationsApi';
+import { unreadNotificationsQuery } from '../../lib/notificationsApi';
 import { BellIcon } from '../icons';
 import { useTooltip } from '../Tooltip';
 
@@ -13,7 +12,7 @@ import { useTooltip } from '../Tooltip';
  * `notifications` event and refetches it on every reconnect).
  */
 export function NotificationBell() {
-  const unread = useQuery<UnreadCount>({ queryKey: UNREAD_NOTIFICATIONS_KEY });
+  const unread = useQuery(unreadNotificationsQuery());
   const count = unread.data?.count ?? 0;
   const label = count > 0 ? `Notifications, ${count} unread` : 'Notifications';
   const { triggerProps, tooltip } = useTooltip('Notifications');

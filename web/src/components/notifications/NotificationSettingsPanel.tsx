@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { NotificationKind, NotificationKindSetting, NotificationSettings } from '@hoptrack/proto';
-import { NOTIFICATION_SETTINGS_KEY, notificationsApi } from '../../lib/notificationsApi';
+import { NOTIFICATION_SETTINGS_KEY, notificationSettingsQuery, notificationsApi } from '../../lib/notificationsApi';
 import { useToast } from '../../lib/toast';
 import { LoadingState } from '../LoadingState';
 import { ListError } from '../social/UserList';
@@ -20,7 +20,7 @@ const CHANNELS: readonly { channel: Channel; label: string }[] = [
 export function NotificationSettingsPanel() {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const settings = useQuery<NotificationSettings>({ queryKey: NOTIFICATION_SETTINGS_KEY });
+  const settings = useQuery(notificationSettingsQuery());
   const save = useMutation({
     mutationFn: ({ kind, setting }: { kind: NotificationKind; setting: NotificationKindSetting }) =>
       notificationsApi.updateSettings({ kinds: { [kind]: setting } }),

@@ -1,7 +1,7 @@
 import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import type { Album } from '@hoptrack/proto';
 import { useState } from 'react';
-import { ALBUMS_KEY } from '../../lib/photosApi';
+import { albumsQuery } from '../../lib/photosApi';
 import { EmptyState } from '../EmptyState';
 import { CameraIcon } from '../icons';
 import { PageHeader } from '../PageHeader';
@@ -11,7 +11,7 @@ import { CreateAlbumDialog } from './CreateAlbumDialog';
 
 /** /photos without an open album: your albums, newest first as the server sends them, and 'Create Album'. */
 export function AlbumGrid() {
-  const albums = useQuery<Album[]>({ queryKey: ALBUMS_KEY });
+  const albums = useQuery(albumsQuery());
   const [creating, setCreating] = useState(false);
   return (
     <>

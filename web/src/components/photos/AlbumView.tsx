@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Album } from '@hoptrack/proto';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ALBUMS_KEY, photoCountLabel } from '../../lib/photosApi';
+import { albumsQuery, photoCountLabel } from '../../lib/photosApi';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/useUserSearch';
 import { EmptyState } from '../EmptyState';
@@ -26,7 +25,7 @@ function BackToAlbums() {
  * albums shows 'Album not found'. The search is sent when typing pauses.
  */
 export function AlbumView({ albumId }: { albumId: string }) {
-  const albums = useQuery<Album[]>({ queryKey: ALBUMS_KEY });
+  const albums = useQuery(albumsQuery());
   const album = albums.data?.find((candidate) => candidate.id === albumId);
   const [search, setSearch] = useState('');
   const query = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);

@@ -3,15 +3,15 @@ import type { CurrentUser } from '@hoptrack/proto';
 import { useEffect, useState, type FormEvent } from 'react';
 import { CURRENT_USER_KEY } from '../../lib/authApi';
 import { refusePicture, uploadProfilePicture } from '../../lib/profilePicture';
-import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USERS_ROOT } from '../../lib/socialApi';
+import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USER_READS } from '../../lib/socialApi';
 import { useToast } from '../../lib/toast';
 import { Avatar } from '../Avatar';
 import { FilePickerButton } from '../FilePickerButton';
 import { Modal } from '../Modal';
 import { FormActions } from '../FormActions';
 
-/** Where the signed-in user's picture shows besides /api/me: profiles, follow lists, search results. */
-const PICTURE_KEYS = [USERS_ROOT, PROFILE_BY_NAME_ROOT, SEARCH_ROOT] as const;
+/** Where the signed-in user's picture shows besides the current user: profiles, follow lists, search results. */
+const PICTURE_KEYS = [...USER_READS, PROFILE_BY_NAME_ROOT, SEARCH_ROOT];
 
 interface Selection {
   file: File;

@@ -3,7 +3,7 @@ import { BIO_MAX, DISPLAY_NAME_MAX } from '@hoptrack/proto/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { authApi, CURRENT_USER_KEY } from '../../lib/authApi';
-import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USERS_ROOT } from '../../lib/socialApi';
+import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USER_READS } from '../../lib/socialApi';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { useToast } from '../../lib/toast';
 import { Field } from '../Field';
@@ -11,8 +11,8 @@ import { Modal } from '../Modal';
 import { TextAreaField } from '../TextAreaField';
 import { FormActions } from '../FormActions';
 
-/** Where the signed-in user's name and bio show besides /api/me: profiles, follow lists, search results. */
-const PROFILE_KEYS = [USERS_ROOT, PROFILE_BY_NAME_ROOT, SEARCH_ROOT] as const;
+/** Where the signed-in user's name and bio show besides the current user: profiles, follow lists, search results. */
+const PROFILE_KEYS = [...USER_READS, PROFILE_BY_NAME_ROOT, SEARCH_ROOT];
 
 /**
  * 'Edit Profile': the display name (1-50) and the bio (up to 200), checked

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { UserStats } from '@hoptrack/proto';
 import { Link } from 'react-router';
 import { hoursLabel } from '../../lib/format';
-import { userStatsKey } from '../../lib/socialApi';
+import { userStatsQuery } from '../../lib/socialApi';
 
 export interface Tile {
   label: string;
@@ -24,7 +24,7 @@ function tilesOf(userId: string, stats: UserStats | undefined): Tile[] {
 
 /** Beer Sessions, Hours Drinking (one decimal), Followers, Following; the last two open the follow lists. */
 export function StatTiles({ userId }: { userId: string }) {
-  const stats = useQuery<UserStats>({ queryKey: userStatsKey(userId) });
+  const stats = useQuery(userStatsQuery(userId));
   return (
     <section className="stat-section" aria-label="Stats" aria-busy={stats.isPending}>
       <StatTileList tiles={tilesOf(userId, stats.data)} />

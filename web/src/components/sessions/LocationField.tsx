@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Bar } from '@hoptrack/proto';
 import { SESSION_LOCATION_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type KeyboardEvent } from 'react';
-import { barAddress, catalogueApi } from '../../lib/catalogueApi';
+import { barAddress, barSearchQuery } from '../../lib/catalogueApi';
 import { currentPosition, locationFailureToast } from '../../lib/geolocation';
 import { useToast } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
@@ -107,11 +107,7 @@ function PlaceInput({ value, onChange, disabled }: PlaceInputProps) {
   const [active, setActive] = useState(-1);
   const typed = useDebouncedValue(value.location.trim(), SUGGEST_DELAY_MS);
   const enabled = open && typed.length > SUGGEST_AFTER;
-  const suggestions = useQuery({
-    queryKey: ['/api/bars/search', typed],
-    queryFn: () => catalogueApi.searchBars(typed),
-    enabled,
-  });
+  const suggestions = useQuery({ ...barSearchQuery(typed), enabled });
   const bars = enabled && value.location.trim().length > SUGGEST_AFTER ? (suggestions.data ?? []).slice(0, SUGGESTIONS_SHOWN) : [];
   const expanded = bars.length > 0;
 

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { FeedSession } from '@hoptrack/proto';
 import { abvText, countLabel, shortDate } from '../../lib/format';
-import { MY_SESSIONS_KEY } from '../../lib/sessionsApi';
+import { mySessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { ListError } from '../social/UserList';
 import { SessionListSkeleton } from './SessionListSkeleton';
@@ -12,7 +11,7 @@ import { SessionListSkeleton } from './SessionListSkeleton';
  * minutes, ABV and place.
  */
 export function MySessionList() {
-  const sessions = useQuery<FeedSession[]>({ queryKey: MY_SESSIONS_KEY });
+  const sessions = useQuery(mySessionsQuery());
   return (
     <section className="profile-section" aria-labelledby="my-activities-title">
       <h2 id="my-activities-title" className="profile-section__title">

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PublicSession } from '@hoptrack/proto';
-import { errorStatus } from '../../lib/api';
+import { errorStatus } from '../../api';
 import { abvText, countLabel, durationHours, shortDate } from '../../lib/format';
-import { userSessionsKey } from '../../lib/sessionsApi';
+import { userSessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { BeerIcon, LockIcon } from '../icons';
 import { ListError } from '../social/UserList';
@@ -17,7 +17,7 @@ export const SESSION_PHOTOS_SHOWN = 3;
  * each session with up to 3 photos then '+N'.
  */
 export function UserSessionList({ userId, displayName }: { userId: string; displayName: string }) {
-  const sessions = useQuery<PublicSession[]>({ queryKey: userSessionsKey(userId) });
+  const sessions = useQuery(userSessionsQuery(userId));
   if (sessions.isPending) return <SessionListSkeleton label="Loading beer sessions" />;
   if (sessions.isError) {
     return errorStatus(sessions.error) === 403 ? (
