@@ -9,4 +9,6 @@ export * from './sessions';
 export * from './messaging';
 export * from './notifications';
 export * from './challenges';
+export * from './live';
 export * from './contracts/index';
+export { LIVE_PUSHES } from './live-pushes';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { definePush, type DeclaredPush } from './live';
 import { CONVERSATION_PAGE_DEFAULT, CONVERSATION_PAGE_MAX, MESSAGE_MAX, MESSAGE_PAGE_DEFAULT, MESSAGE_PAGE_MAX, PRESENCE_IDS_MAX } from './constants';
 import { pageCursor, pageLimit, uuid } from './common';
 
@@ -156,6 +157,24 @@ export type LivePresenceEvent = z.infer<typeof livePresenceEvent>;
 /** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message`, `read`, `notifications` and `presence`. */
 export const LIVE_EVENT_NAMES = ['ready', 'message', 'read', 'notifications', 'presence'] as const;
 export type LiveEventName = (typeof LIVE_EVENT_NAMES)[number];
+
+/** The messaging feature's pushes: a message to both its people's streams (every tab of the sender too), a read to both. */
+export const messagingLivePushes: DeclaredPush[] = [
+  definePush({
+    stream: 'MESSAGES',
+    event: 'message.sent.v1',
+    name: 'message',
+    to: (data) => [data.senderId, data.recipientId],
+    payload: (data): LiveMessageEvent => data,
+  }),
+  definePush({
+    stream: 'MESSAGES',
+    event: 'message.read.v1',
+    name: 'read',
+    to: (data) => [data.readerId, data.senderId],
+    payload: (data): LiveReadEvent => data,
+  }),
+];
 
 // ---- Presence (issue 25, item 1: spec 6, "Show online status controls visibility to friends") ----
 

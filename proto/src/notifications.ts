@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { pageCursor, pageLimit, uuid } from './common';
+import { definePush, type DeclaredPush } from './live';
+import type { LiveNotificationsEvent } from './messaging';
 
 /**
  * Notifications (issue 22; docs/decisions.md, 'Notifications'). The
@@ -129,3 +131,14 @@ export const notificationSettings = z.object({
   kinds: z.record(notificationKind, kindSetting.extend({ label: z.string() })),
 });
 export type NotificationSettings = z.infer<typeof notificationSettings>;
+
+/** The notifications feature's push: the bell shows the new unread count at once, on every tab of its person. */
+export const notificationsLivePushes: DeclaredPush[] = [
+  definePush({
+    stream: 'NOTIFICATIONS',
+    event: 'notification.changed.v1',
+    name: 'notifications',
+    to: (data) => [data.userId],
+    payload: (data): LiveNotificationsEvent => ({ unreadCount: data.unreadCount }),
+  }),
+];

@@ -1,4 +1,4 @@
-import { parseEvent, streamNameFor, type EventData, type EventEnvelope, type LiveMessageEvent, type LiveReadEvent, type StreamName, type UserSnapshot } from '@hoptrack/proto';
+import { LIVE_PUSHES, parseEvent, streamNameFor, type DeclaredPush, type EventData, type EventEnvelope, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Bus, Logger } from '@hoptrack/runtime';
 import { DeliverPolicy, type ConsumerMessages } from 'nats';
 import { presenceSubject, type Presence } from '../presence/presence';
@@ -14,26 +14,12 @@ export interface RunningLiveFeed {
   stop(): Promise<void>;
 }
 
-/** What each stream's events do to this instance's open live streams. */
-const reactions: Partial<Record<StreamName, (event: EventEnvelope, targets: FeedTargets) => void>> = {
-  MESSAGES(event, { hub }) {
-    if (event.type === 'message.sent.v1') {
-      const data = event.data as LiveMessageEvent;
-      hub.deliver([data.senderId, data.recipientId], 'message', data);
-    } else if (event.type === 'message.read.v1') {
-      const data = event.data as LiveReadEvent;
-      hub.deliver([data.readerId, data.senderId], 'read', data);
-    }
-  },
-  // The notifications service's inbox changed: the bell shows the new count at once, on every tab.
-  NOTIFICATIONS(event, { hub }) {
-    if (event.type === 'notification.changed.v1') {
-      const { userId, unreadCount } = event.data as EventData<'notification.changed.v1'>;
-      hub.deliver([userId], 'notifications', { unreadCount });
-    }
-  },
-  // A password reset bumps the token version: streams opened with an older token close.
-  // Show Online Status switched: the friends' dots follow at once (one instance announces it).
+/**
+ * What the hub does itself, to the streams as such (not pushes): a password
+ * change closes the streams opened with an older token, a deletion or a
+ * block ends them, a changed Show Online Status moves the friends' dots.
+ */
+const streamReactions: Partial<Record<StreamName, (event: EventEnvelope, targets: FeedTargets) => void>> = {
   USERS(event, { hub, presence }) {
     // The account is gone (its tokens are refused from now on): its streams close and its presence goes.
     if (event.type === 'user.deleted.v1') {
@@ -55,6 +41,31 @@ const reactions: Partial<Record<StreamName, (event: EventEnvelope, targets: Feed
 };
 
 /**
+ * What each stream's events do to this instance's open live streams: the
+ * pushes every feature declares (proto LIVE_PUSHES: a message, a read, the
+ * bell's count…), relayed without knowing them, and the hub's own reactions.
+ */
+export function reactionsOf(pushes: readonly DeclaredPush[]): Map<StreamName, (event: EventEnvelope, targets: FeedTargets) => void> {
+  const streams = new Set<StreamName>([...pushes.map((push) => push.stream), ...(Object.keys(streamReactions) as StreamName[])]);
+  return new Map(
+    [...streams].map((stream) => {
+      const relayed = pushes.filter((push) => push.stream === stream);
+      const own = streamReactions[stream];
+      return [
+        stream,
+        (event: EventEnvelope, targets: FeedTargets) => {
+          for (const push of relayed) {
+            const delivery = push.delivery(event);
+            if (delivery) targets.hub.deliver(delivery.to, push.name, delivery.payload);
+          }
+          own?.(event, targets);
+        },
+      ] as const;
+    }),
+  );
+}
+
+/**
  * Feeds this instance's live streams from the bus. Each instance reads every
  * event with its own ephemeral ordered consumers (no durable, no acks: a
  * live push missed while an instance was down is made good by the client's
@@ -67,7 +78,7 @@ export async function startLiveFeed(options: { bus: Bus; hub: LiveHub; presence:
   const targets: FeedTargets = { hub, presence };
   const logger = options.logger.child({ component: 'live-feed' });
   const running = await Promise.all(
-    (Object.entries(reactions) as Array<[StreamName, (event: EventEnvelope, targets: FeedTargets) => void]>).map(async ([stream, react]) => {
+    [...reactionsOf(LIVE_PUSHES)].map(async ([stream, react]) => {
       const consumer = await bus.js.consumers.get(streamNameFor(bus.namespace, stream), { deliver_policy: DeliverPolicy.New });
       const messages: ConsumerMessages = await consumer.consume();
       const loop = (async () => {

@@ -1,0 +1,6 @@
+import type { DeclaredPush } from './live';
+import { messagingLivePushes } from './messaging';
+import { notificationsLivePushes } from './notifications';
+
+/** Every declared live push, from every feature that has one: what the live hub relays. */
+export const LIVE_PUSHES: readonly DeclaredPush[] = [...messagingLivePushes, ...notificationsLivePushes];

@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { LIVE_EVENT_NAMES, LIVE_PUSHES, streams, type EventEnvelope } from '../src/index';
+
+/** Issue 37, item 7: live pushes are declared by their features; the hub relays the list. */
+describe('the declared live pushes', () => {
+  it('each relays an event of its own stream, and together they cover every pushed SSE event', () => {
+    for (const push of LIVE_PUSHES) {
+      const prefixes = streams[push.stream].subjects.map((subject) => subject.replace('>', ''));
+      expect(prefixes.some((prefix) => push.event.startsWith(prefix)), `${push.event} on ${push.stream}`).toBe(true);
+    }
+    // `ready` is the stream's own hello, `presence` comes on core NATS (not a stream event).
+    expect(new Set(LIVE_PUSHES.map((push) => push.name))).toEqual(new Set(LIVE_EVENT_NAMES.filter((name) => name !== 'ready' && name !== 'presence')));
+  });
+
+  it('delivers the bell count to its person only, and nothing for another event', () => {
+    const bell = LIVE_PUSHES.find((push) => push.event === 'notification.changed.v1');
+    const userId = randomUUID();
+    const event: EventEnvelope = { id: randomUUID(), type: 'notification.changed.v1', occurredAt: new Date().toISOString(), data: { userId, unreadCount: 3 } };
+    expect(bell?.delivery(event)).toEqual({ to: [userId], payload: { unreadCount: 3 } });
+    expect(bell?.delivery({ ...event, type: 'session.deleted.v1', data: { sessionId: randomUUID(), userId } })).toBeNull();
+  });
+});
