@@ -6,7 +6,7 @@
  *
  *   DATABASE_URL=postgresql://… node infra/ops/dist/migrate.js sessions
  */
-import { createLogger, prepareDatabase, type AudiencePart } from '@hoptrack/runtime';
+import { audienceMigrationDirs, createLogger, prepareDatabase, type AudiencePart } from '@hoptrack/runtime';
 import * as auth from '../../services/auth/src/connections';
 import * as challenges from '../../services/challenges/src/connections';
 import * as media from '../../services/media/src/connections';
@@ -36,7 +36,7 @@ if (!schema || !url) {
   process.exit(64); // EX_USAGE
 }
 try {
-  await prepareDatabase(url, schema.migrationsDir, logger, { audience: schema.AUDIENCE ?? [] });
+  await prepareDatabase(url, schema.migrationsDir, logger, { include: audienceMigrationDirs(schema.AUDIENCE ?? []) });
   logger.info({ service }, 'migrations applied');
 } catch (err) {
   logger.fatal({ err, service }, 'migration failed');

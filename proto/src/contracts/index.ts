@@ -1,7 +1,7 @@
 import { authApi } from './auth';
 import { challengesApi } from './challenges';
 import type { RouteContract, ServiceName } from './define';
-import { mediaApi } from './media';
+import { FILES_PREFIX, mediaApi, UPLOADS_PREFIX } from './media';
 import { messagingApi } from './messaging';
 import { notificationsApi } from './notifications';
 import { placesApi } from './places';
@@ -9,6 +9,7 @@ import { sessionsApi } from './sessions';
 import { socialGraphApi } from './social';
 
 export * from './define';
+export { FILES_PREFIX, UPLOADS_PREFIX };
 export { authApi, challengesApi, mediaApi, messagingApi, notificationsApi, placesApi, sessionsApi, socialGraphApi };
 
 /**

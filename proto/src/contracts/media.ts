@@ -101,3 +101,8 @@ export const mediaApi = defineRoutes('media', {
     responses: { 201: storedImageResponse },
   },
 });
+
+/** Where stored files are served (`/api/media/files/`): the file contract's path, its key left off. Signed URLs and avatar URLs start with it. */
+export const FILES_PREFIX = mediaApi.file.path.replace(/\*$/, '');
+/** Where a profile picture's signed upload link points (`/api/media/uploads/`): the upload contract's path, its token left off. */
+export const UPLOADS_PREFIX = mediaApi.uploadProfilePicture.path.replace(/:token$/, '');

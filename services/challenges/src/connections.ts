@@ -1,4 +1,4 @@
-import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir } from '@hoptrack/runtime';
+import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { ChallengesConfig } from './config';
@@ -12,7 +12,7 @@ export type ChallengesConnections = PooledDatabaseAndBus<PrismaClient>;
 
 /** The migrated database and the bus: the streams whose events make progress, and CHALLENGES, which it publishes to. */
 export async function openConnections(config: ChallengesConfig, logger: Logger): Promise<ChallengesConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   return withPooledBus((pool) => new PrismaClient({ adapter: new PrismaPg(pool) }), { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX }, {
     url: config.NATS_URL,
     name: 'challenges',

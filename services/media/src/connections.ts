@@ -1,4 +1,4 @@
-import { connectBus, ensureStreams, prepareDatabase, type AudiencePart, type Bus, type Logger, packageDir } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, prepareDatabase, type AudiencePart, type Bus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
@@ -25,7 +25,7 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
 
 /** Database (migrated), bus (streams ensured) and the bucket (created): what the API and the worker both need. */
 export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);

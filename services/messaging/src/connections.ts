@@ -1,4 +1,4 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { MessagingConfig } from './config';
@@ -15,7 +15,7 @@ export interface MessagingConnections extends DatabaseAndBus<PrismaClient> {
 
 /** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; NOTIFICATIONS for the live bell). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
     name,

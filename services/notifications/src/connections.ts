@@ -1,4 +1,4 @@
-import { pgSqlClient, prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, type SqlClient, packageDir } from '@hoptrack/runtime';
+import { pgSqlClient, prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, type SqlClient, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { NotificationsConfig } from './config';
@@ -18,7 +18,7 @@ export interface NotificationsConnections extends PooledDatabaseAndBus<PrismaCli
 
 /** The migrated database and the bus: the streams whose events make notifications, and NOTIFICATIONS, which it publishes to. */
 export async function openConnections(config: NotificationsConfig, logger: Logger): Promise<NotificationsConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const connections = await withPooledBus(
     (pool) => new PrismaClient({ adapter: new PrismaPg(pool) }),
     { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, onPoolError: (err) => logger.warn({ err }, 'idle database connection failed') },

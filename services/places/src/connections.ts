@@ -1,4 +1,4 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import path from 'node:path';
 import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
@@ -13,7 +13,7 @@ export type PlacesConnections = DatabaseAndBus<PrismaClient>;
 
 /** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
 export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
   if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);

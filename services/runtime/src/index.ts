@@ -37,14 +37,14 @@ export {
   type TokenService,
   type TokenVerifier,
 } from './auth/tokens';
-export { bearerAuth, audienceAuth, type Authenticate } from './auth/authenticate';
+export { bearerAuth, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus, type BusOptions } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
 export { Poller } from './bus/poller';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
 export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADERS, type DeadLetter } from './bus/dead-letters';
-export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type RunningConsumer } from './bus/consumer';
+export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type InboxGuard, type RunningConsumer } from './bus/consumer';
 export { startReadModels, startEffectConsumers, type ReadModelHandler, type ReadModelHandlers, type Effect, type Effects, type EffectConsumersOptions } from './bus/read-models';
 export * from './audience/index';
 export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';

@@ -26,9 +26,7 @@ beforeAll(async () => {
   await ensureDatabase(url);
   pool = new pg.Pool({ connectionString: url });
   await pool.query(`${OUTBOX_TABLE_SQL}${INBOX_TABLE_SQL}
-    CREATE TABLE IF NOT EXISTS "seen" ("user_id" UUID NOT NULL, "event_id" UUID NOT NULL);
-    -- The inbox skips events about erased people (the audience's tombstones, services/runtime/migrations).
-    CREATE TABLE IF NOT EXISTS "erased_people" ("id_hash" TEXT PRIMARY KEY, "erased_at" TIMESTAMPTZ NOT NULL DEFAULT now())`);
+    CREATE TABLE IF NOT EXISTS "seen" ("user_id" UUID NOT NULL, "event_id" UUID NOT NULL)`);
   bus = await connectBus({ url: 'nats://127.0.0.1:4222', name: 'bus-test', namespace: testNamespace('bus'), logger });
   await ensureStreams(bus);
 });

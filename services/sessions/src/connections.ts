@@ -1,4 +1,4 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir } from '@hoptrack/runtime';
+import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { SessionsConfig } from './config';
@@ -17,7 +17,7 @@ export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
 
 /** Database (migrated), bus (streams ensured) and Redis: what the API and the fan-out worker both need. */
 export async function openConnections(config: SessionsConfig, logger: Logger, name: string, onStatement?: (sql: string) => void): Promise<SessionsConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const database = createDatabase(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
     onStatement,

@@ -1,4 +1,4 @@
-import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir } from '@hoptrack/runtime';
+import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { SocialConfig } from './config';
@@ -11,7 +11,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people'];
 export type SocialConnections = PooledDatabaseAndBus<PrismaClient>;
 
 export async function openConnections(config: SocialConfig, logger: Logger): Promise<SocialConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   return withPooledBus((pool) => new PrismaClient({ adapter: new PrismaPg(pool) }), { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX }, {
     url: config.NATS_URL,
     name: 'social-graph',

@@ -1,5 +1,5 @@
 import type { EventEnvelope, StreamName } from '@hoptrack/proto';
-import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
+import { audienceInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
 import type { Clock } from '../domain/clock';
 import type { Progress, Touched } from '../domain/progress';
 
@@ -52,7 +52,7 @@ export function startProgressConsumers(options: ProgressConsumersOptions): Promi
     bus: options.bus,
     durable: options.durable,
     logger: options.logger.child({ component: 'challenges-progress' }),
-    inbox: sqlInbox<SqlClient>(options.sql),
+    inbox: audienceInbox<SqlClient>(options.sql),
     streams: effects(options.progress),
     then: (tx, touched, event) => options.progress.recompute(tx, touched, clock(), event.requestId),
     afterCommit: options.onEventsCommitted,

@@ -1,5 +1,5 @@
 import type { EventData, EventEnvelope } from '@hoptrack/proto';
-import { sqlInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type Outbox, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
+import { audienceInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type Outbox, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
 import { ChallengeRefs } from '../domain/challenge-refs';
 import { InboxWriter, type OnAdded } from '../domain/inbox';
 import { announceChanges } from '../domain/notifications';
@@ -122,7 +122,7 @@ export function startNotificationConsumers(options: NotificationConsumersOptions
     bus: options.bus,
     durable: options.durable,
     logger: options.logger.child({ component: 'notifications-inbox' }),
-    inbox: sqlInbox<SqlClient>(options.sql),
+    inbox: audienceInbox<SqlClient>(options.sql),
     streams: effects(new InboxWriter(options.onAdded), new SessionRefs(), new ChallengeRefs()),
     then: (tx, changed, event) => announceChanges(options.outbox, tx, changed, event.requestId),
     afterCommit: options.onEventsCommitted,

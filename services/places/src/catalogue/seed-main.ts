@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, prepareDatabase } from '@hoptrack/runtime';
+import { createLogger, loadConfig, prepareDatabase, audienceMigrationDirs } from '@hoptrack/runtime';
 import { placesConfigSchema } from '../config';
 import { AUDIENCE, migrationsDir } from '../connections';
 import { createPrisma } from '../db';
@@ -7,7 +7,7 @@ import { seedCatalogue } from './seed';
 /** `npm run seed -w @hoptrack/places`: (re)load the catalogue; idempotent. */
 const config = loadConfig('places-seed', placesConfigSchema);
 const logger = createLogger('places-seed', config.LOG_LEVEL);
-await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { audience: AUDIENCE });
+await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
 const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 try {
   await seedCatalogue(prisma, logger);

@@ -1,10 +1,10 @@
 import { streamNameFor, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
-import { sqlInbox, type RunningConsumer } from '../bus/consumer';
+import type { RunningConsumer } from '../bus/consumer';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
-import { forgetPerson } from './erased';
+import { audienceInbox, forgetPerson } from './erased';
 import { applyPerson, type PersonExtras } from './people';
 import { personOfSnapshot, type PeopleCache } from './people-cache';
 import type { AudiencePart } from './tables';
@@ -91,7 +91,7 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
     );
   }
   const durables = audienceDurables(options.durable);
-  const inbox = sqlInbox<Tx>(options.db);
+  const inbox = audienceInbox<Tx>(options.db);
   const running: RunningConsumer[] = [];
   if (options.parts.includes('people')) {
     const extras = options.personExtras;

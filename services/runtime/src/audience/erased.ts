@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventType } from '@hoptrack/proto';
+import { sqlInbox, type Inbox, type InboxGuard } from '../bus/consumer';
 import type { SqlClient } from '../db/sql';
 
 /**
@@ -29,6 +30,26 @@ export function idsMentioned(type: EventType, data: unknown): string[] {
   };
   walk(data);
   return [...found];
+}
+
+/** The inbox guard of the audience: an event naming an erased person is marked processed and not applied. */
+export const erasedPeopleGuard: InboxGuard = {
+  bind: (event) => {
+    const ids = idsMentioned(event.type, event.data);
+    return ids.length > 0 ? ids.map(erasedHash) : undefined;
+  },
+  skipWhen: 'EXISTS (SELECT 1 FROM "erased_people" WHERE "id_hash" = ANY($3::text[]))',
+};
+
+/**
+ * The inbox of every consumer in a service that keeps the audience's people
+ * table (every service but auth): late events about an erased person are
+ * skipped (erasedPeopleGuard).
+ */
+export function audienceInbox<Tx extends SqlClient = SqlClient>(
+  db: { $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R> },
+): Inbox<Tx> {
+  return sqlInbox<Tx>(db, { guard: erasedPeopleGuard });
 }
 
 export async function markErased(tx: SqlClient, userId: string): Promise<void> {

@@ -1,8 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../http/errors';
-import { tokenVersionCheck } from '../audience/revocation';
-import type { SqlClient } from '../db/sql';
-import type { PeopleCache } from '../audience/people-cache';
 import { InvalidTokenError, type TokenClaims, type TokenVerifier } from './tokens';
 
 declare module 'fastify' {
@@ -35,13 +32,4 @@ export function bearerAuth(tokens: TokenVerifier, isCurrent: (claims: TokenClaim
     if (!(await isCurrent(claims))) throw unauthorized('Invalid or expired token');
     request.auth = claims;
   };
-}
-
-/**
- * bearerAuth with the token-version check of the audience module's people
- * table: what every service but auth uses. A service that keeps a PeopleCache
- * (and passes it to startAudience, which keeps it current) checks from Redis.
- */
-export function audienceAuth(tokens: TokenVerifier, db: SqlClient, people?: PeopleCache): Authenticate {
-  return bearerAuth(tokens, tokenVersionCheck(db, people));
 }

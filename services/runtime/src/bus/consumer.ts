@@ -14,7 +14,6 @@ import {
   type StreamName,
 } from '@hoptrack/proto';
 import type { Logger } from 'pino';
-import { erasedHash, idsMentioned } from '../audience/erased';
 import type { SqlClient } from '../db/sql';
 import { ensureStreams, type Bus } from './connection';
 import { parkDeadLetter } from './dead-letters';
@@ -36,13 +35,24 @@ export interface HandlerContext<Tx = SqlClient> {
 /** Records processed event ids so a redelivered event changes nothing twice. */
 export interface Inbox<Tx = SqlClient> {
   /**
-   * Runs `fn` unless this consumer already processed `eventId`; true when it ran
-   * (or was skipped for good: see `mentioned`).
-   * `mentioned`: the ids the event names. An event about an erased person
-   * (published before their deletion, delivered after) is marked processed
-   * and not applied, so it cannot bring back what the erasure removed.
+   * Runs `fn` unless this consumer already processed the event; true when it
+   * ran, or was skipped for good by the inbox's guard (an event the guard
+   * refuses is marked processed and not applied).
    */
-  runOnce(consumer: string, eventId: string, fn: (tx: Tx) => Promise<void>, mentioned?: readonly string[]): Promise<boolean>;
+  runOnce(consumer: string, event: Pick<EventEnvelope, 'id' | 'type' | 'data'>, fn: (tx: Tx) => Promise<void>): Promise<boolean>;
+}
+
+/**
+ * An extension point of the inbox: a look that the claim of every event
+ * makes in the same statement, so a guard costs no round trip. The audience
+ * module's guard (audienceInbox) skips events naming an erased person, so a
+ * late event cannot bring back what an erasure removed.
+ */
+export interface InboxGuard {
+  /** The value bound as `$3` for this event, or undefined when there is nothing to look for. */
+  bind(event: Pick<EventEnvelope, 'type' | 'data'>): unknown;
+  /** A boolean SQL expression over `$3`: true skips the event for good. */
+  skipWhen: string;
 }
 
 /**
@@ -51,16 +61,16 @@ export interface Inbox<Tx = SqlClient> {
  */
 export function sqlInbox<Tx extends SqlClient = SqlClient>(
   db: { $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R> },
-  /** On wherever the audience's people table is (every service but auth, which owns the accounts and has no tombstones). */
-  options: { guardErased?: boolean } = {},
+  options: { guard?: InboxGuard } = {},
 ): Inbox<Tx> {
-  const guard = options.guardErased ?? true;
+  const { guard } = options;
   return {
-    runOnce(consumer, eventId, fn, mentioned = []) {
+    runOnce(consumer, event, fn) {
+      const bound = guard?.bind(event);
       return db.$transaction(async (tx) => {
-        const { inserted, erased } = guard && mentioned.length > 0 ? await claimUnlessErased(tx, consumer, eventId, mentioned) : await claim(tx, consumer, eventId);
+        const { inserted, skip } = guard && bound !== undefined ? await claimUnless(tx, consumer, event.id, guard.skipWhen, bound) : await claim(tx, consumer, event.id);
         if (!inserted) return false;
-        if (erased) return true;
+        if (skip) return true;
         await fn(tx);
         return true;
       });
@@ -71,8 +81,8 @@ export function sqlInbox<Tx extends SqlClient = SqlClient>(
 interface Claim {
   /** This consumer had not processed the event: its dedup row is written now. */
   inserted: boolean;
-  /** The event names an erased person. */
-  erased: boolean;
+  /** The guard refused the event. */
+  skip: boolean;
 }
 
 async function claim(tx: SqlClient, consumer: string, eventId: string): Promise<Claim> {
@@ -81,26 +91,25 @@ async function claim(tx: SqlClient, consumer: string, eventId: string): Promise<
     consumer,
     eventId,
   );
-  return { inserted: inserted > 0, erased: false };
+  return { inserted: inserted > 0, skip: false };
 }
 
 /**
- * The dedup row and the tombstone look in one statement: one round trip per
- * event, as before tombstones existed (every consumed event of every service
+ * The dedup row and the guard's look in one statement: one round trip per
+ * event, as before there were guards (every consumed event of every service
  * pays it; docs/benchmarks.md).
  */
-async function claimUnlessErased(tx: SqlClient, consumer: string, eventId: string, mentioned: readonly string[]): Promise<Claim> {
-  const rows = await tx.$queryRawUnsafe<Array<{ inserted: boolean; erased: boolean }>>(
+async function claimUnless(tx: SqlClient, consumer: string, eventId: string, skipWhen: string, bound: unknown): Promise<Claim> {
+  const rows = await tx.$queryRawUnsafe<Array<{ inserted: boolean; skip: boolean }>>(
     `WITH "claimed" AS (
        INSERT INTO "processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING RETURNING 1
      )
-     SELECT EXISTS (SELECT 1 FROM "claimed") AS "inserted",
-            EXISTS (SELECT 1 FROM "erased_people" WHERE "id_hash" = ANY($3::text[])) AS "erased"`,
+     SELECT EXISTS (SELECT 1 FROM "claimed") AS "inserted", (${skipWhen}) AS "skip"`,
     consumer,
     eventId,
-    mentioned.map(erasedHash),
+    bound,
   );
-  return { inserted: rows[0]?.inserted === true, erased: rows[0]?.erased === true };
+  return { inserted: rows[0]?.inserted === true, skip: rows[0]?.skip === true };
 }
 
 export interface ConsumerOptions<Tx = SqlClient> {
@@ -221,12 +230,7 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
   try {
     let ran = true;
     if (options.inbox) {
-      ran = await options.inbox.runOnce(
-        options.durable,
-        event.id,
-        (tx) => handler(event, { logger: log, tx, redeliveryCount }),
-        idsMentioned(event.type, event.data),
-      );
+      ran = await options.inbox.runOnce(options.durable, event, (tx) => handler(event, { logger: log, tx, redeliveryCount }));
       if (!ran) log.debug('duplicate event skipped');
     } else {
       await handler(event, { logger: log, redeliveryCount });

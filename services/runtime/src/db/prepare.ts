@@ -1,18 +1,19 @@
 import type { Logger } from 'pino';
-import { audienceMigrationDirs, type AudiencePart } from '../audience/tables';
 import { ensureDatabase } from './database';
 import { migrate } from './migrate';
 
 /**
  * Start-up for a service's database: create it if missing, then apply pending
- * migrations: the service's own and those of the audience parts it keeps.
+ * migrations: the service's own and those of the parts it keeps (`include`:
+ * more folders of migrations, such as the audience module's tables,
+ * audienceMigrationDirs). The platform knows no part by name.
  */
 export async function prepareDatabase(
   connectionString: string,
   migrationsDir: string,
   logger: Logger,
-  options: { audience?: readonly AudiencePart[] } = {},
+  options: { include?: readonly string[] } = {},
 ): Promise<void> {
   await ensureDatabase(connectionString);
-  await migrate({ connectionString, migrationsDir, include: audienceMigrationDirs(options.audience ?? []), logger });
+  await migrate({ connectionString, migrationsDir, include: [...(options.include ?? [])], logger });
 }

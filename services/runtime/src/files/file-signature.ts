@@ -1,7 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { FILES_PREFIX } from '@hoptrack/proto';
 
-/** Where every stored file is served (the media service's file route, behind the gateway). */
-export const FILES_PREFIX = '/api/media/files/';
+/** Where every stored file is served: re-exported for the services that sign and read file URLs; its one definition is the media file contract's path (proto). */
+export { FILES_PREFIX };
+
 const VIEWER = /^[0-9a-f-]{36}$/;
 
 /**

@@ -1,10 +1,10 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { FILES_PREFIX, UPLOADS_PREFIX } from '@hoptrack/proto';
 import { forbidden } from '../http/errors';
-import { FILES_PREFIX } from './file-signature';
 
-/** Where upload links point (the media service's upload route, behind the gateway). */
-export const UPLOADS_PREFIX = '/api/media/uploads/';
+/** Where upload links point: re-exported for auth, which recognises an upload link; its one definition is the upload contract's path (proto). */
+export { UPLOADS_PREFIX };
 
 /**
  * An upload URL carries its own permission: who may upload, what, and until

@@ -1,5 +1,5 @@
 import type { EventData } from '@hoptrack/proto';
-import { sqlInbox, startConsumer, type Bus, type Logger, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
+import { audienceInbox, startConsumer, type Bus, type Logger, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
 
 /**
  * Keeps session_facts (who logged how many beers over how long, and when)
@@ -28,7 +28,7 @@ export function startSessionsConsumer(options: { bus: Bus; sql: TransactionalSql
     stream: 'SESSIONS',
     durable: options.durable,
     logger: options.logger.child({ component: 'sessions-consumer' }),
-    inbox: sqlInbox<SqlClient>(options.sql),
+    inbox: audienceInbox<SqlClient>(options.sql),
     handlers: {
       'session.created.v1': ({ data }, { tx }) => upsert(on(tx), data),
       'session.updated.v1': ({ data }, { tx }) => upsert(on(tx), data),
