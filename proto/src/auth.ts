@@ -192,3 +192,21 @@ export const exportPart = z.object({
   files: z.array(z.object({ path: z.string(), key: z.string() })).default([]),
 });
 export type ExportPart = z.infer<typeof exportPart>;
+
+/**
+ * The token keys auth publishes (GET /.well-known/jwks.json): the public
+ * halves only. The reply goes through this schema, so a private part (`d`)
+ * could never be published by mistake.
+ */
+export const jsonWebKeySet = z.object({
+  keys: z.array(
+    z.object({
+      kty: z.string().optional(),
+      crv: z.string().optional(),
+      x: z.string().optional(),
+      kid: z.string().optional(),
+      alg: z.string().optional(),
+      use: z.string().optional(),
+    }),
+  ),
+});

@@ -1,4 +1,5 @@
 import { defineRoutes, publicAccess } from '@hoptrack/proto';
+import { z } from 'zod';
 import { createLogger, createMetrics, createServer, mountRoutes } from '@hoptrack/runtime';
 
 /**
@@ -10,7 +11,7 @@ import { createLogger, createMetrics, createServer, mountRoutes } from '@hoptrac
  * from a contract, as every service route is, so it pays what they pay.
  */
 const pingApi = defineRoutes('places', {
-  ping: { method: 'GET', path: '/api/bars/ping', summary: 'no work at all', access: publicAccess('a benchmark reference') },
+  ping: { method: 'GET', path: '/api/bars/ping', summary: 'no work at all', access: publicAccess('a benchmark reference'), responses: { 200: z.object({ ok: z.boolean() }) } },
 });
 const logger = createLogger('bench-ping', process.env.LOG_LEVEL ?? 'warn');
 const app = createServer({ logger, metrics: createMetrics('bench-ping') });

@@ -19,6 +19,7 @@ import {
   resetTokenParams,
   verifyEmailRequest,
   verifyResetTokenResponse,
+  jsonWebKeySet,
 } from '../auth';
 import { messageResponse } from '../common';
 import { defineRoutes, internalOnly, publicAccess } from './define';
@@ -165,5 +166,6 @@ export const authApi = defineRoutes('auth', {
     path: '/.well-known/jwks.json',
     summary: 'The public keys tokens are verified with',
     access: internalOnly('The other services fetch the token keys from auth directly; the gateway routes /api only.'),
+    responses: { 200: jsonWebKeySet },
   },
 });

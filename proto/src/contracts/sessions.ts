@@ -32,7 +32,8 @@ const sessionForm = {
 /** Every photo a session holds at its largest, and a megabyte for the text fields and the part headers. */
 const SESSION_FORM_BODY_LIMIT = SESSION_PHOTOS_MAX * PHOTO_MAX_BYTES + 1024 * 1024;
 
-const reactions = { 200: z.array(reactionSummary), 201: z.array(reactionSummary) };
+/** A session's reactions after a change: a reaction added answers 201, one taken back 200. */
+const reactions = z.array(reactionSummary);
 
 /**
  * Beer sessions: the feed, logging and editing (a multipart form with
@@ -140,7 +141,7 @@ export const sessionsApi = defineRoutes('sessions', {
     path: '/api/sessions/:id/reactions',
     summary: "A session's reactions, counted by emoji",
     params: idParams,
-    responses: reactions,
+    responses: { 200: reactions },
   },
   react: {
     method: 'POST',
@@ -148,7 +149,7 @@ export const sessionsApi = defineRoutes('sessions', {
     summary: 'React to a session with an emoji',
     params: idParams,
     body: reactionBody,
-    responses: reactions,
+    responses: { 201: reactions },
   },
   unreact: {
     method: 'DELETE',
@@ -156,6 +157,6 @@ export const sessionsApi = defineRoutes('sessions', {
     summary: 'Take a reaction back',
     params: idParams,
     body: reactionBody,
-    responses: reactions,
+    responses: { 200: reactions },
   },
 });

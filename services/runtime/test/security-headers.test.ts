@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { memoryLogger } from '@hoptrack/testing';
 import { notFound } from '../src/http/errors';
 import { createMetrics } from '../src/http/metrics';
@@ -16,7 +17,7 @@ describe('security headers on API answers', () => {
   const build = () => {
     const app = createServer({ logger: memoryLogger('svc').logger, metrics: createMetrics('svc'), trustProxy: true });
     const table = defineRoutes('places', {
-      thing: { method: 'GET', path: '/api/thing', summary: 'a success', access: publicAccess('a test route') },
+      thing: { method: 'GET', path: '/api/thing', summary: 'a success', access: publicAccess('a test route'), responses: { 200: z.object({ ok: z.boolean() }) } },
       missing: { method: 'GET', path: '/api/missing', summary: 'an error', access: publicAccess('a test route') },
     });
     mountRoutes(

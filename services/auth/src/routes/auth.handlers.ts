@@ -33,9 +33,9 @@ export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthF
   const emailKey = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 32);
 
   return {
-    register: async (request, reply) => {
+    register: async (request) => {
       const { token, user } = await accounts.register(request.body, request.id);
-      return reply.status(201).send({ token, message: 'Account created successfully', user: toCurrentUser(user) });
+      return { token, message: 'Account created successfully', user: toCurrentUser(user) };
     },
 
     login: async (request) => {

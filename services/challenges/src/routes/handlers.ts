@@ -11,10 +11,7 @@ export function challengesHandlers(challenges: Challenges, invitations: Invitati
     join: async (request) => challenges.join(request.auth.userId, request.params.id, request.body.timeZone, request.id),
     mine: async (request) => challenges.mine(request.auth.userId, request.query),
     completedOf: async (request) => challenges.completedOf(request.auth.userId, request.params.id, request.query),
-    invite: async (request, reply) => {
-      reply.code(201);
-      return invitations.invite(request.auth.userId, request.params.id, request.body.friendId, request.query.timeZone, request.id);
-    },
+    invite: async (request) => invitations.invite(request.auth.userId, request.params.id, request.body.friendId, request.query.timeZone, request.id),
     invitations: async (request) => invitations.list(request.auth.userId),
     answerInvitation: async (request) => invitations.answer(request.auth.userId, request.params.id, request.body, request.id),
   };

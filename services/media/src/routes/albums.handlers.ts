@@ -14,17 +14,14 @@ export function albumsHandlers(
       return albums.list(viewerId, request.query.userId ?? viewerId);
     },
 
-    createAlbum: async (request, reply) => reply.status(201).send(await albums.create(request.auth.userId, request.body)),
+    createAlbum: async (request) => albums.create(request.auth.userId, request.body),
 
-    deleteAlbum: async (request, reply) => {
-      await albums.remove(request.auth.userId, request.params.id);
-      return reply.status(204).send();
-    },
+    deleteAlbum: async (request) => albums.remove(request.auth.userId, request.params.id),
 
     photos: async (request) => albums.photos(request.auth.userId, request.params.id, request.query.q || undefined),
 
     // Multipart only here (the contract's upload): up to PHOTO_PICKER_MAX images, each checked by decoding its header before any is stored.
-    addPhotos: async (request, reply) => {
+    addPhotos: async (request) => {
       if (!request.isMultipart()) throw badRequest('Send the photos as multipart/form-data in fields named "photos"', 'photos');
       // Ownership first: up to 10 × 10 MB is read into memory below, never for someone else's (or no) album.
       await albums.owned(request.auth.userId, request.params.id);
@@ -46,12 +43,9 @@ export function albumsHandlers(
         files.push({ data, contentType, originalName });
       }
       if (files.length === 0) throw badRequest('Add at least one photo', 'photos');
-      return reply.status(201).send(await albums.addPhotos(request.auth.userId, request.params.id, files, description));
+      return albums.addPhotos(request.auth.userId, request.params.id, files, description);
     },
 
-    deletePhoto: async (request, reply) => {
-      await albums.removePhoto(request.auth.userId, request.params.id);
-      return reply.status(204).send();
-    },
+    deletePhoto: async (request) => albums.removePhoto(request.auth.userId, request.params.id),
   };
 }

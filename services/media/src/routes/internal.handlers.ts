@@ -20,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 export function internalHandlers(store: ObjectStore, urls: FileUrls, prisma: PrismaClient): Pick<Handlers<typeof mediaApi>, 'internalUpload'> {
   return {
-    internalUpload: async (request, reply) => {
+    internalUpload: async (request) => {
       if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data in a field named "file"', 'file');
       const part = await request.file();
       if (!part || part.fieldname !== 'file') throw badRequest('Send the image in a field named "file"', 'file');
@@ -33,7 +33,7 @@ export function internalHandlers(store: ObjectStore, urls: FileUrls, prisma: Pri
       // An owner's file is stored unless they were erased (a request let in before their deletion): see storePersonFile.
       if (ownerId) await storePersonFile(prisma, ownerId, () => store.put(key, image.data, image.contentType));
       else await store.put(key, image.data, image.contentType);
-      return reply.status(201).send({ url: urls.public(key), width: image.width, height: image.height, contentType: image.contentType });
+      return { url: urls.public(key), width: image.width, height: image.height, contentType: image.contentType };
     },
   };
 }

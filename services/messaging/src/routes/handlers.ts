@@ -36,9 +36,9 @@ export function messagingHandlers(deps: MessagingHandlersDeps): Handlers<typeof 
       const people = await loadPeople(prisma, page.items.map((m) => m.senderId));
       return page.items.map((m) => conversationMessageView(m, people));
     },
-    sendMessage: async (request, reply) => {
+    sendMessage: async (request) => {
       const message = await conversations.send(request.auth.userId, request.params.id, request.body.content, request.id);
-      return reply.status(201).send(conversationMessageView(message, await loadPeople(prisma, [message.senderId])));
+      return conversationMessageView(message, await loadPeople(prisma, [message.senderId]));
     },
     markConversationRead: async (request) => conversations.markConversationRead(request.auth.userId, request.params.id, request.id),
 
@@ -55,10 +55,7 @@ export function messagingHandlers(deps: MessagingHandlersDeps): Handlers<typeof 
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
       return page.items.map(dmMessageView);
     },
-    sendDirect: async (request, reply) => {
-      const message = await conversations.sendTo(request.auth.userId, request.body.toUserId, request.body.content, request.id);
-      return reply.status(201).send(dmMessageView(message));
-    },
+    sendDirect: async (request) => dmMessageView(await conversations.sendTo(request.auth.userId, request.body.toUserId, request.body.content, request.id)),
     markMessageRead: async (request) => dmMessageView(await conversations.markMessageRead(request.auth.userId, request.params.id, request.id)),
 
     // ---- Live delivery: the viewer's server-sent event stream (see LiveHub and LiveFeed) ----

@@ -9,13 +9,9 @@ import type { Reviews } from '../domain/reviews';
 export function reviewsHandlers(reviews: Reviews): Pick<Handlers<typeof placesApi>, 'reviews' | 'createReview' | 'deleteReview' | 'voteHelpful'> {
   return {
     reviews: async (request) => reviews.list(request.params.id, request.auth.userId, request.query),
-    createReview: async (request, reply) =>
-      reply.status(201).send(await reviews.create(request.params.id, request.auth.userId, request.body, request.id)),
-    deleteReview: async (request, reply) => {
-      await reviews.delete(request.params.id, request.params.reviewId, request.auth.userId, request.id);
-      return reply.status(204).send();
-    },
-    voteHelpful: async (request, reply) =>
-      reply.status(201).send(await reviews.vote(request.params.id, request.params.reviewId, request.auth.userId, request.body.isHelpful)),
+    // Both answer their contract's 201; a delete answers nothing (204).
+    createReview: async (request) => reviews.create(request.params.id, request.auth.userId, request.body, request.id),
+    deleteReview: async (request) => reviews.delete(request.params.id, request.params.reviewId, request.auth.userId, request.id),
+    voteHelpful: async (request) => reviews.vote(request.params.id, request.params.reviewId, request.auth.userId, request.body.isHelpful),
   };
 }

@@ -53,7 +53,7 @@ export type ContractReply<C extends RouteSpec> = FastifyReply<
 /** What a handler may return: a body of one of its declared answers, the reply it sent, or nothing (a stream it took over; else 204). */
 type BodyOf<C extends RouteSpec> = C['responses'] extends Record<number, ZodType>
   ? { [S in keyof C['responses']]: C['responses'][S] extends ZodType ? z.input<C['responses'][S]> : never }[keyof C['responses']]
-  : unknown;
+  : void;
 
 export type RouteHandler<C extends RouteSpec> = (request: ContractRequest<C>, reply: ContractReply<C>) => Promise<BodyOf<C> | ContractReply<C> | void>;
 
@@ -124,12 +124,26 @@ function schemaOf(contract: RouteContract): NonNullable<RouteOptions['schema']> 
   };
 }
 
+/**
+ * The status of a successful answer when the contract declares exactly one
+ * (201 for a create, 202 for work accepted); undefined leaves Fastify's 200.
+ * A contract with two (200 for an existing conversation, 201 for a new one)
+ * leaves the choice to its handler.
+ */
+export function successStatusOf(contract: RouteContract): number | undefined {
+  const statuses = Object.keys(contract.responses ?? {})
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300);
+  return statuses.length === 1 && statuses[0] !== 200 ? statuses[0] : undefined;
+}
+
 function routeOf(
   contract: RouteContract,
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   options: MountOptions,
 ): RouteOptions {
   const signedIn = contract.access.level === 'signed-in';
+  const success = successStatusOf(contract);
   return {
     method: contract.method,
     url: contract.path,
@@ -142,6 +156,8 @@ function routeOf(
     handler: async (request, reply) => {
       // The identity check is the contract's, not the handler's: a signed-in handler never runs without one.
       if (signedIn && !request.auth) throw unauthorized();
+      // The status of the answer is the contract's (a create's 201), unless the handler says otherwise.
+      if (success !== undefined) reply.code(success);
       const result = await handler(request, reply);
       // A handler that answers nothing and sent nothing did what was asked: 204 No Content.
       if (result === undefined && !reply.sent) return reply.code(204).send();

@@ -43,11 +43,10 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
       if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
       return page.sessions;
     },
-    create: async (request, reply) => {
+    create: async (request) => {
       const { form, photos } = await readSessionForm(request, createSessionForm);
       const userId = request.auth.userId;
-      const created = await sessions.create(userId, form, await store(photos, userId, request.id), request.id);
-      return reply.status(201).send(created);
+      return sessions.create(userId, form, await store(photos, userId, request.id), request.id);
     },
     get: async (request) => sessions.get(request.auth.userId, request.params.id),
     update: async (request) => {
@@ -57,10 +56,7 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
       await sessions.assertCanEdit(userId, request.params.id);
       return sessions.update(userId, request.params.id, form, await store(photos, userId, request.id), request.id);
     },
-    delete: async (request, reply) => {
-      await sessions.delete(request.auth.userId, request.params.id, request.id);
-      return reply.status(204).send();
-    },
+    delete: async (request) => sessions.delete(request.auth.userId, request.params.id, request.id),
     mine: async (request) => sessions.mine(request.auth.userId, request.query),
     ofUser: async (request) => sessions.ofUser(request.auth.userId, request.params.id, request.query),
 
@@ -73,15 +69,10 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
       return page.likes;
     },
     comments: async (request) => interactions.comments(request.auth.userId, request.params.id),
-    comment: async (request, reply) =>
-      reply.status(201).send(await interactions.comment(request.auth.userId, request.params.id, request.body.content, request.id)),
-    deleteComment: async (request, reply) => {
-      await interactions.deleteComment(request.auth.userId, request.params.id, request.params.commentId, request.id);
-      return reply.status(204).send();
-    },
+    comment: async (request) => interactions.comment(request.auth.userId, request.params.id, request.body.content, request.id),
+    deleteComment: async (request) => interactions.deleteComment(request.auth.userId, request.params.id, request.params.commentId, request.id),
     reactions: async (request) => interactions.reactions(request.auth.userId, request.params.id),
-    react: async (request, reply) =>
-      reply.status(201).send(await interactions.react(request.auth.userId, request.params.id, request.body.emoji, request.id)),
+    react: async (request) => interactions.react(request.auth.userId, request.params.id, request.body.emoji, request.id),
     unreact: async (request) => interactions.unreact(request.auth.userId, request.params.id, request.body.emoji, request.id),
   };
 }

@@ -18,10 +18,7 @@ export function socialGraphHandlers(graph: SocialGraph): Handlers<typeof socialG
     myStats: async (request) => graph.myStats(request.auth.userId),
 
     // Friend requests (/api/friendships) and the viewer's own friends, pins, mutes and blocks (/api/friends, /api/me/...).
-    requestFriendship: async (request, reply) => {
-      reply.code(201);
-      return graph.requestFriendship(request.auth.userId, request.body.friendId, request.id);
-    },
+    requestFriendship: async (request) => graph.requestFriendship(request.auth.userId, request.body.friendId, request.id),
     respond: async (request) => graph.respond(request.auth.userId, request.params.id, request.body.action, request.id),
     friends: async (request) => graph.friends(request.auth.userId),
     myFriends: async (request) => graph.friends(request.auth.userId),
