@@ -6,17 +6,19 @@
  *
  *   DATABASE_URL=postgresql://… node infra/ops/dist/migrate.js sessions
  */
-import { audienceMigrationDirs, createLogger, prepareDatabase, type AudiencePart } from '@hoptrack/runtime';
-import * as auth from '../../services/auth/src/connections';
-import * as challenges from '../../services/challenges/src/connections';
-import * as media from '../../services/media/src/connections';
-import * as messaging from '../../services/messaging/src/connections';
-import * as notifications from '../../services/notifications/src/connections';
-import * as places from '../../services/places/src/connections';
-import * as sessions from '../../services/sessions/src/connections';
-import * as socialGraph from '../../services/social-graph/src/connections';
+import type { ServiceName } from '@hoptrack/proto';
+import { createLogger, migrateDatabase, type DatabasePart } from '@hoptrack/runtime';
+import { database as auth } from '../../services/auth/src/connections';
+import { database as challenges } from '../../services/challenges/src/connections';
+import { database as media } from '../../services/media/src/connections';
+import { database as messaging } from '../../services/messaging/src/connections';
+import { database as notifications } from '../../services/notifications/src/connections';
+import { database as places } from '../../services/places/src/connections';
+import { database as sessions } from '../../services/sessions/src/connections';
+import { database as socialGraph } from '../../services/social-graph/src/connections';
 
-const SCHEMAS: Record<string, { migrationsDir: string; AUDIENCE?: readonly AudiencePart[] }> = {
+/** Each service's database part, the one its definition migrates at start: every service named in proto, none twice. */
+const DATABASES = {
   auth,
   'social-graph': socialGraph,
   media,
@@ -25,18 +27,19 @@ const SCHEMAS: Record<string, { migrationsDir: string; AUDIENCE?: readonly Audie
   messaging,
   notifications,
   challenges,
-};
+} satisfies Record<ServiceName, DatabasePart<never>>;
 
 const [service] = process.argv.slice(2);
-const schema = service ? SCHEMAS[service] : undefined;
+const part = service && service in DATABASES ? DATABASES[service as ServiceName] : undefined;
 const url = process.env.DATABASE_URL;
 const logger = createLogger('migrate', process.env.LOG_LEVEL ?? 'info');
-if (!schema || !url) {
-  logger.fatal(`usage: DATABASE_URL=… migrate <${Object.keys(SCHEMAS).join('|')}>`);
+if (!part || !url) {
+  logger.fatal(`usage: DATABASE_URL=… migrate <${Object.keys(DATABASES).join('|')}>`);
   process.exit(64); // EX_USAGE
 }
 try {
-  await prepareDatabase(url, schema.migrationsDir, logger, { include: audienceMigrationDirs(schema.AUDIENCE ?? []) });
+  // The part reads its URL from the service's config; the Job gives it as DATABASE_URL alone.
+  await migrateDatabase({ ...part, url: () => url }, null, logger);
   logger.info({ service }, 'migrations applied');
 } catch (err) {
   logger.fatal({ err, service }, 'migration failed');

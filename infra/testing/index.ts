@@ -9,3 +9,4 @@ export { ok, expectError, noContent } from './responses';
 export { audienceRows } from './audience';
 export { mannWhitneyZ, median, NO_DIFFERENCE_Z } from './stats';
 export { injectClients, type InjectClient } from './inject-clients';
+export { startService, type StartServiceOptions, type StartedService } from './service';

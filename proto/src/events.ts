@@ -198,3 +198,11 @@ export function subjectFor(namespace: string, type: EventType): string {
 export function streamNameFor(namespace: string, stream: StreamName): string {
   return `${namespace.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase()}_${stream}`;
 }
+
+/** The stream an event type is stored in (by its subject), or null for one published on core NATS only (presence). */
+export function streamOf(type: EventType): StreamName | null {
+  for (const [name, stream] of Object.entries(streams) as Array<[StreamName, (typeof streams)[StreamName]]>) {
+    if (stream.subjects.some((subject) => type.startsWith(subject.slice(0, -1)))) return name;
+  }
+  return null;
+}

@@ -12,3 +12,4 @@ export * from './challenges';
 export * from './live';
 export * from './contracts/index';
 export { LIVE_PUSHES } from './live-pushes';
+export * from './processes/index';

@@ -3,8 +3,6 @@ import {
   createServer,
   createTokenService,
   FileSignature,
-  startConsumer,
-  startExportContributor,
   FixedWindowLimiter,
   mountRoutes,
   Outbox,
@@ -13,7 +11,6 @@ import {
   UploadTokens,
   type Bus,
   type Logger,
-  type RunningConsumer,
   type ServiceApp,
   type ServiceMetrics,
   type TokenService,
@@ -25,7 +22,6 @@ import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
 import { DataExports } from './domain/exports';
 import { createMailer, type Mailer } from './domain/mailer';
-import { startErasureCoordinator } from './erasure/erasure-coordinator';
 import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
 import { authHandlers } from './routes/auth.handlers';
@@ -49,17 +45,15 @@ export interface AuthApp {
   accounts: Accounts;
   relay: OutboxRelay;
   tokens: TokenService;
-  /** Sends queued mail; started with the server (server.ts), drained by tests. */
+  /** Sends queued mail; started with the service's consumers (service.ts), drained by tests. */
   mail: MailRelay;
-  /** The last step of account deletions (issue 24); started with the server. */
+  /** The last step of account deletions (issue 24); started with the service's consumers. */
   scrubber: ErasureScrubber;
-  /** Starts the consumer of the services' erasure reports. */
-  startErasureReports: () => Promise<RunningConsumer>;
-  /** Starts auth's export consumers: its own part of each export, and media's ready reports. */
-  startExports: () => Promise<RunningConsumer[]>;
+  /** Data exports: auth's own part of each, and media's ready reports (the consumers in service.ts). */
+  exports: DataExports;
 }
 
-/** Wires the auth service from its connections; `server.ts` opens them, tests pass their own. */
+/** Wires the auth service from its connections; starts nothing (the definition in service.ts starts its background work). */
 export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const { config, logger, prisma, bus, redis } = deps;
   const clock = deps.clock ?? (() => new Date());
@@ -136,17 +130,5 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     { authenticate: bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)) },
   );
   const scrubber = new ErasureScrubber({ prisma, bus, redis, logger: logger.child({ component: 'erasure-scrubber' }), pollMs: config.ERASURE_POLL_MS });
-  const startErasureReports = () =>
-    startErasureCoordinator({ bus, prisma, durable: config.ERASURE_CONSUMER, logger, onComplete: () => scrubber.poke() });
-  const startExports = async () => [
-    await startExportContributor({ bus, durable: config.EXPORT_CONSUMER, service: 'auth', logger, build: (userId) => exports.part(userId) }),
-    await startConsumer({
-      bus,
-      stream: 'USERS',
-      durable: config.EXPORT_CONSUMER,
-      logger: logger.child({ component: 'exports' }),
-      handlers: { 'user.export.ready.v1': (event) => exports.markReady(event.data) },
-    }),
-  ];
-  return { app, accounts, relay, tokens, mail, scrubber, startErasureReports, startExports };
+  return { app, accounts, relay, tokens, mail, scrubber, exports };
 }

@@ -1,10 +1,16 @@
-import { connectBus, ensureStreams, prepareDatabase, type Bus, type Logger, packageDir } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, type Bus, type Logger, packageDir, type DatabasePart } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { AuthConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/auth'), 'prisma/migrations');
+
+/**
+ * Its database as a part of the definition: the service's own migrations.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<AuthConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: [] };
 
 export interface AuthConnections {
   prisma: PrismaClient;
@@ -15,7 +21,6 @@ export interface AuthConnections {
 
 /** Opens what the auth service depends on, migrating its database first. */
 export async function openConnections(config: AuthConfig, logger: Logger): Promise<AuthConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger);
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));

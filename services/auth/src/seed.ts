@@ -1,7 +1,7 @@
-import { createLogger, createMetrics, loadConfig } from '@hoptrack/runtime';
+import { createLogger, createMetrics, loadConfig, migrateDatabase } from '@hoptrack/runtime';
 import { buildAuthApp } from './app';
 import { authConfigSchema } from './config';
-import { openConnections } from './connections';
+import { database, openConnections } from './connections';
 
 /**
  * Demo accounts for `make dev`. Goes through the same domain code as the API,
@@ -17,6 +17,7 @@ export const DEMO_USERS = [
 
 const config = loadConfig('auth-seed', authConfigSchema);
 const logger = createLogger('auth-seed', config.LOG_LEVEL);
+await migrateDatabase(database, config, logger);
 const connections = await openConnections(config, logger);
 const { accounts, relay } = await buildAuthApp({ config, logger, metrics: createMetrics('auth-seed'), ...connections });
 try {

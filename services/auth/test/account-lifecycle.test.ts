@@ -1,5 +1,5 @@
 import { EMAIL_CHANGE_NOTICE_SUBJECT, subjectFor, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
-import { ERASING_SERVICES, type RunningConsumer } from '@hoptrack/runtime';
+import { ERASING_SERVICES } from '@hoptrack/runtime';
 import { eventually, readEvents } from '@hoptrack/testing';
 import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
 import { randomUUID } from 'node:crypto';
@@ -14,17 +14,12 @@ import { bearer, startTestAuth, type TestAuth } from './support';
  */
 let auth: TestAuth;
 let catcher: MailCatcher;
-let reports: RunningConsumer;
-let scrubbing: { stop(): Promise<void> };
 beforeAll(async () => {
   catcher = await startMailCatcher();
-  auth = await startTestAuth({ SMTP_URL: catcher.smtpUrl, ERASURE_POLL_MS: '200' });
-  reports = await auth.startErasureReports();
-  scrubbing = auth.scrubber.start();
+  // The definition's own erasure reports' consumer and scrubber, beside the mail relay.
+  auth = await startTestAuth({ SMTP_URL: catcher.smtpUrl, ERASURE_POLL_MS: '200' }, { consumers: ['mail', 'erasureReports', 'scrubber'] });
 });
 afterAll(async () => {
-  await reports?.stop();
-  await scrubbing?.stop();
   await auth?.close();
   await catcher?.close();
 });

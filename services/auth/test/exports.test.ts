@@ -1,5 +1,5 @@
 import { EXPORT_READY_SUBJECT, exportPart, type DataExport } from '@hoptrack/proto';
-import { exportPartName, exportParts, FileSignature, type RunningConsumer } from '@hoptrack/runtime';
+import { exportPartName, exportParts, FileSignature } from '@hoptrack/runtime';
 import { eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +13,12 @@ import { bearer, startTestAuth, type TestAuth } from './support';
  */
 let auth: TestAuth;
 let catcher: MailCatcher;
-let consumers: RunningConsumer[] = [];
 beforeAll(async () => {
   catcher = await startMailCatcher();
-  auth = await startTestAuth({ SMTP_URL: catcher.smtpUrl });
-  consumers = await auth.startExports();
+  // The definition's own export consumers (auth's part, media's ready reports), beside the mail relay.
+  auth = await startTestAuth({ SMTP_URL: catcher.smtpUrl }, { consumers: ['mail', 'export', 'exportReady'] });
 });
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.stop()));
   await auth?.close();
   await catcher?.close();
 });

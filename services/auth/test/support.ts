@@ -1,11 +1,10 @@
-import type { EventEnvelope } from '@hoptrack/proto';
-import { createMetrics, deleteStreams } from '@hoptrack/runtime';
-import { memoryLogger, readEvents as readStream, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
-import type { RegisterRequest } from '@hoptrack/proto';
-import { buildAuthApp, type AuthApp } from '../src/app';
+import type { EventEnvelope, RegisterRequest } from '@hoptrack/proto';
+import { readEvents as readStream, startService, testClock, testDatabaseUrl, truncate } from '@hoptrack/testing';
+import type { AuthApp } from '../src/app';
+import type { AuthConfig } from '../src/config';
+import type { AuthConnections } from '../src/connections';
 import type { Mailer } from '../src/domain/mailer';
-import { authConfigSchema, type AuthConfig } from '../src/config';
-import { openConnections, type AuthConnections } from '../src/connections';
+import { authService, buildAuth } from '../src/service';
 
 export const databaseUrl = testDatabaseUrl('auth');
 
@@ -27,7 +26,8 @@ export function testEnv(namespace: string, extra: Record<string, string | undefi
 export interface TestAuth extends AuthApp, AuthConnections {
   config: AuthConfig;
   clock: ReturnType<typeof testClock>;
-  logs: ReturnType<typeof memoryLogger>['lines'];
+  /** Every line the service logged, parsed. */
+  logs: Array<Record<string, unknown>>;
   register(overrides?: Partial<RegisterRequest>): Promise<{ token: string; userId: string; body: RegisterRequest }>;
   /** Publishes what is pending and returns every event in the USERS stream. */
   events(): Promise<Array<EventEnvelope<'user.registered.v1' | 'user.updated.v1'>>>;
@@ -41,41 +41,51 @@ export function uniqueUser(overrides: Partial<RegisterRequest> = {}): RegisterRe
   return { email: `user${tag}@example.com`, username: `user_${tag}`, displayName: `User ${counter}`, password: 'hoppy-secret', ...overrides };
 }
 
-/** The auth app wired to the real Postgres, Redis and NATS, in a fresh bus namespace, tables emptied. */
-export async function startTestAuth(extra: Record<string, string> = {}, options: { mailer?: Mailer } = {}): Promise<TestAuth> {
-  const namespace = testNamespace('auth');
-  const config = authConfigSchema.parse(testEnv(namespace, extra));
-  const { logger, lines } = memoryLogger('auth');
-  const connections = await openConnections(config, logger);
-  await truncate(databaseUrl, ['users', 'outbox', 'mail_jobs', 'password_resets', 'erasures', 'exports']);
+export type AuthConsumer = keyof NonNullable<typeof authService.consumers>;
+
+/**
+ * The auth service from its definition (the one production runs) on the real
+ * Postgres, Redis and NATS, in a fresh bus namespace, tables emptied, on a
+ * test clock, with the outbox relay and the consumers named running (the mail
+ * relay's by default). A test's mailer replaces SMTP in the build.
+ */
+export async function startTestAuth(
+  extra: Record<string, string> = {},
+  options: { mailer?: Mailer; consumers?: readonly AuthConsumer[] } = {},
+): Promise<TestAuth> {
+  const { mailer } = options;
   const clock = testClock();
-  const built = await buildAuthApp({ config, logger, metrics: createMetrics('auth'), clock: clock.now, mailer: options.mailer, ...connections });
-  const mailing = built.mail.start();
-  await built.app.ready();
+  const auth = await startService(mailer ? { ...authService, build: (context) => buildAuth(context, mailer) } : authService, {
+    env: { DATABASE_URL: databaseUrl, PUBLIC_WEB_URL: 'http://web.test', ...extra },
+    clock: clock.now,
+    consumers: options.consumers ?? ['mail'],
+    async prepare() {
+      await truncate(databaseUrl, ['users', 'outbox', 'mail_jobs', 'password_resets', 'erasures', 'exports']);
+    },
+  });
+  const { parts, connections } = auth;
+  // Tests drain the relay to see what was published; OUTBOX_RELAY=off is for separate processes (events.test.ts).
+  const { relay } = parts;
+  if (!relay) throw new Error('auth under test runs its outbox relay: leave OUTBOX_RELAY on');
   return {
-    ...built,
+    ...parts,
+    relay,
     ...connections,
-    config,
+    config: auth.config,
     clock,
-    logs: lines,
+    logs: auth.logs,
     async register(overrides = {}) {
       const body = uniqueUser(overrides);
-      const res = await built.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+      const res = await parts.app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
       if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
       const json = res.json<{ token: string; user: { id: string } }>();
       return { token: json.token, userId: json.user.id, body };
     },
     async events() {
-      await built.relay.drain();
+      await relay.drain();
       return readStream(connections.bus, 'USERS', 'user.registered.v1', 'user.updated.v1');
     },
-    async close() {
-      await mailing.stop();
-      await built.relay.stop();
-      await built.app.close();
-      await deleteStreams(connections.bus);
-      await connections.close();
-    },
+    close: () => auth.close(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
+import { withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { ChallengesConfig } from './config';
@@ -8,11 +8,16 @@ export const migrationsDir = path.join(packageDir('@hoptrack/challenges'), 'pris
 /** The audience tables this service keeps: people (names, pictures, privacy, token versions) and the graph (friendships, blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
+/**
+ * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<ChallengesConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+
 export type ChallengesConnections = PooledDatabaseAndBus<PrismaClient>;
 
 /** The migrated database and the bus: the streams whose events make progress, and CHALLENGES, which it publishes to. */
 export async function openConnections(config: ChallengesConfig, logger: Logger): Promise<ChallengesConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   return withPooledBus((pool) => new PrismaClient({ adapter: new PrismaPg(pool) }), { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX }, {
     url: config.NATS_URL,
     name: 'challenges',

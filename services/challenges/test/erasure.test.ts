@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Challenge, ChallengeDetail, ChallengeInvitation, ChallengeInvitations } from '@hoptrack/proto';
-import type { RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, ok, readEvents } from '@hoptrack/testing';
+import { ok, readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
 import { befriend, sessionFacts, startTestChallenges, type Client, type TestChallenges } from './support';
 
 /**
@@ -14,24 +12,14 @@ import { befriend, sessionFacts, startTestChallenges, type Client, type TestChal
  * about the person (the erased_people guard) brings nothing back.
  */
 let service: TestChallenges;
-let erasure: RunningConsumer;
 const NOON = new Date('2026-06-15T12:00:00Z');
 const hoursAfterNoon = (h: number) => new Date(NOON.getTime() + h * 3_600_000);
 
 beforeAll(async () => {
-  service = await startTestChallenges({ now: NOON });
-  erasure = await startErasureConsumer({
-    bus: service.bus,
-    prisma: service.prisma,
-    progress: service.progress,
-    durable: service.config.READ_MODEL_CONSUMER,
-    logger: memoryLogger('challenges-erasure').logger,
-  });
+  // The definition's own erasure consumer, beside the read models' and progress'.
+  service = await startTestChallenges({ now: NOON, consumers: ['audience', 'progress', 'erasure'] });
 });
-afterAll(async () => {
-  await erasure?.stop();
-  await service?.close();
-});
+afterAll(() => service?.close());
 
 /** Every table of the service's database, by its rows' text: how many rows name `needle`. */
 async function rowsNaming(needle: string): Promise<Record<string, number>> {

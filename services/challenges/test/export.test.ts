@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportPart, type Challenge, type ChallengeInvitation, type ExportPart } from '@hoptrack/proto';
-import { exportPartName, exportParts, startExportContributor, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, ok, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
+import { exportPartName, exportParts } from '@hoptrack/runtime';
+import { eventually, ok, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportChallenges } from '../src/domain/export';
 import { befriend, sessionFacts, startTestChallenges, type Client, type TestChallenges } from './support';
 
 /**
@@ -13,24 +12,14 @@ import { befriend, sessionFacts, startTestChallenges, type Client, type TestChal
  * invitations between others; a repeated request overwrites the part.
  */
 let service: TestChallenges;
-let contributor: RunningConsumer;
 const NOON = new Date('2026-06-15T12:00:00Z');
 const hoursAfterNoon = (h: number) => new Date(NOON.getTime() + h * 3_600_000);
 
 beforeAll(async () => {
-  service = await startTestChallenges({ now: NOON });
-  contributor = await startExportContributor({
-    bus: service.bus,
-    durable: service.config.READ_MODEL_CONSUMER,
-    service: 'challenges',
-    logger: memoryLogger('challenges-export').logger,
-    build: (userId) => exportChallenges(service.prisma, userId, service.clock.now()),
-  });
+  // The definition's own export part (at the service's clock), beside the read models' and progress'.
+  service = await startTestChallenges({ now: NOON, consumers: ['audience', 'progress', 'export'] });
 });
-afterAll(async () => {
-  await contributor?.stop();
-  await service?.close();
-});
+afterAll(() => service?.close());
 
 const reports = async (exportId: string) =>
   (await readEvents(service.bus, 'USERS', 'user.export.contributed.v1')).filter((e) => e.data.exportId === exportId && e.data.service === 'challenges');

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { subjectFor, type EventData, type EventEnvelope, type EventType, type StreamName, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
-import { consumersSettled, injectClients, type InjectClient, eventually, memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, testUserSnapshot, truncate, type TestClock } from '@hoptrack/testing';
-import { buildChallengesApp, type ChallengesApp } from '../src/app';
-import { challengesConfigSchema, type ChallengesConfig } from '../src/config';
-import { openConnections, type ChallengesConnections } from '../src/connections';
-import { PROGRESS_STREAMS, startProgressConsumers } from '../src/consumers/progress.consumer';
-import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
+import { audienceDurables, personById } from '@hoptrack/runtime';
+import { consumersSettled, injectClients, type InjectClient, eventually, readEvents, startService, testClock, testDatabaseUrl, testUserSnapshot, truncate, type TestClock } from '@hoptrack/testing';
+import type { ChallengesApp } from '../src/app';
+import type { ChallengesConfig } from '../src/config';
+import type { ChallengesConnections } from '../src/connections';
+import { PROGRESS_STREAMS } from '../src/consumers/progress.consumer';
+import { challengesService } from '../src/service';
 
 export const databaseUrl = testDatabaseUrl('challenges');
 
@@ -29,54 +29,46 @@ export interface TestChallenges extends ChallengesConnections, ChallengesApp {
   close(): Promise<void>;
 }
 
-/** The challenges service in-process against real Postgres and NATS: API, outbox relay, read models and progress consumers. */
-export async function startTestChallenges(options: { now?: Date; overrides?: Record<string, string> } = {}): Promise<TestChallenges> {
-  const namespace = testNamespace('challenges');
-  const config = challengesConfigSchema.parse({
-    NODE_ENV: 'test',
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    BUS_NAMESPACE: namespace,
-    DATABASE_URL: databaseUrl,
-    OUTBOX_POLL_MS: '100',
-    READ_MODEL_CONSUMER: `rm-${namespace}`,
-    PROGRESS_CONSUMER: `progress-${namespace}`,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    CHALLENGES_PER_DAY: '6',
-    ...options.overrides,
-  });
-  const { logger, lines } = memoryLogger('challenges');
-  const connections = await openConnections(config, logger);
-  await truncate(databaseUrl, [
-    'challenge_invitations',
-    'user_challenges',
-    'daily_challenges',
-    'session_facts',
-    'review_facts',
-    'photo_facts',
-    'users',
-    'follows',
-    'blocks',
-    'mutes',
-    'outbox',
-    'processed_events',
-  ]);
+export interface TestChallengesOptions {
+  now?: Date;
+  overrides?: Record<string, string>;
+  /** The definition's consumers to run: the read models' and progress' unless told (erasure, export on request). */
+  consumers?: ReadonlyArray<keyof NonNullable<typeof challengesService.consumers>>;
+}
+
+/**
+ * The challenges service from its definition (the one production runs)
+ * against real Postgres and NATS, on a private bus namespace, at a fixed time:
+ * API, outbox relay, and the consumers named. The generator's BullMQ worker
+ * is left out: its job would publish the real today beside the test clock's
+ * (the generator tests run one of their own).
+ */
+export async function startTestChallenges(options: TestChallengesOptions = {}): Promise<TestChallenges> {
   const clock = testClock(options.now ?? new Date('2026-06-15T12:00:00Z'));
-  const built = buildChallengesApp({ config, logger, metrics: createMetrics('challenges'), clock: clock.now, ...connections });
-  await built.app.ready();
-  built.relay.start();
-  const consumers: RunningConsumer[] = [
-    ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger })),
-    ...(await startProgressConsumers({
-      bus: connections.bus,
-      sql: connections.sql,
-      progress: built.progress,
-      durable: config.PROGRESS_CONSUMER,
-      logger,
-      clock: clock.now,
-      onEventsCommitted: () => built.relay.poke(),
-    })),
-  ];
-  const as = await injectClients(built.app);
+  const service = await startService(challengesService, {
+    env: { DATABASE_URL: databaseUrl, CHALLENGES_PER_DAY: '6', ...options.overrides },
+    clock: clock.now,
+    consumers: options.consumers ?? ['audience', 'progress'],
+    workers: false,
+    async prepare() {
+      await truncate(databaseUrl, [
+        'challenge_invitations',
+        'user_challenges',
+        'daily_challenges',
+        'session_facts',
+        'review_facts',
+        'photo_facts',
+        'users',
+        'follows',
+        'blocks',
+        'mutes',
+        'outbox',
+        'processed_events',
+      ]);
+    },
+  });
+  const { config, connections, parts, namespace } = service;
+  const as = await injectClients(parts.app);
   const durables: Array<{ stream: StreamName; durable: string }> = [
     ...Object.values(audienceDurables(config.READ_MODEL_CONSUMER)),
     ...PROGRESS_STREAMS.map((stream) => ({ stream, durable: `${config.PROGRESS_CONSUMER}-${stream.toLowerCase()}` })),
@@ -84,7 +76,7 @@ export async function startTestChallenges(options: { now?: Date; overrides?: Rec
   const settle = () =>
     consumersSettled(connections.bus, durables).catch((err: unknown) => {
       // What a stuck consumer said is the first thing to read when this fails.
-      const errors = lines.filter((l) => Number(l.level) >= 40).slice(-3);
+      const errors = service.logs.filter((l) => Number(l.level) >= 40).slice(-3);
       throw new Error(`${String(err)}; last warnings: ${JSON.stringify(errors)}`);
     });
   const send = async (envelope: EventEnvelope, msgId: string) => {
@@ -95,7 +87,7 @@ export async function startTestChallenges(options: { now?: Date; overrides?: Rec
 
   return {
     ...connections,
-    ...built,
+    ...parts,
     config,
     clock,
     as,
@@ -115,17 +107,11 @@ export async function startTestChallenges(options: { now?: Date; overrides?: Rec
     republish: (envelope) => send(envelope, randomUUID()),
     settle,
     async published(type) {
-      await built.relay.drain();
+      await parts.relay.drain();
       await eventually(async () => (await connections.prisma.outboxEvent.count({ where: { publishedAt: null } })) === 0, 'outbox relayed');
       return readEvents(connections.bus, 'CHALLENGES', type);
     },
-    async close() {
-      await Promise.all(consumers.map((c) => c.stop()));
-      await built.app.close();
-      await built.relay.stop();
-      await deleteStreams(connections.bus);
-      await connections.close();
-    },
+    close: () => service.close(),
   };
 }
 

@@ -1,4 +1,4 @@
-import { connectBus, ensureStreams, prepareDatabase, type AudiencePart, type Bus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, type AudiencePart, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
@@ -7,6 +7,12 @@ import { ObjectStore } from './storage/object-store';
 export const migrationsDir = path.join(packageDir('@hoptrack/media'), 'prisma/migrations');
 /** The audience tables this service keeps: people (privacy, token versions) and the graph (friendships, blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
+
+/**
+ * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<MediaConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
 export interface MediaConnections {
   prisma: PrismaClient;
@@ -25,7 +31,6 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
 
 /** Database (migrated), bus (streams ensured) and the bucket (created): what the API and the worker both need. */
 export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);

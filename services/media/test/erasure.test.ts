@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Album } from '@hoptrack/proto';
-import { audienceDurables, Outbox, type RunningConsumer } from '@hoptrack/runtime';
+import { audienceDurables, Outbox } from '@hoptrack/runtime';
 import { consumersSettled, eventually, memoryLogger, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
 import { photoKeys } from '../src/domain/albums';
 import { renderPhotoVersions } from '../src/images/images';
 import { processPhoto } from '../src/workers/thumbnails/process-photo';
@@ -20,13 +19,11 @@ import { startTestMedia, type TestMedia } from './support';
  * out before, or a thumbnail the worker was rendering meanwhile.
  */
 let media: TestMedia;
-let erasure: RunningConsumer;
 beforeAll(async () => {
-  media = await startTestMedia();
-  erasure = await startErasureConsumer({ bus: media.bus, prisma: media.prisma, store: media.store, durable: media.config.READ_MODEL_CONSUMER, logger: memoryLogger('media').logger });
+  // The definition's own erasure consumer, beside the audience's.
+  media = await startTestMedia({ consumers: ['audience', 'erasure'] });
 });
 afterAll(async () => {
-  await erasure?.stop();
   await media?.close();
 });
 

@@ -12,15 +12,12 @@ import {
   FILES_PREFIX,
   FileSignature,
   Outbox,
-  startExportContributor,
   type ExportingService,
-  type RunningConsumer,
 } from '@hoptrack/runtime';
 import { consumersSettled, eventually, memoryLogger, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
-import { albumFolder, mediaExportPart } from '../src/domain/export';
-import { ExportAssembler, exportKey, isOwnFile, safeZipPath, startExportAssembler } from '../src/exports/assembler';
+import { albumFolder } from '../src/domain/export';
+import { ExportAssembler, exportKey, isOwnFile, safeZipPath } from '../src/exports/assembler';
 import { zipBuffer, zipSize, type ZipEntry } from '../src/exports/zip';
 import { jpegWithGps, png } from './images';
 import { multipart } from './multipart';
@@ -36,30 +33,15 @@ import { startTestMedia, type TestMedia } from './support';
  */
 const run = promisify(execFile);
 let media: TestMedia;
-let consumers: RunningConsumer[] = [];
 let scratch: string;
 const logger = memoryLogger('media-export').logger;
 
 beforeAll(async () => {
-  media = await startTestMedia();
+  // Every consumer of the definition: the export part and the assembler, with the erasure and the audience beside them.
+  media = await startTestMedia({ consumers: 'all' });
   scratch = await mkdtemp(path.join(tmpdir(), 'media-export-'));
-  const durable = media.config.READ_MODEL_CONSUMER;
-  consumers = [
-    await startExportContributor({ bus: media.bus, durable, service: 'media', logger, build: (userId) => mediaExportPart(media.prisma, userId) }),
-    await startExportAssembler({
-      bus: media.bus,
-      prisma: media.prisma,
-      store: media.store,
-      outbox: new Outbox(media.config.BUS_NAMESPACE),
-      onEventsCommitted: () => media.relay.poke(),
-      durable,
-      logger,
-    }),
-    await startErasureConsumer({ bus: media.bus, prisma: media.prisma, store: media.store, durable, logger }),
-  ];
 });
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.stop()));
   await media?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });

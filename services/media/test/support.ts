@@ -2,22 +2,25 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EventEnvelope, EventType } from '@hoptrack/proto';
-import { createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, Outbox, type RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
+import { createTokenService, DEV_SIGNING_KEY, Outbox } from '@hoptrack/runtime';
+import { readEvents, startService, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import { freePort } from '@hoptrack/testing/processes';
 import { startLocalS3, type LocalS3 } from '@hoptrack/testing/s3';
-import { buildMediaApp, type MediaApp } from '../src/app';
-import { mediaConfigSchema, type MediaConfig } from '../src/config';
-import { openConnections, type MediaConnections } from '../src/connections';
-import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
+import type { MediaApp } from '../src/app';
+import type { MediaConfig } from '../src/config';
+import type { MediaConnections } from '../src/connections';
+import { mediaService } from '../src/service';
 import { processPhoto, type ProcessOutcome } from '../src/workers/thumbnails/process-photo';
 
 export const databaseUrl = testDatabaseUrl('media');
+
+export type MediaConsumer = keyof NonNullable<typeof mediaService.consumers>;
 
 export interface TestMedia extends MediaApp, MediaConnections {
   config: MediaConfig;
   s3: LocalS3;
   clock: ReturnType<typeof testClock>;
+  /** The whole configuration, for a worker process started beside it (same database, namespace, bucket). */
   env: Record<string, string>;
   bearer(userId: string): Promise<{ authorization: string }>;
   /** Runs the worker's processing for a photo in-process (the worker process does the same per job). */
@@ -26,8 +29,14 @@ export interface TestMedia extends MediaApp, MediaConnections {
   close(): Promise<void>;
 }
 
-/** The media app against real Postgres, NATS and an S3 server (s3rver in a temporary folder) over HTTP. */
-export async function startTestMedia(): Promise<TestMedia> {
+/**
+ * The media service from its definition (the one production runs) against
+ * real Postgres, NATS and an S3 server (s3rver in a temporary folder) over
+ * HTTP, on a test clock and a private bus namespace, with its outbox relay
+ * and the consumers named running (the audience's by default). Its tables
+ * start empty.
+ */
+export async function startTestMedia(options: { consumers?: 'all' | readonly MediaConsumer[] } = {}): Promise<TestMedia> {
   const s3 = await startLocalS3({ port: await freePort(), directory: await mkdtemp(path.join(tmpdir(), 'media-test-')) });
   const namespace = testNamespace('media');
   const env = {
@@ -42,20 +51,22 @@ export async function startTestMedia(): Promise<TestMedia> {
     READ_MODEL_CONSUMER: `rm-${namespace}`,
     THUMBNAIL_CONSUMER: `thumbs-${namespace}`,
   };
-  const config = mediaConfigSchema.parse(env);
-  const { logger } = memoryLogger('media');
-  const connections = await openConnections(config, logger, 'media-test');
-  await truncate(databaseUrl, ['photos', 'photo_albums', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events', 'export_assemblies']);
   const clock = testClock();
-  const built = await buildMediaApp({ config, logger, metrics: createMetrics('media'), clock: clock.now, ...connections });
-  await built.app.ready();
-  const consumers: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
+  const media = await startService(mediaService, {
+    env,
+    clock: clock.now,
+    consumers: options.consumers ?? ['audience'],
+    prepare: () => truncate(databaseUrl, ['photos', 'photo_albums', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events', 'export_assemblies']),
+  }).catch(async (err: unknown) => {
+    await s3.close();
+    throw err;
+  });
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h' });
   const outbox = new Outbox(namespace);
   return {
-    ...built,
-    ...connections,
-    config,
+    ...media.parts,
+    ...media.connections,
+    config: media.config,
     s3,
     clock,
     env,
@@ -63,18 +74,14 @@ export async function startTestMedia(): Promise<TestMedia> {
       return { authorization: `Bearer ${await tokens.sign({ userId, tokenVersion: 0 })}` };
     },
     process(photoId) {
-      return processPhoto({ ...connections, outbox, onEventsCommitted: () => built.relay.poke(), logger }, photoId);
+      return processPhoto({ prisma: media.connections.prisma, store: media.connections.store, outbox, onEventsCommitted: media.poke, logger: media.logger }, photoId);
     },
     async events(...types) {
-      await built.relay.drain();
-      return readEvents(connections.bus, 'MEDIA', ...types);
+      await media.parts.relay.drain();
+      return readEvents(media.connections.bus, 'MEDIA', ...types);
     },
     async close() {
-      await Promise.all(consumers.map((c) => c.stop()));
-      await built.relay.stop();
-      await built.app.close();
-      await deleteStreams(connections.bus);
-      await connections.close();
+      await media.close();
       await s3.close();
     },
   };

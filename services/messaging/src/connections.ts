@@ -1,4 +1,4 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
+import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { MessagingConfig } from './config';
@@ -8,6 +8,12 @@ export const migrationsDir = path.join(packageDir('@hoptrack/messaging'), 'prism
 /** The audience tables this service keeps: people (names, the allow-DM and online-status switches, token versions) and the graph (blocks, friendships for presence). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
+/**
+ * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<MessagingConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+
 export interface MessagingConnections extends DatabaseAndBus<PrismaClient> {
   /** Presence: who has a live stream open, shared by every instance. */
   redis: Redis;
@@ -15,7 +21,6 @@ export interface MessagingConnections extends DatabaseAndBus<PrismaClient> {
 
 /** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; NOTIFICATIONS for the live bell). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
     name,

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Conversation, type DmThread, type EventEnvelope, type PresenceEntry } from '@hoptrack/proto';
-import type { RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents } from '@hoptrack/testing';
+import { eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { openLive, type LiveClient } from '@hoptrack/testing/live';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
 import { DELETED_USER_NAME } from '../src/domain/views';
 import { conversations, dm, expectError, messagesOf, ok, say, start, threads, unread } from './helpers';
 import { snapshot, startTestMessaging, type Client, type TestMessaging } from './support';
@@ -16,23 +14,13 @@ import { snapshot, startTestMessaging, type Client, type TestMessaging } from '.
  * side shown as a deleted user (a random stand-in id, no name, no picture).
  */
 let t: TestMessaging;
-let erasure: RunningConsumer;
 const opened: LiveClient[] = [];
 
 beforeAll(async () => {
-  t = await startTestMessaging();
-  erasure = await startErasureConsumer({
-    bus: t.bus,
-    prisma: t.prisma,
-    redis: t.redis,
-    namespace: t.config.BUS_NAMESPACE,
-    durable: t.config.READ_MODEL_CONSUMER,
-    logger: memoryLogger('messaging-erasure').logger,
-  });
+  t = await startTestMessaging({}, { consumers: ['audience', 'erasure'] });
 });
 afterAll(async () => {
   for (const client of opened) client.close();
-  await erasure?.stop();
   await t?.close();
 });
 

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportPart, type ExportPart } from '@hoptrack/proto';
-import { exportPartName, exportParts, startExportContributor, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents } from '@hoptrack/testing';
+import { exportPartName, exportParts } from '@hoptrack/runtime';
+import { eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportMessages } from '../src/domain/export';
 import { ok, say, start } from './helpers';
 import { snapshot, startTestMessaging, type Client, type TestMessaging } from './support';
 
@@ -14,19 +13,10 @@ import { snapshot, startTestMessaging, type Client, type TestMessaging } from '.
  * people's conversations; a repeated request overwrites the part.
  */
 let t: TestMessaging;
-let contributor: RunningConsumer;
 beforeAll(async () => {
-  t = await startTestMessaging();
-  contributor = await startExportContributor({
-    bus: t.bus,
-    durable: t.config.READ_MODEL_CONSUMER,
-    service: 'messaging',
-    logger: memoryLogger('messaging-export').logger,
-    build: (userId) => exportMessages(t.prisma, userId),
-  });
+  t = await startTestMessaging({}, { consumers: ['audience', 'export'] });
 });
 afterAll(async () => {
-  await contributor?.stop();
   await t?.close();
 });
 

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { streamNameFor, type EventData, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
+import { assembleService, audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, personById, type ServiceApp } from '@hoptrack/runtime';
+import { eventually, memoryLogger, publishEvent, readEvents, startService, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildMessagingApp, type MessagingApp } from '../src/app';
-import { messagingConfigSchema, type MessagingConfig } from '../src/config';
-import { openConnections, type MessagingConnections } from '../src/connections';
-import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
-import { startLiveFeed, type RunningLiveFeed } from '../src/live/feed';
+import type { MessagingApp } from '../src/app';
+import type { MessagingConfig } from '../src/config';
+import type { MessagingConnections } from '../src/connections';
+import { presencePrefix } from '../src/presence/store';
+import { messagingService } from '../src/service';
 
 export const databaseUrl = testDatabaseUrl('messaging');
 
@@ -23,12 +23,13 @@ export interface Client {
   delete(url: string, body?: unknown): Promise<LightMyRequestResponse>;
 }
 
-/** One messaging process's parts: its HTTP app, outbox relay, live hub and live feed, listening on a real port. */
+/** One messaging process's parts (HTTP app, outbox relay, live hub, presence) with its workers (live feed, presence) running, listening on a real port. */
 export interface Instance extends MessagingApp {
   url: string;
-  liveFeed: RunningLiveFeed;
   stop(): Promise<void>;
 }
+
+type ConsumerName = keyof NonNullable<typeof messagingService.consumers>;
 
 export interface UserOptions {
   displayName?: string;
@@ -63,55 +64,69 @@ export function snapshot(id: string, options: UserOptions & { tokenVersion?: num
   return testUserSnapshot(id, options);
 }
 
-/**
- * The messaging service in-process against real Postgres and NATS: the
- * primary instance (API, outbox relay, live feed, read models) and, on
- * demand, more instances sharing its database and bus namespace.
- */
-export async function startTestMessaging(overrides: Record<string, string> = {}): Promise<TestMessaging> {
-  const namespace = testNamespace('messaging');
-  const env = {
-    NODE_ENV: 'test',
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    BUS_NAMESPACE: namespace,
-    DATABASE_URL: databaseUrl,
-    OUTBOX_POLL_MS: '100',
-    READ_MODEL_CONSUMER: `rm-${namespace}`,
-    ...overrides,
-  };
-  const config = messagingConfigSchema.parse(env);
-  const { logger } = memoryLogger('messaging');
-  const connections = await openConnections(config, logger, 'messaging-test');
-  await truncate(databaseUrl, ['messages', 'conversations', 'users', 'blocks', 'outbox', 'processed_events']);
+/** Listens on a free local port: live streams are real HTTP connections, and the gateway tests proxy to it. */
+async function listen(app: ServiceApp): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
 
-  const instances: Instance[] = [];
-  const startInstance = async (shared?: MessagingConnections): Promise<Instance> => {
-    // A second instance gets connections of its own, as a separate process would.
-    const own = shared ?? (await openConnections(config, logger, `messaging-test-${instances.length}`));
-    const built = buildMessagingApp({ config, logger, metrics: createMetrics('messaging'), ...own });
-    const liveFeed = await startLiveFeed({ bus: own.bus, hub: built.hub, presence: built.presence, logger });
-    await built.app.listen({ port: 0, host: '127.0.0.1' });
-    built.relay.start();
-    built.presence.start();
+/**
+ * The messaging service from its definition (the one production runs)
+ * against real Postgres, Redis and NATS: the primary instance (API, outbox
+ * relay, live feed, presence, and the consumers named: the read models by
+ * default) and, on demand, more instances sharing its database and bus
+ * namespace.
+ */
+export async function startTestMessaging(overrides: Record<string, string> = {}, options: { consumers?: readonly ConsumerName[] } = {}): Promise<TestMessaging> {
+  const namespace = testNamespace('messaging');
+  const messaging = await startService(messagingService, {
+    env: { DATABASE_URL: databaseUrl, BUS_NAMESPACE: namespace, READ_MODEL_CONSUMER: `rm-${namespace}`, ...overrides },
+    consumers: options.consumers ?? ['audience'],
+    async connect(context) {
+      const own = await messagingService.connect(context);
+      return {
+        ...own,
+        // Closed last, once every instance's presence has stopped: the run's presence keys go too (last-seen times would otherwise stay for months).
+        async close() {
+          const presenceKeys = await own.redis.keys(`${presencePrefix(namespace)}:*`);
+          if (presenceKeys.length > 0) await own.redis.del(...presenceKeys);
+          await own.close();
+        },
+      };
+    },
+    prepare: () => truncate(databaseUrl, ['messages', 'conversations', 'users', 'blocks', 'outbox', 'processed_events']),
+  });
+  const { config, connections } = messaging;
+
+  const replicas: Instance[] = [];
+  // The primary's stop is the whole service's: its connections and streams are everyone's.
+  const primary: Instance = { ...messaging.parts, url: await listen(messaging.parts.app), stop: () => close() };
+  /** Another replica as production runs one: the same definition, connections of its own on the same database and namespace, its read models left to the primary's. */
+  const startInstance = async (): Promise<Instance> => {
+    const replica = await assembleService(messagingService, { config, logger: memoryLogger('messaging').logger, metrics: createMetrics('messaging'), consumers: 'none' });
+    const { parts } = replica.context;
+    const url = await listen(parts.app);
+    await replica.start();
     const instance: Instance = {
-      ...built,
-      liveFeed,
-      url: `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`,
+      ...parts,
+      url,
       async stop() {
-        await built.app.close();
-        built.presence.stop();
-        await liveFeed.stop();
-        await built.relay.stop();
-        if (!shared) await own.close();
+        if (!replicas.includes(instance)) return;
+        replicas.splice(replicas.indexOf(instance), 1);
+        await parts.app.close();
+        // Its workers, relay and connections; not the namespace's streams, which the others still use.
+        for (const closer of replica.closers) await closer.close();
       },
     };
-    instances.push(instance);
+    replicas.push(instance);
     return instance;
   };
-  const primary = await startInstance(connections);
-  const readModels: RunningConsumer[] = await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
+  const instances = () => [primary, ...replicas];
+  const close = async () => {
+    for (const replica of replicas.slice().reverse()) await replica.stop();
+    await messaging.close();
+  };
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h' });
 
   const as = async (id: string, tokenVersion = 0): Promise<Client> => {
     const token = await tokens.sign({ userId: id, tokenVersion });
@@ -129,7 +144,7 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
     return true;
   };
   const settle = async () => {
-    await Promise.all(instances.map((i) => i.relay.drain()));
+    await Promise.all(instances().map((i) => i.relay.drain()));
     await eventually(readModelsDrained, 'read models caught up');
   };
   const versions = new Map<string, UserOptions & { tokenVersion?: number }>();
@@ -138,7 +153,7 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
     ...connections,
     config,
     primary,
-    startInstance: () => startInstance(),
+    startInstance,
     as,
     async user(options = {}) {
       const id = randomUUID();
@@ -171,19 +186,11 @@ export async function startTestMessaging(overrides: Record<string, string> = {})
     },
     settle,
     async messagingEvents(...types) {
-      await Promise.all(instances.map((i) => i.relay.drain()));
+      await Promise.all(instances().map((i) => i.relay.drain()));
       // drain() skips rows a background relay run has locked: wait until that run has published them too.
       await eventually(async () => (await connections.prisma.outboxEvent.count({ where: { publishedAt: null } })) === 0, 'outbox relayed');
       return readEvents(connections.bus, 'MESSAGES', ...types);
     },
-    async close() {
-      await Promise.all(readModels.map((c) => c.stop()));
-      for (const instance of instances.splice(0).reverse()) await instance.stop();
-      // Presence keys of this run (last-seen times would otherwise stay for months).
-      const presenceKeys = await connections.redis.keys(`${namespace}:messaging:presence:*`);
-      if (presenceKeys.length > 0) await connections.redis.del(...presenceKeys);
-      await deleteStreams(connections.bus);
-      await connections.close();
-    },
+    close,
   };
 }

@@ -3,18 +3,15 @@ import { audienceAuth, createServer, mountRoutes, Outbox, OutboxRelay, tokenVeri
 import type { NotificationsConfig } from './config';
 import type { NotificationsConnections } from './connections';
 import { Notifications } from './domain/notifications';
-import { MailDigests, type DigestJob } from './mail/digests';
+import { MailDigests } from './mail/digests';
 import { UnsubscribeTokens } from './mail/unsubscribe';
 import { notificationsHandlers } from './routes/handlers';
-import type { Queue } from 'bullmq';
 import nodemailer from 'nodemailer';
 
 export interface NotificationsDepsIn extends NotificationsConnections {
   config: NotificationsConfig;
   logger: Logger;
   metrics: ServiceMetrics;
-  /** The mail digests' queue (server.ts and the tests make it). */
-  mailQueue: Queue<DigestJob>;
 }
 
 export interface NotificationsApp {

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Notification } from '@hoptrack/proto';
-import type { RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, ok, publishEvent, readEvents } from '@hoptrack/testing';
+import { ok, publishEvent, readEvents } from '@hoptrack/testing';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
 import { UnsubscribeTokens } from '../src/mail/unsubscribe';
 import { startTestNotifications, type Client, type TestNotifications } from './support';
 
@@ -16,24 +14,15 @@ import { startTestNotifications, type Client, type TestNotifications } from './s
  * corrected unread counts.
  */
 let t: TestNotifications;
-let erasure: RunningConsumer;
 let redis: Redis;
 
 beforeAll(async () => {
   // A long mail window: the digest jobs are still queued (delayed) when the person is erased.
-  t = await startTestNotifications({ MAIL_BATCH_MS: '600000' });
+  // The definition's own erasure consumer, beside the read models' and the inbox's.
+  t = await startTestNotifications({ MAIL_BATCH_MS: '600000' }, { consumers: ['audience', 'inbox', 'erasure'] });
   redis = new Redis(t.config.REDIS_URL);
-  erasure = await startErasureConsumer({
-    bus: t.bus,
-    prisma: t.prisma,
-    outbox: t.outbox,
-    mailQueue: t.mailQueue,
-    durable: t.config.READ_MODEL_CONSUMER,
-    logger: memoryLogger('notifications-erasure').logger,
-  });
 });
 afterAll(async () => {
-  await erasure?.stop();
   redis?.disconnect();
   await t?.close();
 });

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { NOTIFICATION_KIND_NAMES, exportPart, type ExportPart } from '@hoptrack/proto';
-import { exportPartName, exportParts, startExportContributor, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, ok, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
+import { exportPartName, exportParts } from '@hoptrack/runtime';
+import { eventually, ok, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportNotifications } from '../src/domain/export';
 import { startTestNotifications, type Client, type TestNotifications } from './support';
 
 /**
@@ -13,20 +12,12 @@ import { startTestNotifications, type Client, type TestNotifications } from './s
  * Nothing of others' inboxes or settings; a repeated request overwrites it.
  */
 let t: TestNotifications;
-let contributor: RunningConsumer;
 
 beforeAll(async () => {
-  t = await startTestNotifications();
-  contributor = await startExportContributor({
-    bus: t.bus,
-    durable: t.config.READ_MODEL_CONSUMER,
-    service: 'notifications',
-    logger: memoryLogger('notifications-export').logger,
-    build: (userId) => exportNotifications(t.prisma, userId),
-  });
+  // The definition's own export part, beside the read models' and the inbox's consumers.
+  t = await startTestNotifications({}, { consumers: ['audience', 'inbox', 'export'] });
 });
 afterAll(async () => {
-  await contributor?.stop();
   await t?.close();
 });
 

@@ -1,4 +1,4 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
+import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import path from 'node:path';
 import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
@@ -9,11 +9,16 @@ export const migrationsDir = path.join(packageDir('@hoptrack/places'), 'prisma/m
 /** The audience tables this service keeps: people (reviewers' names, token versions) and the graph (blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
 
+/**
+ * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<PlacesConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+
 export type PlacesConnections = DatabaseAndBus<PrismaClient>;
 
 /** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
 export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
   if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
   if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);

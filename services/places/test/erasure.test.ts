@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Review, UserSnapshot } from '@hoptrack/proto';
-import type { RunningConsumer } from '@hoptrack/runtime';
-import { audienceRows, eventually, memoryLogger, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
+import { audienceRows, eventually, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
 import { startTestPlaces, type Client, type TestPlaces } from './support';
 
 /**
@@ -13,16 +11,14 @@ import { startTestPlaces, type Client, type TestPlaces } from './support';
  * other review, vote and count stays as it was.
  */
 let places: TestPlaces;
-let erasure: RunningConsumer;
 let barIds: string[];
 
 beforeAll(async () => {
-  places = await startTestPlaces();
-  erasure = await startErasureConsumer({ bus: places.bus, prisma: places.prisma, durable: `erasure-test-${randomUUID()}`, logger: memoryLogger('places-erasure').logger });
+  // The definition's own erasure consumer, beside the audience's.
+  places = await startTestPlaces({}, { consumers: ['audience', 'erasure'] });
   barIds = (await places.prisma.bar.findMany({ orderBy: { sourceId: 'desc' }, take: 4, select: { id: true } })).map((b) => b.id);
 });
 afterAll(async () => {
-  await erasure?.stop();
   await places?.close();
 });
 

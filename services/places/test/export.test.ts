@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportPart, type ExportPart, type Review, type UserSnapshot } from '@hoptrack/proto';
-import { exportPartName, exportParts, startExportContributor, type RunningConsumer } from '@hoptrack/runtime';
-import { audienceRows, eventually, memoryLogger, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
+import { exportPartName, exportParts } from '@hoptrack/runtime';
+import { audienceRows, eventually, publishEvent, readEvents, testUserSnapshot } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportPlaces } from '../src/domain/export';
 import { startTestPlaces, type Client, type TestPlaces } from './support';
 
 /**
@@ -13,22 +12,14 @@ import { startTestPlaces, type Client, type TestPlaces } from './support';
  * repeated request overwrites the part.
  */
 let places: TestPlaces;
-let contributor: RunningConsumer;
 let bars: Array<{ id: string; name: string }>;
 
 beforeAll(async () => {
-  places = await startTestPlaces();
-  contributor = await startExportContributor({
-    bus: places.bus,
-    durable: `export-test-${randomUUID()}`,
-    service: 'places',
-    logger: memoryLogger('places-export').logger,
-    build: (userId) => exportPlaces(places.prisma, userId),
-  });
+  // The definition's own export part, beside the audience's consumers.
+  places = await startTestPlaces({}, { consumers: ['audience', 'export'] });
   bars = await places.prisma.bar.findMany({ orderBy: { sourceId: 'desc' }, take: 3, select: { id: true, name: true } });
 });
 afterAll(async () => {
-  await contributor?.stop();
   await places?.close();
 });
 

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EventData, EventEnvelope, EventType } from '@hoptrack/proto';
-import { createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, type Bus, type OutboxRelay, type RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
+import { createTokenService, DEV_SIGNING_KEY, type Bus, type OutboxRelay } from '@hoptrack/runtime';
+import { publishEvent, readEvents, startService, testDatabaseUrl, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildPlacesApp } from '../src/app';
-import { placesConfigSchema } from '../src/config';
-import { openConnections } from '../src/connections';
-import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
 import type { PrismaClient } from '../src/db';
+import { placesService } from '../src/service';
 
 export const databaseUrl = testDatabaseUrl('places');
 
@@ -32,30 +29,26 @@ export interface TestPlaces extends Client {
 }
 
 /**
- * The places app on its test database and a private bus namespace, with the
- * real catalogue loaded (once; the seed is idempotent), the read-model
- * consumers and the outbox relay running. Reviews, votes, read models and
- * the outbox start empty.
+ * The places service from its definition (the one production runs) on its
+ * test database and a private bus namespace, with the real catalogue loaded
+ * (once; the seed is idempotent), the outbox relay and the consumers named
+ * running (the audience's by default). Reviews, votes, read models and the
+ * outbox start empty.
  */
-export async function startTestPlaces(overrides: Record<string, string> = {}): Promise<TestPlaces> {
-  const namespace = testNamespace('places');
-  const config = placesConfigSchema.parse({
-    NODE_ENV: 'test',
-    DATABASE_URL: databaseUrl,
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    BUS_NAMESPACE: namespace,
-    READ_MODEL_CONSUMER: `rm-${namespace}`,
-    OUTBOX_POLL_MS: '100',
-    ...overrides,
+export async function startTestPlaces(
+  overrides: Record<string, string> = {},
+  options: { consumers?: ReadonlyArray<keyof NonNullable<typeof placesService.consumers>> } = {},
+): Promise<TestPlaces> {
+  const places = await startService(placesService, {
+    env: { DATABASE_URL: databaseUrl, ...overrides },
+    consumers: options.consumers ?? ['audience'],
+    async prepare({ prisma }) {
+      await truncate(databaseUrl, ['review_helpfulness', 'bar_reviews', 'bar_food', 'food_items', 'users', 'blocks', 'processed_events', 'outbox']);
+      await prisma.$executeRawUnsafe('UPDATE bars SET rating = NULL WHERE rating IS NOT NULL');
+    },
   });
-  const { logger } = memoryLogger('places');
-  const connections = await openConnections(config, logger);
-  await truncate(databaseUrl, ['review_helpfulness', 'bar_reviews', 'bar_food', 'food_items', 'users', 'blocks', 'processed_events', 'outbox']);
-  await connections.prisma.$executeRawUnsafe('UPDATE bars SET rating = NULL WHERE rating IS NOT NULL');
-  const { app, relay } = buildPlacesApp({ config, logger, metrics: createMetrics('places'), ...connections });
-  await app.ready();
-  relay.start();
-  const consumers: RunningConsumer[] = await startReadModelConsumers({ ...connections, durable: config.READ_MODEL_CONSUMER, logger });
+  const { app, relay } = places.parts;
+  const { prisma, bus } = places.connections;
   const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY] });
   const clientFor = (authorization: string): Client => ({
     get: (url) => app.inject({ method: 'GET', url, headers: { authorization } }),
@@ -66,23 +59,17 @@ export async function startTestPlaces(overrides: Record<string, string> = {}): P
   const defaultClient = await as(randomUUID());
   return {
     ...defaultClient,
-    prisma: connections.prisma,
-    bus: connections.bus,
+    prisma,
+    bus,
     relay,
     as,
     anonymous: (url) => app.inject({ method: 'GET', url }),
     async publish(type, data) {
-      await publishEvent(connections.bus, type, data);
+      await publishEvent(bus, type, data);
     },
     published(...types) {
-      return readEvents(connections.bus, 'PLACES', ...types);
+      return readEvents(bus, 'PLACES', ...types);
     },
-    async close() {
-      await Promise.all(consumers.map((c) => c.stop()));
-      await relay.stop();
-      await app.close();
-      await deleteStreams(connections.bus);
-      await connections.close();
-    },
+    close: () => places.close(),
   };
 }

@@ -1,8 +1,8 @@
-import { runService } from '@hoptrack/runtime';
+import { runProcess } from '@hoptrack/runtime';
 import { buildBoardApp } from './app';
 import { boardConfigSchema } from './config';
 
-await runService({
+await runProcess({
   name: 'queue-board',
   configSchema: boardConfigSchema,
   async build({ config, logger, metrics }) {

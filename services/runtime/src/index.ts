@@ -47,7 +47,7 @@ export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADE
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type InboxGuard, type RunningConsumer } from './bus/consumer';
 export { startReadModels, startEffectConsumers, type ReadModelHandler, type ReadModelHandlers, type Effect, type Effects, type EffectConsumersOptions } from './bus/read-models';
 export * from './audience/index';
-export { OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';
+export { busMigrationDirs, OUTBOX_TABLE_SQL, INBOX_TABLE_SQL } from './bus/tables';
 export type { SqlClient, TransactionalSqlClient } from './db/sql';
 export { ensureDatabase } from './db/database';
 export { pgSqlClient, sharedPool, type SharedPool } from './db/pg-sql-client';
@@ -60,6 +60,8 @@ export { FileSignature, FILES_PREFIX } from './files/file-signature';
 export { avatarKey, avatarUrl, UploadTokens, UPLOADS_PREFIX, type UploadClaims } from './files/upload-tokens';
 export { packageDir } from './package-dir';
 export { withBus, withPooledBus, type DatabaseAndBus, type PooledDatabaseAndBus } from './connections';
-export { runService, eventDrivenService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';
+export { runProcess, runService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';
+export { defineService, type BuildContext, type ConnectContext, type DatabasePart, type ConsumerStarter, type RunContext, type ServiceConnections, type ServiceDefinition, type ServiceParts } from './service/define';
+export { assembleService, checkSubscriptions, migrateDatabase, type AssembleOptions, type AssembledService } from './service/assemble';
 export { scrubStreams, subjectMatches, type ScrubResult } from './bus/scrub';
 export { scrubRedisKeys } from './cache/scrub-keys';

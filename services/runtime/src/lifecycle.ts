@@ -1,16 +1,14 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ConfigError, loadConfig, type BaseConfig } from './config';
-import type { Bus } from './bus/connection';
-import type { RunningConsumer } from './bus/consumer';
-import { instrumentBus } from './bus/metrics';
-import type { OutboxRelay } from './bus/outbox';
 import { startDraining, type ServiceApp } from './http/server';
 import { describeRoute, registeredRoutes, ROUTES_LOG_MESSAGE } from './http/route-table';
 import { createLogger } from './logger';
 import { createMetrics, type ServiceMetrics } from './http/metrics';
 import { exitWithParent } from './parent-watch';
 import { tuneProcess } from './process-tuning';
+import { assembleService } from './service/assemble';
+import type { ServiceConnections, ServiceDefinition, ServiceParts } from './service/define';
 
 export interface ServiceContext<C> {
   config: C;
@@ -32,42 +30,12 @@ export type ServiceConfig = Pick<BaseConfig, 'LOG_LEVEL' | 'HOST' | 'SHUTDOWN_TI
 export type Closer = BuiltService['closers'][number];
 
 /**
- * The usual shape of an event-driven service: once the port is open, its
- * outbox relay and its consumers start; at shutdown `first` (e.g. live
- * streams) stops, then the consumers, the relay, and the connections last.
- */
-export function eventDrivenService(options: {
-  app: ServiceApp;
-  metrics: ServiceMetrics;
-  connections: { bus: Bus; close(): Promise<void> };
-  relay?: OutboxRelay;
-  consumers?: () => Promise<RunningConsumer[]>;
-  first?: Closer[];
-}): BuiltService {
-  instrumentBus(options.connections.bus, options.metrics.registry);
-  options.relay?.registerMetrics(options.metrics.registry);
-  let consumers: RunningConsumer[] = [];
-  return {
-    app: options.app,
-    async start() {
-      options.relay?.start();
-      if (options.consumers) consumers = await options.consumers();
-    },
-    closers: [
-      ...(options.first ?? []),
-      { name: 'event consumers', close: () => Promise.all(consumers.map((c) => c.stop())) },
-      ...(options.relay ? [{ name: 'outbox relay', close: () => (options.relay as OutboxRelay).stop() }] : []),
-      { name: 'connections', close: () => options.connections.close() },
-    ],
-  };
-}
-
-/**
- * The main of every service: validate config, build, listen, and on SIGTERM
+ * The main of every process: validate config, build, listen, and on SIGTERM
  * drain HTTP, stop background work, close connections, exit. A failure to
- * start exits non-zero with the reason, never half-running.
+ * start exits non-zero with the reason, never half-running. Services run
+ * through their definition (runService); workers and tools call this directly.
  */
-export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
+export async function runProcess<S extends z.ZodType<ServiceConfig>>(options: {
   name: string;
   configSchema: S;
   build: (context: ServiceContext<z.infer<S>>) => Promise<BuiltService>;
@@ -146,4 +114,16 @@ export async function runService<S extends z.ZodType<ServiceConfig>>(options: {
     process.exit(1);
   }
   exitWithParent();
+}
+
+/** Runs a service's definition in production: every consumer and worker, the relay unless the config says another replica publishes. */
+export function runService<S extends z.ZodType<ServiceConfig>, K extends ServiceConnections, P extends ServiceParts>(definition: ServiceDefinition<S, K, P>): Promise<void> {
+  return runProcess({
+    name: definition.name,
+    configSchema: definition.configSchema,
+    async build({ config, logger, metrics }) {
+      const assembled = await assembleService(definition, { config, logger, metrics });
+      return { app: assembled.context.parts.app, start: async () => void (await assembled.start()), closers: assembled.closers };
+    },
+  });
 }

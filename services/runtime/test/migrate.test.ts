@@ -5,6 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
+import { busMigrationDirs, INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
+import { readFileSync } from 'node:fs';
 import { testDatabaseUrl, memoryLogger, parsePrismaSchema } from '@hoptrack/testing';
 
 const url = testDatabaseUrl('runtime_migrate');
@@ -50,6 +52,20 @@ describe('migrate', () => {
     expect(cols.rowCount).toBe(0);
     await writeFile(path.join(dir, '20260104000000_broken', 'migration.sql'), 'ALTER TABLE "widgets" ADD COLUMN "ok" INT;');
     expect(await migrate({ connectionString: url, migrationsDir: dir, logger })).toEqual(['20260104000000_broken']);
+  });
+
+  it('gives a new service its outbox and inbox from the bus part, the same tables as the runtime\'s reference SQL', async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), 'migrations-bus-'));
+    await mkdir(path.join(fresh, '20260201000000_service'), { recursive: true });
+    await writeFile(path.join(fresh, '20260201000000_service', 'migration.sql'), 'CREATE TABLE IF NOT EXISTS "gadgets" ("id" SERIAL PRIMARY KEY);');
+    await client.query('DROP TABLE IF EXISTS "outbox", "processed_events"');
+    const applied = await migrate({ connectionString: url, migrationsDir: fresh, include: busMigrationDirs(), logger });
+    expect(applied).toEqual(expect.arrayContaining(['20200101000000_outbox_inbox', '20260201000000_service']));
+    const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_name IN ('outbox', 'processed_events') ORDER BY 1`);
+    expect(tables.rows.map((r) => r.table_name)).toEqual(['outbox', 'processed_events']);
+    const [part] = busMigrationDirs();
+    const sql = readFileSync(path.join(part ?? '', '20200101000000_outbox_inbox', 'migration.sql'), 'utf8');
+    for (const statement of `${OUTBOX_TABLE_SQL}${INBOX_TABLE_SQL}`.split(';').map((s) => s.trim()).filter(Boolean)) expect(sql).toContain(statement);
   });
 
   it('refuses a migration edited after it was applied', async () => {

@@ -1,23 +1,37 @@
-import { prepareDatabase, withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
+import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { SessionsConfig } from './config';
 import { createDatabase, type PreparedSql, type PrismaClient } from './db';
+import type { FanoutJob } from './feed/fanout';
+import { createFanoutQueue, fanoutQueueSettings } from './feed/queue';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/sessions'), 'prisma/migrations');
 /** The audience tables this service keeps: people (names, privacy, token versions) and the graph (follows, blocks, mutes). */
 export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
+
+/**
+ * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<SessionsConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
 export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
   /** The hot path's named statements, over Prisma's pool. */
   prepared: PreparedSql;
   /** Timelines, cards and people live here. */
   redis: Redis;
+  /**
+   * The fan-out's queue (BullMQ, Redis): the fan-out's consumers and jobs add
+   * to it, the API's erasure consumer takes a person's jobs out of it, so it
+   * closes with the connections, after both.
+   */
+  fanoutQueue: Queue<FanoutJob>;
 }
 
-/** Database (migrated), bus (streams ensured) and Redis: what the API and the fan-out worker both need. */
+/** Database (migrated), bus (streams ensured), Redis and the fan-out queue: what the API and the fan-out worker both need. */
 export async function openConnections(config: SessionsConfig, logger: Logger, name: string, onStatement?: (sql: string) => void): Promise<SessionsConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   const database = createDatabase(config.DATABASE_URL, {
     poolMax: config.DATABASE_POOL_MAX,
     onStatement,
@@ -33,14 +47,20 @@ export async function openConnections(config: SessionsConfig, logger: Logger, na
   });
   // Auto-pipelining: the commands of concurrent requests (and a page's own, issued together) share one write.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const fanoutQueue = createFanoutQueue(fanoutQueueSettings(config));
   return {
     ...stores,
     prepared: database.prepared,
     redis,
+    fanoutQueue,
     async close() {
-      redis.disconnect();
-      await stores.close();
-      await database.close();
+      try {
+        await fanoutQueue.close();
+      } finally {
+        redis.disconnect();
+        await stores.close();
+        await database.close();
+      }
     },
   };
 }

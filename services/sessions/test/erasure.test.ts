@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedSession, PublicSession } from '@hoptrack/proto';
-import { audienceDurables, type RunningConsumer } from '@hoptrack/runtime';
-import { consumersSettled, eventually, memoryLogger, readEvents } from '@hoptrack/testing';
+import { audienceDurables } from '@hoptrack/runtime';
+import { consumersSettled, eventually, readEvents } from '@hoptrack/testing';
 import { Client as S3Client } from 'minio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
 import { feedIds, jpeg, ok } from './helpers';
 import { snapshot, startTestSessions, type Client, type TestSessions } from './support';
 
@@ -18,22 +17,11 @@ import { snapshot, startTestSessions, type Client, type TestSessions } from './s
  * (Their session photos are media's to erase: its process here runs its erasure too.)
  */
 let t: TestSessions;
-let erasure: RunningConsumer;
 beforeAll(async () => {
-  t = await startTestSessions();
-  erasure = await startErasureConsumer({
-    bus: t.bus,
-    prisma: t.prisma,
-    redis: t.redis,
-    config: t.config,
-    timelines: t.timelines,
-    cards: t.cards,
-    people: t.people,
-    logger: memoryLogger('sessions').logger,
-  });
+  // The definition's own erasure consumer, beside the audience's and the cards'.
+  t = await startTestSessions({}, { consumers: ['audience', 'cards', 'erasure'] });
 });
 afterAll(async () => {
-  await erasure?.stop();
   await t?.close();
 });
 

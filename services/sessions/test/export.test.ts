@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { exportPart, type ExportPart } from '@hoptrack/proto';
-import { exportPartName, exportParts, startExportContributor, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents } from '@hoptrack/testing';
+import { exportPartName, exportParts } from '@hoptrack/runtime';
+import { eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { Client as S3Client } from 'minio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportSessions } from '../src/domain/export';
 import { jpeg, ok } from './helpers';
 import { snapshot, startTestSessions, type Client, type TestSessions } from './support';
 
@@ -16,19 +15,11 @@ import { snapshot, startTestSessions, type Client, type TestSessions } from './s
  * Nothing of others beyond their id and names; a repeated request overwrites.
  */
 let t: TestSessions;
-let contributor: RunningConsumer;
 beforeAll(async () => {
-  t = await startTestSessions();
-  contributor = await startExportContributor({
-    bus: t.bus,
-    durable: t.config.READ_MODEL_CONSUMER,
-    service: 'sessions',
-    logger: memoryLogger('sessions').logger,
-    build: (userId) => exportSessions(t.prisma, userId),
-  });
+  // The definition's own export part, beside the audience's and the cards' consumers.
+  t = await startTestSessions({}, { consumers: ['audience', 'cards', 'export'] });
 });
 afterAll(async () => {
-  await contributor?.stop();
   await t?.close();
 });
 

@@ -3,16 +3,15 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { streamNameFor, type EventData, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, personById, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
+import { audienceDurables, createTokenService, DEV_SIGNING_KEY, personById } from '@hoptrack/runtime';
+import { eventually, publishEvent, readEvents, startService, testDatabaseUrl, testNamespace, testUserSnapshot, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 import { startLocalS3, type LocalS3 } from '@hoptrack/testing/s3';
-import { buildSessionsApp, type SessionsApp } from '../src/app';
-import { sessionsConfigSchema, type SessionsConfig } from '../src/config';
+import type { SessionsApp } from '../src/app';
+import type { SessionsConfig } from '../src/config';
 import { openConnections, type SessionsConnections } from '../src/connections';
-import { startReadModelConsumers } from '../src/consumers/read-model.consumer';
-import { startCardsConsumer } from '../src/consumers/cards.consumer';
+import { sessionsService } from '../src/service';
 import { startFanout, type RunningFanout } from '../src/workers/fanout/fanout-worker';
 
 export const databaseUrl = testDatabaseUrl('sessions');
@@ -85,12 +84,18 @@ export function snapshot(id: string, options: { private?: boolean; displayName?:
   return testUserSnapshot(id, { ...rest, ...(isProfilePrivate !== undefined ? { isProfilePrivate } : {}) });
 }
 
+/** The definition's consumers a test may ask for by name. */
+export type SessionsConsumer = keyof NonNullable<typeof sessionsService.consumers>;
+
 /**
- * The sessions API in-process against real Postgres, Redis and NATS, the
- * fan-out worker's machinery in-process too, and the real media service as a
- * separate process (with a local S3 server) for session photos.
+ * The sessions service from its definition (the one production runs)
+ * in-process against real Postgres, Redis and NATS, with the consumers named
+ * (the audience's and the cards' by default); the fan-out worker's machinery
+ * in-process too (startFanout: the pieces its definition runs, on the API's
+ * connections); and the real media service as a separate process (with a
+ * local S3 server) for session photos.
  */
-export async function startTestSessions(overrides: Record<string, string> = {}): Promise<TestSessions> {
+export async function startTestSessions(overrides: Record<string, string> = {}, options: { consumers?: readonly SessionsConsumer[] } = {}): Promise<TestSessions> {
   const s3 = await startLocalS3({ port: await freePort(), directory: await mkdtemp(path.join(tmpdir(), 'sessions-test-')) });
   const namespace = testNamespace('sessions');
   const common = {
@@ -105,6 +110,7 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
     port: await freePort(),
     env: { ...common, LOG_LEVEL: 'warn', DATABASE_URL: testDatabaseUrl('sessions_media'), S3_ENDPOINT: s3.endpoint, S3_BUCKET: 'sessions-test', READ_MODEL_CONSUMER: `media-${namespace}` },
   });
+  // Also what a test hands to the fan-out worker process it starts (worker-crash).
   const env = {
     ...common,
     DATABASE_URL: databaseUrl,
@@ -118,19 +124,28 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
     FANOUT_LOCK_MS: '2000',
     ...overrides,
   };
-  const config = sessionsConfigSchema.parse(env);
-  const { logger } = memoryLogger('sessions');
   let captured: string[] | null = null;
-  const connections = await openConnections(config, logger, 'sessions-test', (sql) => captured?.push(sql));
-  await truncate(databaseUrl, ['reactions', 'comments', 'likes', 'beer_sessions', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events']);
-  const built = buildSessionsApp({ config, logger, metrics: createMetrics('sessions'), ...connections });
-  await built.app.ready();
-  built.relay.start();
-  const readModels: RunningConsumer[] = [
-    ...(await startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger, people: built.people })),
-    await startCardsConsumer({ bus: connections.bus, cards: built.cards, durable: config.CARDS_CONSUMER, logger }),
-  ];
-  const fanout = await startFanout({ config, connections, logger });
+  const sessions = await startService(sessionsService, {
+    env,
+    consumers: options.consumers ?? ['audience', 'cards'],
+    // The definition's connections, with the statement hook statementsOf reads, and the namespace's Redis keys wiped as they close.
+    async connect({ config, logger }) {
+      const connections = await openConnections(config, logger, 'sessions-test', (sql) => captured?.push(sql));
+      return {
+        ...connections,
+        async close() {
+          await connections.redis.del(...(await connections.redis.keys(`${namespace}:*`)), 'unused-key');
+          await connections.close();
+        },
+      };
+    },
+    async prepare() {
+      await truncate(databaseUrl, ['reactions', 'comments', 'likes', 'beer_sessions', 'users', 'follows', 'blocks', 'mutes', 'outbox', 'processed_events']);
+    },
+  });
+  const { config, connections, parts: built } = sessions;
+  // Started after the service's own consumers: it reads what the fan-out process's contract declares, not the API's.
+  const fanout = await startFanout({ config, connections, logger: sessions.logger });
   const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
 
   const as = async (id: string): Promise<Client> => {
@@ -212,13 +227,9 @@ export async function startTestSessions(overrides: Record<string, string> = {}):
     },
     async close() {
       await fanout.stop();
-      await Promise.all(readModels.map((c) => c.stop()));
-      await built.relay.stop();
-      await built.app.close();
+      // Before the streams go: media's consumers read them too.
       await media.stop();
-      await deleteStreams(connections.bus);
-      await connections.redis.del(...(await connections.redis.keys(`${namespace}:*`)), 'unused-key');
-      await connections.close();
+      await sessions.close();
       await s3.close();
     },
   };

@@ -1,4 +1,4 @@
-import { prepareDatabase, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs } from '@hoptrack/runtime';
+import { withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { SocialConfig } from './config';
@@ -8,10 +8,15 @@ export const migrationsDir = path.join(packageDir('@hoptrack/social-graph'), 'pr
 /** The audience tables this service keeps: people only (the graph is this service's own friendships and blocks). */
 export const AUDIENCE: readonly AudiencePart[] = ['people'];
 
+/**
+ * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
+ * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
+ */
+export const database: DatabasePart<SocialConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+
 export type SocialConnections = PooledDatabaseAndBus<PrismaClient>;
 
 export async function openConnections(config: SocialConfig, logger: Logger): Promise<SocialConnections> {
-  await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
   return withPooledBus((pool) => new PrismaClient({ adapter: new PrismaPg(pool) }), { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX }, {
     url: config.NATS_URL,
     name: 'social-graph',

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BlockedUser, EventData, Friend, FriendRequest, MyStats, UserStats } from '@hoptrack/proto';
-import { audienceDurables, type RunningConsumer } from '@hoptrack/runtime';
-import { consumersSettled, eventually, memoryLogger, publishEvent, readEvents } from '@hoptrack/testing';
+import { audienceDurables } from '@hoptrack/runtime';
+import { consumersSettled, eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startErasureConsumer } from '../src/consumers/erasure.consumer';
-import { startSessionsConsumer } from '../src/consumers/sessions.consumer';
 import { noContent, ok } from './helpers';
 import { startTestSocial, type TestSocial, type TestUser } from './support';
 
@@ -15,26 +13,18 @@ import { startTestSocial, type TestSocial, type TestUser } from './support';
  * and reports user.erased.v1; the others' graph stays whole and consistent.
  */
 let social: TestSocial;
-const consumers: RunningConsumer[] = [];
-let sessionsDurable: string;
 beforeAll(async () => {
-  social = await startTestSocial();
-  const { logger } = memoryLogger('social-graph');
-  sessionsDurable = `sessions-${social.config.BUS_NAMESPACE}`;
-  consumers.push(
-    await startSessionsConsumer({ bus: social.bus, sql: social.sql, durable: sessionsDurable, logger }),
-    await startErasureConsumer({ bus: social.bus, prisma: social.prisma, durable: social.config.READ_MODEL_CONSUMER, logger }),
-  );
+  // The definition's own session-facts and erasure consumers, beside the people table's.
+  social = await startTestSocial({ consumers: ['users', 'sessions', 'erasure'] });
 });
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.stop()));
   await social?.close();
 });
 
 const durables = () => [
   { stream: 'USERS' as const, durable: audienceDurables(social.config.READ_MODEL_CONSUMER).people.durable },
   { stream: 'USERS' as const, durable: `${social.config.READ_MODEL_CONSUMER}-erasure` },
-  { stream: 'SESSIONS' as const, durable: sessionsDurable },
+  { stream: 'SESSIONS' as const, durable: social.config.SESSIONS_CONSUMER },
 ];
 const settled = () => consumersSettled(social.bus, durables());
 

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { exportPart, type ExportPart } from '@hoptrack/proto';
-import { exportPartName, exportParts, startExportContributor, type RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent, readEvents } from '@hoptrack/testing';
+import { exportPartName, exportParts } from '@hoptrack/runtime';
+import { eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSessionsConsumer } from '../src/consumers/sessions.consumer';
-import { exportGraph } from '../src/domain/export';
 import { noContent } from './helpers';
 import { startTestSocial, type TestSocial, type TestUser } from './support';
 
@@ -16,23 +14,11 @@ import { startTestSocial, type TestSocial, type TestUser } from './support';
  * only; a request asked again overwrites the part.
  */
 let social: TestSocial;
-const consumers: RunningConsumer[] = [];
 beforeAll(async () => {
-  social = await startTestSocial();
-  const { logger } = memoryLogger('social-graph');
-  consumers.push(
-    await startSessionsConsumer({ bus: social.bus, sql: social.sql, durable: `sessions-${social.config.BUS_NAMESPACE}`, logger }),
-    await startExportContributor({
-      bus: social.bus,
-      durable: social.config.READ_MODEL_CONSUMER,
-      service: 'social-graph',
-      logger,
-      build: (userId) => exportGraph(social.prisma, userId),
-    }),
-  );
+  // The definition's own session-facts consumer (the stats) and export part, beside the people table's.
+  social = await startTestSocial({ consumers: ['users', 'sessions', 'export'] });
 });
 afterAll(async () => {
-  await Promise.all(consumers.map((c) => c.stop()));
   await social?.close();
 });
 

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventData, type EventEnvelope, type MyStats, type UserStats } from '@hoptrack/proto';
-import type { RunningConsumer } from '@hoptrack/runtime';
-import { eventually, memoryLogger, publishEvent } from '@hoptrack/testing';
+import { eventually, publishEvent } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSessionsConsumer } from '../src/consumers/sessions.consumer';
 import { ok } from './helpers';
 import { startTestSocial, type TestSocial, type TestUser } from './support';
 
@@ -13,15 +11,13 @@ import { startTestSocial, type TestSocial, type TestUser } from './support';
  * /api/me/stats (weeklyTotal: beers in the last 7 days). Replays change nothing.
  */
 let social: TestSocial;
-let consumer: RunningConsumer;
 let durable: string;
 beforeAll(async () => {
-  social = await startTestSocial();
-  durable = `sessions-${social.config.BUS_NAMESPACE}`;
-  consumer = await startSessionsConsumer({ bus: social.bus, sql: social.sql, durable, logger: memoryLogger('social-graph').logger });
+  // The definition's own session-facts consumer, beside the people table's.
+  social = await startTestSocial({ consumers: ['users', 'sessions'] });
+  durable = social.config.SESSIONS_CONSUMER;
 });
 afterAll(async () => {
-  await consumer?.stop();
   await social?.close();
 });
 

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { streamNameFor, subjectFor, type EventEnvelope, type EventType, type UserSnapshot } from '@hoptrack/proto';
-import { audienceDurables, createMetrics, createTokenService, DEV_SIGNING_KEY, deleteStreams, type RunningConsumer } from '@hoptrack/runtime';
-import { memoryLogger, publishEvent, readEvents, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
+import { audienceDurables, createTokenService, DEV_SIGNING_KEY, type RunningConsumer } from '@hoptrack/runtime';
+import { publishEvent, readEvents, startService, testClock, testDatabaseUrl, testNamespace, truncate } from '@hoptrack/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildSocialApp, type SocialApp } from '../src/app';
-import { socialConfigSchema, type SocialConfig } from '../src/config';
-import { openConnections, type SocialConnections } from '../src/connections';
-import { startUsersConsumer } from '../src/consumers/users.consumer';
+import type { SocialApp } from '../src/app';
+import type { SocialConfig } from '../src/config';
+import type { SocialConnections } from '../src/connections';
+import { socialGraphService } from '../src/service';
 
 export const databaseUrl = testDatabaseUrl('social_graph');
 
@@ -28,7 +28,8 @@ export interface Client {
 
 export interface TestSocial extends SocialApp, SocialConnections {
   config: SocialConfig;
-  consumer: RunningConsumer;
+  /** The definition's consumers this test runs (by name, see startTestSocial). */
+  consumers: RunningConsumer[];
   logs: Array<Record<string, unknown>>;
   /** A user as auth would announce it (user.registered.v1 on the bus), once the read model has it. */
   user(options?: { private?: boolean; username?: string; displayName?: string }): Promise<TestUser>;
@@ -50,23 +51,28 @@ export interface TestSocial extends SocialApp, SocialConnections {
 
 let counter = 0;
 
-export async function startTestSocial(): Promise<TestSocial> {
+/** The definition's consumers, by name: users (the people table), sessions (the stat tiles' facts), erasure, export. */
+export type SocialConsumer = keyof NonNullable<typeof socialGraphService.consumers>;
+
+/**
+ * The social graph from its definition (the one production runs) on its test
+ * database and a private bus namespace, at a test clock, with the outbox relay
+ * and the consumers named running (the people table's by default). Every
+ * table starts empty; the durables are the namespace's own, so the inbox
+ * rows of one file never answer for another's.
+ */
+export async function startTestSocial(options: { consumers?: readonly SocialConsumer[] } = {}): Promise<TestSocial> {
   const namespace = testNamespace('social');
-  const config = socialConfigSchema.parse({
-    NODE_ENV: 'test',
-    DATABASE_URL: databaseUrl,
-    NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-    BUS_NAMESPACE: namespace,
-    OUTBOX_POLL_MS: '100',
-    READ_MODEL_CONSUMER: `rm-${namespace}`,
+  const social = await startService(socialGraphService, {
+    env: { DATABASE_URL: databaseUrl, BUS_NAMESPACE: namespace, READ_MODEL_CONSUMER: `rm-${namespace}`, SESSIONS_CONSUMER: `sessions-${namespace}` },
+    clock: testClock().now,
+    consumers: options.consumers ?? ['users'],
+    async prepare() {
+      await truncate(databaseUrl, ['users', 'friendships', 'blocked_users', 'session_facts', 'outbox', 'processed_events']);
+    },
   });
-  const { logger, lines } = memoryLogger('social-graph');
-  const connections = await openConnections(config, logger);
-  await truncate(databaseUrl, ['users', 'friendships', 'blocked_users', 'session_facts', 'outbox', 'processed_events']);
-  const built = await buildSocialApp({ config, logger, metrics: createMetrics('social-graph'), clock: testClock().now, ...connections });
-  await built.app.ready();
-  const consumer = await startUsersConsumer({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger });
-  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h'  });
+  const { config, connections, parts: built, logs: lines } = social;
+  const tokens = await createTokenService({ keys: [DEV_SIGNING_KEY], expiresIn: '1h' });
 
   const publishUser = async (type: 'user.registered.v1' | 'user.updated.v1', snapshot: UserSnapshot) => {
     await publishEvent(connections.bus, type, snapshot);
@@ -93,7 +99,7 @@ export async function startTestSocial(): Promise<TestSocial> {
     ...built,
     ...connections,
     config,
-    consumer,
+    consumers: social.consumers,
     logs: lines,
     async user(options = {}) {
       counter += 1;
@@ -146,12 +152,6 @@ export async function startTestSocial(): Promise<TestSocial> {
       }
       throw new Error(`consumer ${durable} never caught up with the USERS stream`);
     },
-    async close() {
-      await consumer.stop();
-      await built.relay.stop();
-      await built.app.close();
-      await deleteStreams(connections.bus);
-      await connections.close();
-    },
+    close: () => social.close(),
   };
 }

@@ -1,13 +1,13 @@
-import { createLogger, loadConfig, prepareDatabase, audienceMigrationDirs } from '@hoptrack/runtime';
+import { createLogger, loadConfig, migrateDatabase } from '@hoptrack/runtime';
 import { placesConfigSchema } from '../config';
-import { AUDIENCE, migrationsDir } from '../connections';
+import { database } from '../connections';
 import { createPrisma } from '../db';
 import { seedCatalogue } from './seed';
 
 /** `npm run seed -w @hoptrack/places`: (re)load the catalogue; idempotent. */
 const config = loadConfig('places-seed', placesConfigSchema);
 const logger = createLogger('places-seed', config.LOG_LEVEL);
-await prepareDatabase(config.DATABASE_URL, migrationsDir, logger, { include: audienceMigrationDirs(AUDIENCE) });
+await migrateDatabase(database, config, logger);
 const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
 try {
   await seedCatalogue(prisma, logger);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eventSchemas, subjectFor, type EventEnvelope } from '@hoptrack/proto';
+import { eventSchemas, subjectFor, type ErasingService, type EventEnvelope } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
@@ -7,9 +7,8 @@ import { startConsumer, type RunningConsumer } from '../bus/consumer';
 import type { SqlClient } from '../db/sql';
 import { forgetEventsNaming, markErased } from './erased';
 
-/** The services that erase a deleted person and report it (auth erases its own rows in the request). */
-export const ERASING_SERVICES = ['social-graph', 'sessions', 'messaging', 'media', 'places', 'notifications', 'challenges'] as const;
-export type ErasingService = (typeof ERASING_SERVICES)[number];
+/** The services that erase: those whose process contract in proto promises an erase part. */
+export { ERASING_SERVICES, type ErasingService } from '@hoptrack/proto';
 
 export interface ErasureOptions<Tx extends SqlClient> {
   bus: Bus;
@@ -74,4 +73,16 @@ async function reportErased(bus: Bus, deleted: EventEnvelope<'user.deleted.v1'>,
     data: eventSchemas['user.erased.v1'].parse({ userId: deleted.data.userId, service }),
   };
   await bus.publish(subjectFor(bus.namespace, 'user.erased.v1'), JSON.stringify(envelope), `erased:${service}:${deleted.id}`);
+}
+
+/**
+ * The erasure consumer as one of a service definition's consumers: the
+ * definition says which database, durable and rows; the bus and the logger
+ * are the service's. Only a service whose contract promises erasure may.
+ */
+export function erasureConsumer<X extends { connections: { bus: Bus }; logger: Logger }, Tx extends SqlClient>(
+  service: ErasingService,
+  part: (context: X) => Omit<ErasureOptions<Tx>, 'bus' | 'logger' | 'service'>,
+): (context: X) => Promise<RunningConsumer> {
+  return (context) => startErasure<Tx>({ ...part(context), bus: context.connections.bus, logger: context.logger, service });
 }

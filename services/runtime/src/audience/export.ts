@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { eventSchemas, subjectFor, type EventEnvelope, type ExportPart } from '@hoptrack/proto';
+import { eventSchemas, subjectFor, type EventEnvelope, type ExportingService, type ExportPart } from '@hoptrack/proto';
 import { nanos, type ObjectStore } from 'nats';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
 import { startConsumer, type RunningConsumer } from '../bus/consumer';
 
-/** The services whose parts make an export (auth's own part included); media assembles the zip once all are in. */
-export const EXPORTING_SERVICES = ['auth', 'social-graph', 'sessions', 'messaging', 'media', 'places', 'notifications', 'challenges'] as const;
-export type ExportingService = (typeof EXPORTING_SERVICES)[number];
+/** The services that export: those whose process contract in proto promises an export part. */
+export { EXPORTING_SERVICES, type ExportingService } from '@hoptrack/proto';
 
 /** Parts wait here for the assembler at most this long (an export never assembled is asked for again). */
 const PARTS_TTL_MS = 2 * 24 * 60 * 60 * 1000;
@@ -73,4 +72,12 @@ async function reportContributed(bus: Bus, requested: EventEnvelope<'user.export
     data: eventSchemas['user.export.contributed.v1'].parse({ ...requested.data, service }),
   };
   await bus.publish(subjectFor(bus.namespace, 'user.export.contributed.v1'), JSON.stringify(envelope), `contributed:${service}:${requested.id}`);
+}
+
+/** The export contributor as one of a service definition's consumers: the definition says the durable prefix and how its part is built. */
+export function exportConsumer<X extends { connections: { bus: Bus }; logger: Logger }>(
+  service: ExportingService,
+  part: (context: X) => Pick<ExportContributorOptions, 'durable' | 'build'>,
+): (context: X) => Promise<RunningConsumer> {
+  return (context) => startExportContributor({ ...part(context), bus: context.connections.bus, logger: context.logger, service });
 }

@@ -5,6 +5,6 @@ export { accessOf, accessToMany, audienceSql, blockedBetween, canSee, decideAcce
 export { tokenVersionCheck, type RevocationCheck } from './revocation';
 export { PeopleCache, personOfSnapshot, type CachedPerson } from './people-cache';
 export { anyErased, audienceInbox, erasedHash, erasedPeopleGuard, forgetEventsNaming, forgetPerson, idsMentioned, markErased } from './erased';
-export { ERASING_SERVICES, startErasure, type ErasingService, type ErasureOptions } from './erasure';
-export { EXPORTING_SERVICES, exportPartName, exportParts, startExportContributor, type ExportContributorOptions, type ExportingService } from './export';
+export { ERASING_SERVICES, erasureConsumer, startErasure, type ErasingService, type ErasureOptions } from './erasure';
+export { EXPORTING_SERVICES, exportConsumer, exportPartName, exportParts, startExportContributor, type ExportContributorOptions, type ExportingService } from './export';
 export { audienceAuth } from './auth';

@@ -8,6 +8,7 @@ import {
 import {
   parseEvent,
   streamNameFor,
+  streamOf,
   subjectFor,
   type EventEnvelope,
   type EventType,
@@ -165,7 +166,8 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
     max_deliver: options.maxDeliver ?? MAX_DELIVER,
     ack_wait: nanos(options.ackWaitMs ?? ACK_WAIT_MS),
   });
-  bus.consumers.push({ stream: options.stream, durable: options.durable });
+  // What it reads is what its handlers name in this stream (a consumer given a shared handler map reads only its stream's part).
+  bus.consumers.push({ stream: options.stream, durable: options.durable, types: types.filter((type) => streamOf(type) === options.stream) });
   const consumer = await bus.js.consumers.get(stream, options.durable);
   const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxAckPending ?? 64 });
 

@@ -1,4 +1,4 @@
-import { streamNameFor, type StreamName } from '@hoptrack/proto';
+import { streamNameFor, type EventType, type StreamName } from '@hoptrack/proto';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Bus } from './connection';
 
@@ -78,4 +78,6 @@ export function instrumentBus(bus: Bus, registry: Registry): void {
 export interface WatchedConsumer {
   stream: StreamName;
   durable: string;
+  /** The event types it has handlers for: what the process's contract in proto must declare. */
+  types: readonly EventType[];
 }

@@ -1,25 +1,27 @@
-/**
- * The outbox and inbox tables every service's first migration creates
- * (its Prisma schema declares them as OutboxEvent and ProcessedEvent).
- * Kept here as the reference the runtime's own tests create.
- */
-export const OUTBOX_TABLE_SQL = `
-CREATE TABLE IF NOT EXISTS "outbox" (
-  "seq" BIGSERIAL NOT NULL,
-  "id" UUID NOT NULL,
-  "subject" TEXT NOT NULL,
-  "payload" JSONB NOT NULL,
-  "created_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  "published_at" TIMESTAMPTZ(6),
-  CONSTRAINT "outbox_pkey" PRIMARY KEY ("seq")
-);
-CREATE UNIQUE INDEX IF NOT EXISTS "outbox_id_key" ON "outbox"("id");
-CREATE INDEX IF NOT EXISTS "outbox_published_at_seq_idx" ON "outbox"("published_at", "seq");`;
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { packageDir } from '../package-dir';
 
-export const INBOX_TABLE_SQL = `
-CREATE TABLE IF NOT EXISTS "processed_events" (
-  "consumer" TEXT NOT NULL,
-  "event_id" UUID NOT NULL,
-  "processed_at" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-  CONSTRAINT "processed_events_pkey" PRIMARY KEY ("consumer", "event_id")
-);`;
+const BUS_PART = 'migrations/bus';
+const BUS_MIGRATION = readFileSync(path.join(packageDir('@hoptrack/runtime'), BUS_PART, '20200101000000_outbox_inbox', 'migration.sql'), 'utf8');
+const INBOX_START = BUS_MIGRATION.indexOf('CREATE TABLE IF NOT EXISTS "processed_events"');
+
+/**
+ * The outbox and inbox tables, as the bus part's migration makes them (one
+ * home: the migration). The services that predate the part created the same
+ * tables in their own first migration (their Prisma schemas declare them as
+ * OutboxEvent and ProcessedEvent); the runtime's own tests and the bench
+ * create them from these.
+ */
+export const OUTBOX_TABLE_SQL = BUS_MIGRATION.slice(0, INBOX_START);
+export const INBOX_TABLE_SQL = BUS_MIGRATION.slice(INBOX_START);
+
+/**
+ * The same tables as a migration part (runtime migrations/bus): a new service
+ * includes it (prepareDatabase's `include`, or a definition's `database.include`)
+ * instead of copying them into its first migration. Idempotent, so a service
+ * that made them itself may include it too.
+ */
+export function busMigrationDirs(): string[] {
+  return [path.join(packageDir('@hoptrack/runtime'), BUS_PART)];
+}

@@ -1,39 +1,34 @@
 import { startConsumer, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import { observeQueueWorker } from '@hoptrack/runtime/queues';
 import { Histogram, type Registry } from 'prom-client';
-import type { Queue, Worker } from 'bullmq';
+import type { Worker } from 'bullmq';
 import type { SessionsConfig } from '../../config';
 import type { SessionsConnections } from '../../connections';
 import { runFanoutJob, type FanoutJob } from '../../feed/fanout';
-import { createFanoutQueue, createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings } from '../../feed/queue';
+import { createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings } from '../../feed/queue';
 import { skipErased } from '../../domain/erasure';
 import { Timelines } from '../../feed/timelines';
 
-export interface RunningFanout {
-  queue: Queue<FanoutJob>;
-  /** Resolves once no job waits, runs or is delayed (tests and graceful checks). */
-  idle(): Promise<boolean>;
-  stop(): Promise<void>;
-}
-
-/**
- * The fan-out machinery: JetStream consumers (sessions and graph events)
- * turning events into BullMQ jobs, and the BullMQ worker running them. The
- * worker process runs it; tests run the same in-process.
- */
-export async function startFanout(options: {
+interface FanoutOptions {
   config: SessionsConfig;
   connections: SessionsConnections;
   logger: Logger;
-  /** Fault injection for tests (see FanoutDeps.faultGate). */
-  faultGate?: () => Promise<void>;
-  /** The process's metrics: fan-out lag and job durations (the worker process passes it; tests may). */
-  registry?: Registry;
-}): Promise<RunningFanout> {
+}
+
+/** Queues a fan-out job once (its id derives from the event, or from the job that chains it). */
+const enqueuer = ({ config, connections }: FanoutOptions) => (job: FanoutJob, jobId: string) => enqueueFanout(connections.fanoutQueue, job, jobId, config.FANOUT_ATTEMPTS);
+
+/** The BullMQ worker running the fan-out jobs: timeline writes, a batch of followers per job. */
+export function startFanoutWorker(
+  options: FanoutOptions & {
+    /** Fault injection for tests (see FanoutDeps.faultGate). */
+    faultGate?: () => Promise<void>;
+    /** The process's metrics: fan-out lag and job durations (the worker process passes it; tests may). */
+    registry?: Registry;
+  },
+): Worker<FanoutJob, void> {
   const { config, connections, logger } = options;
   const settings = fanoutQueueSettings(config);
-  const queue = createFanoutQueue(settings);
-  const add = (job: FanoutJob, jobId: string) => enqueueFanout(queue, job, jobId, settings.attempts);
   const deps = {
     prisma: connections.prisma,
     prepared: connections.prepared,
@@ -41,7 +36,7 @@ export async function startFanout(options: {
     batch: config.FANOUT_BATCH,
     cap: config.TIMELINE_CAP,
     logger,
-    enqueue: add,
+    enqueue: enqueuer(options),
     fanoutDone: options.registry ? fanoutLag(options.registry) : undefined,
     faultGate: options.faultGate,
   };
@@ -52,15 +47,37 @@ export async function startFanout(options: {
     logger,
   );
   if (options.registry) observeQueueWorker(options.registry, worker, settings.name);
+  return worker;
+}
+
+/**
+ * The JetStream consumer of one stream (sessions, or graph changes) turning
+ * its events into fan-out jobs; its durable is `<FANOUT_CONSUMER>-<stream>`.
+ */
+export function startFanoutConsumer(options: FanoutOptions & { stream: 'SESSIONS' | 'SOCIAL' }): Promise<RunningConsumer> {
+  const { config, connections, logger, stream } = options;
   // An event about an erased person (published before the deletion, delivered after) queues nothing.
-  const handlers = skipErased(connections.prisma, fanoutHandlers(add), logger);
-  const consumers: RunningConsumer[] = await Promise.all(
-    (['SESSIONS', 'SOCIAL'] as const).map((stream) =>
-      startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers }),
-    ),
-  );
+  const handlers = skipErased(connections.prisma, fanoutHandlers(enqueuer(options)), logger);
+  return startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers });
+}
+
+export interface RunningFanout {
+  /** Resolves once no job waits, runs or is delayed (tests and graceful checks). */
+  idle(): Promise<boolean>;
+  /** Stops the consumers and the worker; the queue is the connections' and closes with them. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The fan-out machinery in-process, on connections of the caller's: both
+ * consumers and the worker. The worker process runs the same pieces through
+ * its definition (fanoutService); the sessions tests run them beside the API.
+ */
+export async function startFanout(options: FanoutOptions & { registry?: Registry }): Promise<RunningFanout> {
+  const queue = options.connections.fanoutQueue;
+  const worker = startFanoutWorker(options);
+  const consumers = await Promise.all((['SESSIONS', 'SOCIAL'] as const).map((stream) => startFanoutConsumer({ ...options, stream })));
   return {
-    queue,
     async idle() {
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
       return Object.values(counts).every((n) => n === 0);
@@ -68,7 +85,6 @@ export async function startFanout(options: {
     async stop() {
       await Promise.all(consumers.map((c) => c.stop()));
       await worker.close();
-      await queue.close();
     },
   };
 }

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { startErasure, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
-import type { Redis } from 'ioredis';
-import type { Prisma, PrismaClient } from '../db';
-import { pairKey } from '../domain/rules';
-import { forgetPresence, presencePrefix } from '../presence/store';
+import type { Prisma } from '../db';
+import { pairKey } from './rules';
 
 type Tx = Prisma.TransactionClient;
 
@@ -60,28 +57,4 @@ export async function eraseMessagingRows(tx: Tx, userId: string): Promise<void> 
       last.created_at,
     );
   }
-}
-
-export interface ErasureConsumerOptions {
-  bus: Bus;
-  prisma: PrismaClient;
-  redis: Redis;
-  /** The deployment's bus namespace: where its presence keys live. */
-  namespace: string;
-  /** The read models' durable prefix (READ_MODEL_CONSUMER): the consumer is `<durable>-erasure`. */
-  durable: string;
-  logger: Logger;
-}
-
-/** The runtime's erasure consumer with messaging's parts: presence in Redis, then the rows. */
-export function startErasureConsumer(options: ErasureConsumerOptions): Promise<RunningConsumer> {
-  return startErasure<Tx>({
-    bus: options.bus,
-    db: options.prisma,
-    durable: options.durable,
-    service: 'messaging',
-    logger: options.logger,
-    outside: (userId) => forgetPresence(options.redis, presencePrefix(options.namespace), userId),
-    rows: eraseMessagingRows,
-  });
 }

@@ -1,5 +1,4 @@
-import { startErasure, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
-import type { Prisma, PrismaClient } from '../db';
+import type { Prisma } from '../db';
 
 type Tx = Prisma.TransactionClient;
 
@@ -33,17 +32,4 @@ export async function erasePlacesRows(tx: Tx, userId: string): Promise<void> {
       id,
     );
   }
-}
-
-export interface ErasureConsumerOptions {
-  bus: Bus;
-  prisma: PrismaClient;
-  /** The read models' durable prefix (READ_MODEL_CONSUMER): the consumer is `<durable>-erasure`. */
-  durable: string;
-  logger: Logger;
-}
-
-/** The runtime's erasure consumer with places' rows (places keeps nothing of people outside its database). */
-export function startErasureConsumer(options: ErasureConsumerOptions): Promise<RunningConsumer> {
-  return startErasure<Tx>({ bus: options.bus, db: options.prisma, durable: options.durable, service: 'places', logger: options.logger, rows: erasePlacesRows });
 }

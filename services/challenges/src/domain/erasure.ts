@@ -1,8 +1,5 @@
-import { startErasure, type Bus, type Logger, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
-import type { Prisma, PrismaClient } from '../db';
-import type { Progress } from '../domain/progress';
-
-type Tx = Prisma.TransactionClient;
+import type { SqlClient } from '@hoptrack/runtime';
+import type { Progress } from './progress';
 
 /**
  * Challenges' part of an account deletion (issue 24): the person's
@@ -22,25 +19,4 @@ export async function eraseChallengeRows(tx: SqlClient, userId: string, progress
   for (const table of ['session_facts', 'review_facts', 'photo_facts']) {
     await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE user_id = $1::uuid`, userId);
   }
-}
-
-export interface ErasureConsumerOptions {
-  bus: Bus;
-  prisma: PrismaClient;
-  progress: Progress;
-  /** The read models' durable prefix (READ_MODEL_CONSUMER): the consumer is `<durable>-erasure`. */
-  durable: string;
-  logger: Logger;
-}
-
-/** The runtime's erasure consumer with challenges' rows (its one queue, the generator's, holds nothing of anyone). */
-export function startErasureConsumer(options: ErasureConsumerOptions): Promise<RunningConsumer> {
-  return startErasure<Tx>({
-    bus: options.bus,
-    db: options.prisma,
-    durable: options.durable,
-    service: 'challenges',
-    logger: options.logger,
-    rows: (tx, userId) => eraseChallengeRows(tx, userId, options.progress),
-  });
 }

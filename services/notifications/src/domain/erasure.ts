@@ -1,10 +1,7 @@
-import { startErasure, type Bus, type Logger, type Outbox, type RunningConsumer, type SqlClient } from '@hoptrack/runtime';
+import type { Outbox, SqlClient } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
-import type { Prisma, PrismaClient } from '../db';
-import { announceChanges } from '../domain/notifications';
+import { announceChanges } from './notifications';
 import type { DigestJob } from '../mail/digests';
-
-type Tx = Prisma.TransactionClient;
 
 const ids = (rows: Array<{ user_id: string }>) => rows.map((r) => r.user_id);
 
@@ -81,27 +78,4 @@ export async function forgetDigestJobs(queue: Queue<DigestJob>, userId: string):
   for (const job of jobs) {
     if (job?.id && (job.data as Partial<DigestJob> | undefined)?.userId === userId) await queue.remove(job.id);
   }
-}
-
-export interface ErasureConsumerOptions {
-  bus: Bus;
-  prisma: PrismaClient;
-  outbox: Outbox;
-  mailQueue: Queue<DigestJob>;
-  /** The read models' durable prefix (READ_MODEL_CONSUMER): the consumer is `<durable>-erasure`. */
-  durable: string;
-  logger: Logger;
-}
-
-/** The runtime's erasure consumer with notifications' parts: the digest jobs in Redis, then the rows. */
-export function startErasureConsumer(options: ErasureConsumerOptions): Promise<RunningConsumer> {
-  return startErasure<Tx>({
-    bus: options.bus,
-    db: options.prisma,
-    durable: options.durable,
-    service: 'notifications',
-    logger: options.logger,
-    outside: (userId) => forgetDigestJobs(options.mailQueue, userId),
-    rows: (tx, userId) => eraseNotificationRows(tx, userId, options.outbox),
-  });
 }

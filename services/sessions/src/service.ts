@@ -1,0 +1,47 @@
+import { defineService, erasureConsumer, exportConsumer } from '@hoptrack/runtime';
+import { buildSessionsApp } from './app';
+import { sessionsConfigSchema } from './config';
+import { database, openConnections } from './connections';
+import { startCardsConsumer } from './consumers/cards.consumer';
+import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { SessionsErasure } from './domain/erasure';
+import { exportSessions } from './domain/export';
+
+/**
+ * The sessions service: beer sessions, likes, comments, reactions and the
+ * feed's reads; what it reads and publishes is its contract in proto
+ * (PROCESS_CONTRACTS.sessions). The fan-out that writes the timelines is its
+ * own process (workers/fanout: fanoutService).
+ */
+export const sessionsService = defineService({
+  name: 'sessions',
+  configSchema: sessionsConfigSchema,
+  database,
+  connect: ({ config, logger }) => openConnections(config, logger, 'sessions'),
+  build: ({ config, logger, metrics, clock, connections }) => buildSessionsApp({ config, logger, metrics, clock, ...connections }),
+  consumers: {
+    // People and the graph; the people table in Redis is written as each snapshot is applied.
+    audience: ({ config, connections, parts, logger }) =>
+      startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger, people: parts.people }),
+    cards: ({ config, connections, parts, logger }) => startCardsConsumer({ bus: connections.bus, cards: parts.cards, durable: config.CARDS_CONSUMER, logger }),
+    // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table:
+    // Redis (timelines, cards, people, fan-out jobs) swept before the rows go and again once they are gone (SessionsErasure).
+    erasure: erasureConsumer('sessions', ({ config, connections, parts, logger }) => {
+      const erasure = new SessionsErasure({
+        prisma: connections.prisma,
+        redis: connections.redis,
+        namespace: config.BUS_NAMESPACE,
+        timelines: parts.timelines,
+        cards: parts.cards,
+        people: parts.people,
+        fanoutQueue: connections.fanoutQueue,
+        // A job whose worker died stays active until its lock lapses and the stalled check moves it.
+        activeWaitMs: config.FANOUT_LOCK_MS + config.FANOUT_STALLED_INTERVAL_MS,
+        logger: logger.child({ component: 'erasure' }),
+      });
+      return { db: erasure.db, durable: config.READ_MODEL_CONSUMER, outside: erasure.outside, rows: erasure.rows };
+    }),
+    // Its part of a data export (issue 24).
+    export: exportConsumer('sessions', ({ config, connections }) => ({ durable: config.READ_MODEL_CONSUMER, build: (userId) => exportSessions(connections.prisma, userId) })),
+  },
+});
