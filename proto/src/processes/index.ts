@@ -140,3 +140,4 @@ const promising = <Part extends 'erase' | 'export'>(part: Part) =>
   PROCESS_NAMES.filter((name) => (PROCESS_CONTRACTS[name] as ProcessContract).lifecycle?.[part]) as Array<Promising<Part>>;
 export const ERASING_SERVICES: readonly ErasingService[] = promising('erase');
 export const EXPORTING_SERVICES: readonly ExportingService[] = promising('export');
+export { EVENT_NOTES } from './event-notes';
