@@ -87,6 +87,17 @@ describe('the contract table', () => {
     }
   });
 
+  it('pages only lists: a paged contract answers an array at 200 and takes a cursor (and a list that takes a cursor is paged)', () => {
+    const paged = contracts.filter((c) => c.paged);
+    expect(paged.length).toBeGreaterThanOrEqual(7);
+    for (const c of paged) {
+      const list = c.responses?.[200];
+      expect(list?.safeParse([]).success, `${key(c)} answers a list`).toBe(true);
+      expect(keysOf(c.query), `${key(c)} takes a cursor`).toContain('cursor');
+    }
+    for (const c of contracts.filter((c) => keysOf(c.query).includes('cursor'))) expect(c.paged, `${key(c)} takes a cursor but is not paged`).toBe(true);
+  });
+
   it('is deny-by-default: a contract that names no access is signed-in', () => {
     const table = defineRoutes('places', { quiet: { method: 'GET', path: '/api/quiet', summary: 'says nothing of its access' } });
     expect(table.quiet.access).toEqual({ level: 'signed-in' });

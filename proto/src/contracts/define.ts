@@ -75,6 +75,12 @@ export interface RouteSpec {
   readonly responses?: { readonly [status: number]: ZodType };
   /** An answer that stays open (server-sent events): the handler takes the raw response over. */
   readonly stream?: boolean;
+  /**
+   * A page of a list (its 200 is an array, its query takes a `cursor`): the
+   * handler returns `{ items, next }`, and the runtime answers the items with
+   * the next page's cursor in the `x-next-cursor` header (NEXT_CURSOR_HEADER).
+   */
+  readonly paged?: true;
   readonly rateLimit?: RateLimitClass;
   /** Largest body in bytes, enforced by the gateway and the service (413): DEFAULT_BODY_LIMIT unless told. */
   readonly bodyLimit?: number;

@@ -29,7 +29,8 @@ export const messagingApi = defineRoutes('messaging', {
   conversations: {
     method: 'GET',
     path: '/api/conversations',
-    summary: "The viewer's conversations, a page at a time (next cursor in x-next-cursor)",
+    paged: true,
+    summary: "The viewer's conversations, a page at a time",
     query: conversationListQuery,
     responses: { 200: z.array(conversation) },
   },
@@ -43,7 +44,8 @@ export const messagingApi = defineRoutes('messaging', {
   conversationMessages: {
     method: 'GET',
     path: '/api/conversations/:id/messages',
-    summary: "A conversation's messages, a page at a time (next cursor in x-next-cursor)",
+    paged: true,
+    summary: "A conversation's messages, a page at a time",
     params: idParams,
     query: messageListQuery,
     responses: { 200: z.array(conversationMessage) },
@@ -68,7 +70,8 @@ export const messagingApi = defineRoutes('messaging', {
   threads: {
     method: 'GET',
     path: '/api/messages',
-    summary: "The viewer's threads, a page at a time (next cursor in x-next-cursor)",
+    paged: true,
+    summary: "The viewer's threads, a page at a time",
     query: conversationListQuery,
     responses: { 200: z.array(dmThread) },
   },
@@ -82,7 +85,8 @@ export const messagingApi = defineRoutes('messaging', {
   thread: {
     method: 'GET',
     path: '/api/messages/:otherUserId',
-    summary: 'The thread with one person, a page at a time (next cursor in x-next-cursor)',
+    paged: true,
+    summary: 'The thread with one person, a page at a time',
     params: otherUserParams,
     query: messageListQuery,
     responses: { 200: z.array(dmMessage) },

@@ -20,7 +20,8 @@ export const notificationsApi = defineRoutes('notifications', {
   list: {
     method: 'GET',
     path: '/api/notifications',
-    summary: "The viewer's notifications, newest first; the next page's cursor in x-next-cursor",
+    paged: true,
+    summary: "The viewer's notifications, newest first",
     query: notificationListQuery,
     responses: { 200: z.array(notification) },
   },

@@ -44,7 +44,8 @@ export const sessionsApi = defineRoutes('sessions', {
   feed: {
     method: 'GET',
     path: '/api/sessions',
-    summary: "The viewer's feed, a page at a time (next cursor in x-next-cursor)",
+    paged: true,
+    summary: "The viewer's feed, a page at a time",
     query: feedQuery,
     responses: { 200: z.array(feedSession) },
   },
@@ -110,7 +111,8 @@ export const sessionsApi = defineRoutes('sessions', {
   likes: {
     method: 'GET',
     path: '/api/sessions/:id/likes',
-    summary: "Who liked a session, a page at a time (next cursor in x-next-cursor)",
+    paged: true,
+    summary: "Who liked a session, a page at a time",
     params: idParams,
     query: likeListQuery,
     responses: { 200: z.array(sessionLike) },

@@ -1,11 +1,12 @@
-import { defineService, erasureConsumer, exportConsumer } from '@hoptrack/runtime';
+import { LIVE_PUSHES } from '@hoptrack/proto';
+import { audienceLiveReactions, defineService, erasureConsumer, exportConsumer, startLiveFeed } from '@hoptrack/runtime';
 import { buildMessagingApp } from './app';
 import { messagingConfigSchema } from './config';
 import { database, openConnections } from './connections';
 import { startReadModelConsumers } from './consumers/read-model.consumer';
 import { eraseMessagingRows } from './domain/erasure';
 import { exportMessages } from './domain/export';
-import { startLiveFeed } from './live/feed';
+import { presenceLiveReactions, presenceLiveSubject } from './presence/live';
 import { forgetPresence, presencePrefix } from './presence/store';
 
 /** The messaging service: conversations, messages and the live stream; what it reads and publishes is its contract in proto (PROCESS_CONTRACTS.messaging). */
@@ -17,7 +18,16 @@ export const messagingService = defineService({
   build: ({ config, logger, metrics, clock, connections }) => buildMessagingApp({ config, logger, metrics, clock, ...connections }),
   async workers({ connections, parts, logger }) {
     // Subscribed before the port opens: no stream can say `ready` before its events can reach it.
-    const liveFeed = await startLiveFeed({ bus: connections.bus, hub: parts.hub, presence: parts.presence, logger });
+    // The runtime's live feed relays every declared push (proto LIVE_PUSHES, messaging's and the other features');
+    // presence's reactions come before the audience's (an erased person's presence goes before their streams close).
+    const liveFeed = await startLiveFeed({
+      bus: connections.bus,
+      hub: parts.hub,
+      pushes: LIVE_PUSHES,
+      reactions: [presenceLiveReactions(parts.presence), audienceLiveReactions],
+      subjects: [presenceLiveSubject(connections.bus.namespace)],
+      logger,
+    });
     parts.presence.start();
     return [
       { name: 'live feed', close: () => liveFeed.stop() },

@@ -16,6 +16,7 @@ import { startConsumer, type RunningConsumer } from '../src/bus/consumer';
 import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
 import { pgSqlClient } from '../src/db/pg-sql-client';
+import { identifier, queryRows, sql, uuid } from '../src/db/fragment';
 
 /**
  * The audience module (issue 19): its tables' one definition, its one
@@ -194,18 +195,19 @@ describe('the policy: one answer in TypeScript and in SQL', () => {
   });
 
   it('the SQL condition agrees with canSee(access) in every cell, self included', async () => {
-    const { rows } = await pool.query<{ id: string; sees: boolean }>(
-      `SELECT o.id::text AS id, ${audienceSql.canSee('$1::uuid', 'o.id')} AS sees FROM unnest($2::uuid[]) AS o(id)`,
-      [viewer, [...owners, viewer]],
+    // The condition binds the viewer itself; the list of owners is the statement's own parameter, numbered after it.
+    const rows = await queryRows<Array<{ id: string; sees: boolean }>>(
+      db(),
+      sql`SELECT o.id::text AS id, ${audienceSql.canSee(uuid(viewer), identifier('o.id'))} AS sees FROM unnest(${[...owners, viewer]}::uuid[]) AS o(id)`,
     );
-    const sql = new Map(rows.map((r) => [r.id, r.sees]));
-    expect(cells.map((c, i) => [c.name, sql.get(owners[i] as string)])).toEqual(cells.map((c) => [c.name, canSee(c.access)]));
-    expect(sql.get(viewer)).toBe(true);
+    const seen = new Map(rows.map((r) => [r.id, r.sees]));
+    expect(cells.map((c, i) => [c.name, seen.get(owners[i] as string)])).toEqual(cells.map((c) => [c.name, canSee(c.access)]));
+    expect(seen.get(viewer)).toBe(true);
   });
 
-  it('refuses anything but a column or a parameter in its SQL builders', () => {
-    expect(() => audienceSql.canSee('$1::uuid', "s.user_id OR true --")).toThrow(/not a column/);
-    expect(() => audienceSql.blockedBetween('1=1', 'x')).toThrow(/not a column/);
+  it('refuses anything but identifiers as the names its SQL builders splice (values are parameters)', () => {
+    expect(() => audienceSql.canSee(uuid(viewer), identifier('s.user_id OR true --'))).toThrow(/not a column or table name/);
+    expect(() => audienceSql.blockedBetween(uuid(viewer), uuid(viewer), { table: 'blocks; --', blocker: 'a', blocked: 'b' })).toThrow(/not a column or table name/);
   });
 });
 

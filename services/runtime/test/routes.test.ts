@@ -37,6 +37,14 @@ const table = defineRoutes('places', {
   open: { method: 'GET', path: '/api/things', summary: 'a public list', access: publicAccess('a test of the public level'), responses: { 200: z.array(z.string()) } },
   link: { method: 'GET', path: '/api/things/files/*', summary: 'a signed link', access: signedLink('a test of the signed-link level') },
   small: { method: 'PUT', path: '/api/things/:id/small', summary: 'a tiny body', body: z.object({ text: z.string() }), bodyLimit: 100 },
+  pages: {
+    method: 'GET',
+    path: '/api/things/pages',
+    summary: 'a list a page at a time',
+    paged: true,
+    query: z.object({ cursor: z.string().optional() }),
+    responses: { 200: z.array(z.string()) },
+  },
 });
 
 const handlers: Handlers<typeof table> = {
@@ -46,6 +54,8 @@ const handlers: Handlers<typeof table> = {
   link: async (_request, reply) => reply.code(204).send(),
   // Nothing returned, nothing sent: the runtime answers 204.
   small: async () => undefined,
+  // A paged contract's handler returns a page; the runtime answers its items and puts the cursor in a header.
+  pages: async (request) => (request.query.cursor ? { items: ['c'], next: null } : { items: ['a', 'b'], next: 'page-2' }),
 };
 
 function server(options: { uncontracted?: { reason: string } } = {}) {
@@ -130,6 +140,7 @@ describe('routes mounted from contracts', () => {
         'GET /api/things places.open',
         'GET /api/things/files/* places.link',
         'PUT /api/things/:id/small places.small',
+        'GET /api/things/pages places.pages',
         'GET /healthz runtime',
         'GET /readyz runtime',
         'GET /metrics runtime',
@@ -148,12 +159,25 @@ describe('routes mounted from contracts', () => {
 });
 
 describe('handler types follow the contract', () => {
+  it('answers a paged contract with the page\'s items, the next page\'s cursor in x-next-cursor and none on the last', async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate });
+    const headers = { authorization: `Bearer ${TOKEN}` };
+    const first = await app.inject({ method: 'GET', url: '/api/things/pages', headers });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual(['a', 'b']);
+    expect(first.headers['x-next-cursor']).toBe('page-2');
+    const last = await app.inject({ method: 'GET', url: '/api/things/pages?cursor=page-2', headers });
+    expect(last.json()).toEqual(['c']);
+    expect(last.headers['x-next-cursor']).toBeUndefined();
+  });
+
   it('a public handler has no identity to read, a signed-in one has', () => {
     const typed: Handlers<typeof table> = {
       ...handlers,
       // @ts-expect-error -- a public contract's request carries no identity
       open: async (request) => [request.auth.userId],
     };
-    expect(Object.keys(typed).sort()).toEqual(['link', 'mine', 'open', 'small']);
+    expect(Object.keys(typed).sort()).toEqual(['link', 'mine', 'open', 'pages', 'small']);
   });
 });

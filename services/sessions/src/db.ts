@@ -1,3 +1,4 @@
+import { compile, type Sql } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
@@ -11,9 +12,15 @@ export type Db = PrismaClient | Prisma.TransactionClient;
  * on every call. For the hot path only (a feed page's one statement, whose
  * planning cost more than running it: docs/benchmarks.md); everything else
  * goes through Prisma.
+ *
+ * The statement is a fragment (`sql\`…\``), compiled to its text and values
+ * on each call. A name stands for one text: the fragment's shape must not
+ * depend on its values (a value, even null, is always a parameter; build
+ * optional parts under another name). A name sent with another text throws,
+ * rather than run on a connection that prepared the first one.
  */
 export interface PreparedSql {
-  query<T>(name: string, text: string, values: unknown[]): Promise<T[]>;
+  query<T>(name: string, statement: Sql): Promise<T[]>;
 }
 
 export interface Database {
@@ -47,10 +54,15 @@ export function createDatabase(connectionString: string, options: DatabaseOption
     prisma = new PrismaClient({ adapter });
   }
   let closed = false;
+  const texts = new Map<string, string>();
   return {
     prisma,
     prepared: {
-      async query<T>(name: string, text: string, values: unknown[]): Promise<T[]> {
+      async query<T>(name: string, statement: Sql): Promise<T[]> {
+        const { text, values } = compile(statement);
+        const known = texts.get(name);
+        if (known === undefined) texts.set(name, text);
+        else if (known !== text) throw new Error(`named statement ${name} sent with another text: its fragment changed shape with its values`);
         onStatement?.(text);
         return (await pool.query({ name, text, values })).rows as T[];
       },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureDatabase } from '@hoptrack/runtime';
+import { ensureDatabase, queryRows, sql } from '@hoptrack/runtime';
 import { testDatabaseUrl } from '@hoptrack/testing';
 import { sessionsConfigSchema } from '../src/config';
 import { createDatabase } from '../src/db';
@@ -18,15 +18,17 @@ describe('the database pool', () => {
     const url = testDatabaseUrl('sessions_pool');
     await ensureDatabase(url);
     const database = createDatabase(url, { poolMax: config.DATABASE_POOL_MAX });
-    const sql = 'SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)';
+    const statement = sql`SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)`;
     try {
       // Prisma and the named statements share the one pool.
       const pids = await Promise.all([
-        ...Array.from({ length: 4 }, () => database.prisma.$queryRawUnsafe<Array<{ pid: number }>>(sql).then((rows) => rows[0]?.pid)),
-        ...Array.from({ length: 4 }, () => database.prepared.query<{ pid: number }>('pool-test', sql, []).then((rows) => rows[0]?.pid)),
+        ...Array.from({ length: 4 }, () => queryRows<Array<{ pid: number }>>(database.prisma, statement).then((rows) => rows[0]?.pid)),
+        ...Array.from({ length: 4 }, () => database.prepared.query<{ pid: number }>('pool-test', statement).then((rows) => rows[0]?.pid)),
       ]);
       expect(pids.every((pid) => typeof pid === 'number')).toBe(true);
       expect(new Set(pids).size).toBeLessThanOrEqual(2);
+      // A name stands for one text: another text under it is refused, not sent.
+      await expect(database.prepared.query('pool-test', sql`SELECT ${1}::int AS pid`)).rejects.toThrow(/another text/);
     } finally {
       await database.close();
     }

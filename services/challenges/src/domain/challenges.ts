@@ -7,7 +7,7 @@ import {
   type CompletedChallenge,
   type MyChallengesQuery,
 } from '@hoptrack/proto';
-import { accessOf, audienceSql, conflict, forbidden, notFound, type SqlClient } from '@hoptrack/runtime';
+import { accessOf, audienceSql, conflict, forbidden, identifier, notFound, queryRows, sql, uuid, type Sql, type SqlClient } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { ChallengeGenerator } from '../generator/generator';
 import type { Clock } from './clock';
@@ -38,20 +38,23 @@ interface Page {
 export const UTC = 'UTC';
 
 /**
- * `$1`'s friends in a challenge, as rows `f` of user_challenges: the count every
+ * The viewer's friends in a challenge, as rows `f` of user_challenges: the count every
  * card shows, and the page's list. Read from the viewer's friends (a few) into
  * the challenge's people (possibly everyone), by the (user, challenge) index.
  */
-const FRIENDS_IN = (challenge: string) =>
-  `(${audienceSql.friendsOf('$1::uuid')}) fr JOIN user_challenges f ON f.user_id = fr.id AND f.challenge_id = ${challenge}`;
+const friendsIn = (viewer: Sql, challenge: Sql): Sql =>
+  sql`(${audienceSql.friendsOf(viewer)}) fr JOIN user_challenges f ON f.user_id = fr.id AND f.challenge_id = ${challenge}`;
 
-/** Challenges as `$1` sees them: with their own progress, if they joined. */
-const CHALLENGE_SELECT = `
+/** Challenges as the viewer sees them: with their own progress, if they joined. Ends before its WHERE. */
+function challengeSelect(viewerId: string): Sql {
+  const viewer = uuid(viewerId);
+  return sql`
   SELECT dc.id::text, dc.title, dc.description, dc.challenge_type, dc.target_value, to_char(dc.date, 'YYYY-MM-DD') AS date, dc.is_active,
          uc.progress, uc.is_completed, uc.completed_at, uc.window_end,
-         (SELECT count(*)::int FROM ${FRIENDS_IN('dc.id')}) AS friend_count
+         (SELECT count(*)::int FROM ${friendsIn(viewer, identifier('dc.id'))}) AS friend_count
     FROM daily_challenges dc
-    LEFT JOIN user_challenges uc ON uc.challenge_id = dc.id AND uc.user_id = $1::uuid`;
+    LEFT JOIN user_challenges uc ON uc.challenge_id = dc.id AND uc.user_id = ${viewer}`;
+}
 
 
 /** Today's challenges, joining, and the lists of one's own and a profile's completed ones. */
@@ -74,11 +77,10 @@ export class Challenges {
   /** One challenge's page: the viewer's card and their friends in it, furthest first. */
   async detail(viewerId: string, id: string, timeZone = UTC): Promise<ChallengeDetail> {
     const row = await this.row(this.deps.prisma, viewerId, id);
-    const friends = await this.deps.prisma.$queryRawUnsafe<Array<{ user_id: string; progress: number; is_completed: boolean; completed_at: Date | null }>>(
-      `SELECT f.user_id::text, f.progress, f.is_completed, f.completed_at FROM ${FRIENDS_IN('$2::uuid')}
+    const friends = await queryRows<Array<{ user_id: string; progress: number; is_completed: boolean; completed_at: Date | null }>>(
+      this.deps.prisma,
+      sql`SELECT f.user_id::text, f.progress, f.is_completed, f.completed_at FROM ${friendsIn(uuid(viewerId), uuid(id))}
         ORDER BY f.progress DESC, f.completed_at ASC NULLS LAST, f.joined_at ASC LIMIT 100`,
-      viewerId,
-      id,
     );
     const person = await challengePeople(this.deps.prisma, friends.map((f) => f.user_id));
     return {
@@ -129,14 +131,13 @@ export class Challenges {
   /** The viewer's own: running (joined, not completed, day not over) or completed, newest first. */
   async mine(viewerId: string, query: MyChallengesQuery): Promise<Challenge[]> {
     const running = query.status === 'current';
-    const rows = await this.deps.prisma.$queryRawUnsafe<ChallengeRow[]>(
-      `${CHALLENGE_SELECT}
-        WHERE uc.user_id IS NOT NULL AND ${running ? 'NOT uc.is_completed AND uc.window_end > $4::timestamptz' : 'uc.is_completed'}
-        ORDER BY ${running ? 'uc.window_end ASC' : 'uc.completed_at DESC'}, dc.id LIMIT $2 OFFSET $3`,
-      viewerId,
-      query.limit,
-      query.offset,
-      ...(running ? [this.deps.clock().toISOString()] : []),
+    const status = running ? sql`NOT uc.is_completed AND uc.window_end > ${this.deps.clock().toISOString()}::timestamptz` : sql`uc.is_completed`;
+    const order = running ? sql`uc.window_end ASC` : sql`uc.completed_at DESC`;
+    const rows = await queryRows<ChallengeRow[]>(
+      this.deps.prisma,
+      sql`${challengeSelect(viewerId)}
+        WHERE uc.user_id IS NOT NULL AND ${status}
+        ORDER BY ${order}, dc.id LIMIT ${query.limit} OFFSET ${query.offset}`,
     );
     return rows.map((row) => this.view(row, UTC));
   }
@@ -158,16 +159,14 @@ export class Challenges {
   }
 
   private ofDate(viewerId: string, date: string): Promise<ChallengeRow[]> {
-    return this.deps.prisma.$queryRawUnsafe<ChallengeRow[]>(
-      `${CHALLENGE_SELECT} WHERE dc.date = $2::date ORDER BY array_position($3::text[], dc.challenge_type)`,
-      viewerId,
-      date,
-      CHALLENGE_KIND_NAMES,
+    return queryRows<ChallengeRow[]>(
+      this.deps.prisma,
+      sql`${challengeSelect(viewerId)} WHERE dc.date = ${date}::date ORDER BY array_position(${CHALLENGE_KIND_NAMES}::text[], dc.challenge_type)`,
     );
   }
 
   private async row(db: SqlClient, viewerId: string, id: string): Promise<ChallengeRow> {
-    const [row] = await db.$queryRawUnsafe<ChallengeRow[]>(`${CHALLENGE_SELECT} WHERE dc.id = $2::uuid`, viewerId, id);
+    const [row] = await queryRows<ChallengeRow[]>(db, sql`${challengeSelect(viewerId)} WHERE dc.id = ${uuid(id)}`);
     if (!row) throw notFound('Challenge not found');
     return row;
   }

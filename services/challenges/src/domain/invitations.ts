@@ -6,7 +6,7 @@ import {
   type ChallengeInvitations,
   type ChallengeKind,
 } from '@hoptrack/proto';
-import { audienceSql, badRequest, blockedBetween, conflict, forbidden, notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
+import { audienceSql, badRequest, blockedBetween, conflict, forbidden, identifier, notFound, queryRows, sql, uuid, type Outbox, type SqlClient } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { Challenges } from './challenges';
 import { UTC } from './challenges';
@@ -28,7 +28,7 @@ interface InvitationRow {
   date: string;
 }
 
-const INVITATION_SELECT = `
+const INVITATION_SELECT = sql`
   SELECT i.id::text, i.from_user_id::text, i.to_user_id::text, i.challenge_id::text, i.status, i.responded_at, i.created_at, i.expires_at,
          dc.title, dc.challenge_type, dc.target_value, to_char(dc.date, 'YYYY-MM-DD') AS date
     FROM challenge_invitations i JOIN daily_challenges dc ON dc.id = i.challenge_id`;
@@ -51,10 +51,10 @@ export class Invitations {
   async invite(fromUserId: string, challengeId: string, toUserId: string, timeZone = UTC, requestId?: string): Promise<ChallengeInvitation> {
     if (fromUserId === toUserId) throw badRequest(CHALLENGE_MESSAGES.self, 'friendId');
     const id = await this.deps.prisma.$transaction(async (tx) => {
-      const friends = await tx.$queryRawUnsafe<Array<{ ok: boolean }>>(
-        `SELECT ${audienceSql.friends('$1::uuid', '$2::uuid')} AND NOT ${audienceSql.blockedBetween('$1::uuid', '$2::uuid')} AS ok`,
-        fromUserId,
-        toUserId,
+      const [from, to] = [uuid(fromUserId), uuid(toUserId)];
+      const friends = await queryRows<Array<{ ok: boolean }>>(
+        tx,
+        sql`SELECT ${audienceSql.friends(from, to)} AND NOT ${audienceSql.blockedBetween(from, to)} AS ok`,
       );
       const { windowEnd } = await this.deps.challenges.joinIn(tx, fromUserId, challengeId, timeZone, requestId);
       if (!friends[0]?.ok) throw forbidden(CHALLENGE_MESSAGES.friendsOnly);
@@ -91,11 +91,12 @@ export class Invitations {
 
   /** Received and sent, newest first, without anyone blocked either way. */
   async list(viewerId: string): Promise<ChallengeInvitations> {
+    const viewer = uuid(viewerId);
     const side = (column: 'to_user_id' | 'from_user_id', other: 'from_user_id' | 'to_user_id') =>
-      this.deps.prisma.$queryRawUnsafe<InvitationRow[]>(
-        `${INVITATION_SELECT} WHERE i.${column} = $1::uuid AND NOT ${audienceSql.blockedBetween('$1::uuid', `i.${other}`)}
+      queryRows<InvitationRow[]>(
+        this.deps.prisma,
+        sql`${INVITATION_SELECT} WHERE ${identifier(`i.${column}`)} = ${viewer} AND NOT ${audienceSql.blockedBetween(viewer, identifier(`i.${other}`))}
           ORDER BY i.created_at DESC, i.id LIMIT ${LIST_MAX}`,
-        viewerId,
       );
     const [received, sent] = await Promise.all([side('to_user_id', 'from_user_id'), side('from_user_id', 'to_user_id')]);
     const views = await this.views(this.deps.prisma, [...received, ...sent]);
@@ -105,7 +106,7 @@ export class Invitations {
   /** The recipient accepts (and joins, in their zone) or declines; once, before it expires. */
   async answer(viewerId: string, id: string, body: AnswerInvitationBody, requestId?: string): Promise<ChallengeInvitation> {
     await this.deps.prisma.$transaction(async (tx) => {
-      const [row] = await tx.$queryRawUnsafe<InvitationRow[]>(`${INVITATION_SELECT} WHERE i.id = $1::uuid FOR UPDATE OF i`, id);
+      const [row] = await queryRows<InvitationRow[]>(tx, sql`${INVITATION_SELECT} WHERE i.id = ${uuid(id)} FOR UPDATE OF i`);
       const involved = row && (row.to_user_id === viewerId || row.from_user_id === viewerId);
       if (!row || !involved || (await blockedBetween(tx, row.from_user_id, row.to_user_id))) throw notFound('Invitation not found');
       if (row.to_user_id !== viewerId) throw forbidden(CHALLENGE_MESSAGES.recipientOnly);
@@ -126,7 +127,7 @@ export class Invitations {
   }
 
   private async one(db: SqlClient, id: string): Promise<ChallengeInvitation> {
-    const rows = await db.$queryRawUnsafe<InvitationRow[]>(`${INVITATION_SELECT} WHERE i.id = $1::uuid`, id);
+    const rows = await queryRows<InvitationRow[]>(db, sql`${INVITATION_SELECT} WHERE i.id = ${uuid(id)}`);
     const [view] = await this.views(db, rows);
     if (!view) throw notFound('Invitation not found');
     return view;

@@ -1,9 +1,8 @@
-import { NEXT_CURSOR_HEADER, type messagingApi } from '@hoptrack/proto';
-import { HttpError, REQUEST_ID_HEADER, type Handlers } from '@hoptrack/runtime';
+import type { messagingApi } from '@hoptrack/proto';
+import { HttpError, REQUEST_ID_HEADER, type Handlers, type LiveHub } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { Conversations } from '../domain/conversations';
 import { conversationMessageView, conversationView, dmMessageView, loadPeople, threadView } from '../domain/views';
-import type { LiveHub } from '../live/hub';
 import type { Presence } from '../presence/presence';
 
 export interface MessagingHandlersDeps {
@@ -18,11 +17,10 @@ export function messagingHandlers(deps: MessagingHandlersDeps): Handlers<typeof 
   const { conversations, prisma, hub, presence } = deps;
   return {
     // ---- The conversation API (spec 7, 'Messaging', first line) ----
-    conversations: async (request, reply) => {
+    conversations: async (request) => {
       const viewerId = request.auth.userId;
       const page = await conversations.list(viewerId, request.query.cursor, request.query.limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.items.map((c) => conversationView(c.conversation, viewerId, c.context));
+      return { items: page.items.map((c) => conversationView(c.conversation, viewerId, c.context)), next: page.next };
     },
     // 201 for a new conversation, 200 for the pair's existing one.
     startConversation: async (request, reply) => {
@@ -30,11 +28,10 @@ export function messagingHandlers(deps: MessagingHandlersDeps): Handlers<typeof 
       const { conversation: started, created } = await conversations.start(viewerId, request.body.participantId);
       return reply.status(created ? 201 : 200).send(conversationView(started.conversation, viewerId, started.context));
     },
-    conversationMessages: async (request, reply) => {
+    conversationMessages: async (request) => {
       const page = await conversations.messages(request.auth.userId, request.params.id, request.query.cursor, request.query.limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
       const people = await loadPeople(prisma, page.items.map((m) => m.senderId));
-      return page.items.map((m) => conversationMessageView(m, people));
+      return { items: page.items.map((m) => conversationMessageView(m, people)), next: page.next };
     },
     sendMessage: async (request) => {
       const message = await conversations.send(request.auth.userId, request.params.id, request.body.content, request.id);
@@ -43,22 +40,20 @@ export function messagingHandlers(deps: MessagingHandlersDeps): Handlers<typeof 
     markConversationRead: async (request) => conversations.markConversationRead(request.auth.userId, request.params.id, request.id),
 
     // ---- The older thread API (spec 7, 'Messaging', second line): the same store seen as DM threads ----
-    threads: async (request, reply) => {
+    threads: async (request) => {
       const viewerId = request.auth.userId;
       const page = await conversations.list(viewerId, request.query.cursor, request.query.limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.items.map((c) => threadView(c.conversation, viewerId, c.context));
+      return { items: page.items.map((c) => threadView(c.conversation, viewerId, c.context)), next: page.next };
     },
     unread: async (request) => conversations.unread(request.auth.userId),
-    thread: async (request, reply) => {
+    thread: async (request) => {
       const page = await conversations.messagesWith(request.auth.userId, request.params.otherUserId, request.query.cursor, request.query.limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.items.map(dmMessageView);
+      return { items: page.items.map(dmMessageView), next: page.next };
     },
     sendDirect: async (request) => dmMessageView(await conversations.sendTo(request.auth.userId, request.body.toUserId, request.body.content, request.id)),
     markMessageRead: async (request) => dmMessageView(await conversations.markMessageRead(request.auth.userId, request.params.id, request.id)),
 
-    // ---- Live delivery: the viewer's server-sent event stream (see LiveHub and LiveFeed) ----
+    // ---- Live delivery: the viewer's server-sent event stream (the runtime's LiveHub, fed by its startLiveFeed: see service.ts) ----
     live: async (request, reply) => {
       const { userId, tokenVersion } = request.auth;
       if (hub.isFull) throw new HttpError(503, 'Too many live connections on this instance, please retry');

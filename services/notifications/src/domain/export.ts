@@ -1,5 +1,5 @@
 import { NOTIFICATION_ACTORS_SHOWN, NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type ExportPart, type NotificationKind } from '@hoptrack/proto';
-import { peopleByIds } from '@hoptrack/runtime';
+import { peopleByIds, queryRows, sql, uuid } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import { notificationText } from './texts';
 import { inboxSql } from './visibility';
@@ -31,22 +31,22 @@ interface ContributionRow {
  */
 export async function exportNotifications(db: Db, userId: string): Promise<Omit<ExportPart, 'service'>> {
   const [entries, contributions, settings] = await Promise.all([
-    db.$queryRawUnsafe<EntryRow[]>(
-      `SELECT n.id::text AS "id", n.target_id::text AS "target_id", n.read, n.created_at, n.updated_at,
+    queryRows<EntryRow[]>(
+      db,
+      sql`SELECT n.id::text AS "id", n.target_id::text AS "target_id", n.read, n.created_at, n.updated_at,
               sr.title AS "session_title", cr.title AS "challenge_title"
          FROM "notifications" n
          LEFT JOIN "session_refs" sr ON sr.session_id = n.target_id
          LEFT JOIN "challenge_refs" cr ON cr.challenge_id = n.target_id
-        WHERE n.user_id = $1::uuid AND ${inboxSql.entryVisible()}
+        WHERE n.user_id = ${uuid(userId)} AND ${inboxSql.entryVisible()}
         ORDER BY n.updated_at DESC, n.id DESC`,
-      userId,
     ),
-    db.$queryRawUnsafe<ContributionRow[]>(
-      `SELECT a.notification_id::text AS "notification_id", a.kind, a.actor_id::text AS "actor_id", a.at
+    queryRows<ContributionRow[]>(
+      db,
+      sql`SELECT a.notification_id::text AS "notification_id", a.kind, a.actor_id::text AS "actor_id", a.at
          FROM "notification_actors" a JOIN "notifications" n ON n.id = a.notification_id
-        WHERE n.user_id = $1::uuid AND ${inboxSql.actorVisible('a', 'n')}
+        WHERE n.user_id = ${uuid(userId)} AND ${inboxSql.actorVisible('a', 'n')}
         ORDER BY a.at DESC, a.kind, a.source_id`,
-      userId,
     ),
     db.notificationSetting.findMany({ where: { userId } }),
   ]);

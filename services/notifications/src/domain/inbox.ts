@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NOTIFICATION_KINDS, type NotificationKind } from '@hoptrack/proto';
-import { audienceSql, type SqlClient } from '@hoptrack/runtime';
+import { audienceSql, queryRows, sql, uuid, type SqlClient } from '@hoptrack/runtime';
 import { unreadCount } from './reads';
 
 /**
@@ -51,12 +51,11 @@ export class InboxWriter {
   /** Adds the contribution unless it is the recipient's own (but for OWN_DOING kinds), its kind is off, or the actor is blocked or muted. */
   async add(tx: SqlClient, c: Contribution): Promise<string[]> {
     if (c.recipientId === c.actorId && !OWN_DOING.has(c.kind)) return [];
-    const [allowed] = await tx.$queryRawUnsafe<Array<{ ok: boolean }>>(
-      `SELECT NOT EXISTS (SELECT 1 FROM "notification_settings" WHERE user_id = $1::uuid AND kind = $2 AND NOT in_app)
-          AND NOT ${audienceSql.blockedBetween('$1::uuid', '$3::uuid')} AND NOT ${audienceSql.muted('$1::uuid', '$3::uuid')} AS "ok"`,
-      c.recipientId,
-      c.kind,
-      c.actorId,
+    const [recipient, actor] = [uuid(c.recipientId), uuid(c.actorId)];
+    const [allowed] = await queryRows<Array<{ ok: boolean }>>(
+      tx,
+      sql`SELECT NOT EXISTS (SELECT 1 FROM "notification_settings" WHERE user_id = ${recipient} AND kind = ${c.kind} AND NOT in_app)
+          AND NOT ${audienceSql.blockedBetween(recipient, actor)} AND NOT ${audienceSql.muted(recipient, actor)} AS "ok"`,
     );
     if (!allowed?.ok) return [];
     const group = NOTIFICATION_KINDS[c.kind].group;

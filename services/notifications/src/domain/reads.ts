@@ -6,7 +6,7 @@ import {
   type NotificationActor,
   type NotificationKind,
 } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor, type SqlClient } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor, queryRows, sql, uuid, type Sql, type SqlClient } from '@hoptrack/runtime';
 import { notificationText } from './texts';
 import { inboxSql } from './visibility';
 
@@ -43,12 +43,12 @@ interface PersonRow {
  * needs its owner. The challenge an entry is about only gives words, so it is
  * joined to the chosen page alone (entryRows).
  */
-const ENTRIES = `"notifications" n LEFT JOIN "session_refs" sr ON sr.session_id = n.target_id`;
-/** The reader's ($1) entries they may see. */
-const READERS_VISIBLE = `n.user_id = $1::uuid AND ${inboxSql.entryVisible()}`;
+const ENTRIES = sql`"notifications" n LEFT JOIN "session_refs" sr ON sr.session_id = n.target_id`;
+/** The reader's entries they may see. */
+const readersVisible = (userId: string): Sql => sql`n.user_id = ${uuid(userId)} AND ${inboxSql.entryVisible()}`;
 
 export async function unreadCount(db: SqlClient, userId: string): Promise<number> {
-  const [row] = await db.$queryRawUnsafe<Array<{ count: number }>>(`SELECT count(*)::int AS "count" FROM ${ENTRIES} WHERE ${READERS_VISIBLE} AND NOT n.read`, userId);
+  const [row] = await queryRows<Array<{ count: number }>>(db, sql`SELECT count(*)::int AS "count" FROM ${ENTRIES} WHERE ${readersVisible(userId)} AND NOT n.read`);
   return row?.count ?? 0;
 }
 
@@ -61,8 +61,7 @@ export interface InboxPage {
 export async function listInbox(db: SqlClient, userId: string, cursorText: string | undefined, limit: number): Promise<InboxPage> {
   const cursor = decodeTimeCursor(cursorText);
   const rows = await entryRows(db, userId, {
-    where: '($2::timestamptz IS NULL OR (n.updated_at, n.id) < ($2::timestamptz, $3::uuid))',
-    values: [cursor ? new Date(cursor.at) : null, cursor?.id ?? null],
+    where: cursor ? sql`(n.updated_at, n.id) < (${new Date(cursor.at)}::timestamptz, ${uuid(cursor.id)})` : sql`TRUE`,
     limit: limit + 1,
   });
   const page = rows.slice(0, limit);
@@ -74,33 +73,34 @@ export async function listInbox(db: SqlClient, userId: string, cursorText: strin
 /** The reader's entries with these ids, as the list shows them (those the reader may still see), newest first. */
 export async function entriesByIds(db: SqlClient, userId: string, ids: readonly string[]): Promise<Notification[]> {
   if (ids.length === 0) return [];
-  const rows = await entryRows(db, userId, { where: 'n.id = ANY($2::uuid[])', values: [[...new Set(ids)]], limit: ids.length });
+  const rows = await entryRows(db, userId, { where: sql`n.id = ANY(${[...new Set(ids)]}::uuid[])`, limit: ids.length });
   return toNotifications(db, rows);
 }
 
 /**
- * The one query of entries: `filter.where` uses parameters from $2 on ($1 is
- * the reader). The page is chosen first (visibility, order, limit: the index on
- * (user_id, updated_at, id) walks the newest entries), and only its rows are
+ * The one query of entries: `filter.where` is the caller's condition on the
+ * entry `n`, a fragment with its own values. The page is chosen first
+ * (visibility, order, limit: the index on (user_id, updated_at, id) walks the
+ * newest entries), and only its rows are
  * then aggregated into their people and kinds: aggregating every entry of the
  * inbox before the sort made a page cost the whole inbox (18 ms of Postgres
  * at 150 entries, against 6 ms this way; docs/benchmarks.md).
  */
-async function entryRows(db: SqlClient, userId: string, filter: { where: string; values: unknown[]; limit: number }): Promise<EntryRow[]> {
-  const limitParam = `$${filter.values.length + 2}`;
-  return db.$queryRawUnsafe<EntryRow[]>(
-    `WITH page AS MATERIALIZED (
+async function entryRows(db: SqlClient, userId: string, filter: { where: Sql; limit: number }): Promise<EntryRow[]> {
+  return queryRows<EntryRow[]>(
+    db,
+    sql`WITH page AS MATERIALIZED (
        SELECT n.id, n.user_id, n.target_id, n.read, n.updated_at, sr.title, sr.owner_id
          FROM ${ENTRIES}
-        WHERE ${READERS_VISIBLE} AND ${filter.where}
+        WHERE ${readersVisible(userId)} AND ${filter.where}
         ORDER BY n.updated_at DESC, n.id DESC
-        LIMIT ${limitParam}
+        LIMIT ${filter.limit}
      )
      SELECT n.id::text AS "id", people.kind, kinds_of.kinds, n.target_id::text AS "target_id", n.read, n.updated_at, n.title, n.owner_id::text AS "owner_id",
             cr.title AS "challenge_title", people.actor_ids, people.actor_count, people.contributions
        FROM page n LEFT JOIN "challenge_refs" cr ON cr.challenge_id = n.target_id
        CROSS JOIN LATERAL (
-         SELECT (array_agg(v.actor_id::text ORDER BY v.last_at DESC))[1:${NOTIFICATION_ACTORS_SHOWN}] AS actor_ids,
+         SELECT (array_agg(v.actor_id::text ORDER BY v.last_at DESC))[1:${NOTIFICATION_ACTORS_SHOWN}::int] AS actor_ids,
                 count(*)::int AS actor_count, COALESCE(sum(v.n), 0)::int AS contributions,
                 (array_agg(v.last_kind ORDER BY v.last_at DESC))[1] AS kind
            FROM (SELECT a.actor_id, max(a.at) AS last_at, count(*) AS n, (array_agg(a.kind ORDER BY a.at DESC))[1] AS last_kind
@@ -111,9 +111,6 @@ async function entryRows(db: SqlClient, userId: string, filter: { where: string;
          SELECT array_agg(DISTINCT a.kind) AS kinds FROM "notification_actors" a WHERE a.notification_id = n.id AND ${inboxSql.actorVisible('a', 'n')}
        ) kinds_of
       ORDER BY n.updated_at DESC, n.id DESC`,
-    userId,
-    ...filter.values,
-    filter.limit,
   );
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type Notification } from '@hoptrack/proto';
-import type { Logger, SqlClient } from '@hoptrack/runtime';
+import { executeSql, identifier, queryRows, sql, uuid, type Logger, type Sql, type SqlClient } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import type { Contribution } from '../domain/inbox';
@@ -23,9 +23,9 @@ export interface DigestJob {
 /** Kinds whose e-mail is on until a person turns it off. */
 const EMAIL_BY_DEFAULT = NOTIFICATION_KIND_NAMES.filter((kind) => NOTIFICATION_KINDS[kind].emailByDefault);
 
-/** SQL: the kind has e-mail on for the person (their setting, else the kind's default in `defaults`). */
-const emailOn = (user: string, kind: string, defaults: string) =>
-  `COALESCE((SELECT s.email FROM "notification_settings" s WHERE s.user_id = ${user} AND s.kind = ${kind}), ${kind} = ANY(${defaults}))`;
+/** SQL: the kind has e-mail on for the person (their setting, else the kind's default: EMAIL_BY_DEFAULT). */
+const emailOn = (user: Sql, kind: Sql) =>
+  sql`COALESCE((SELECT s.email FROM "notification_settings" s WHERE s.user_id = ${user} AND s.kind = ${kind}), ${kind} = ANY(${EMAIL_BY_DEFAULT}::text[]))`;
 
 export interface DigestsOptions {
   queue: Queue<DigestJob>;
@@ -59,15 +59,11 @@ export class MailDigests {
   /** Remembers the contribution for the recipient's next mail when its kind's e-mail is on. */
   async remember(tx: SqlClient, entryId: string, c: Contribution): Promise<void> {
     if (!this.enabled) return;
-    const inserted = await tx.$executeRawUnsafe(
-      `INSERT INTO "pending_mails" (user_id, notification_id, kind, source_id, at)
-       SELECT $1::uuid, $4::uuid, $2, $5, $6 WHERE ${emailOn('$1::uuid', '$2', '$3::text[]')} ON CONFLICT DO NOTHING`,
-      c.recipientId,
-      c.kind,
-      EMAIL_BY_DEFAULT,
-      entryId,
-      c.sourceId,
-      c.at,
+    const inserted = await executeSql(
+      tx,
+      sql`INSERT INTO "pending_mails" (user_id, notification_id, kind, source_id, at)
+       SELECT ${uuid(c.recipientId)}, ${uuid(entryId)}, ${c.kind}, ${c.sourceId}, ${c.at}
+        WHERE ${emailOn(uuid(c.recipientId), sql`${c.kind}::text`)} ON CONFLICT DO NOTHING`,
     );
     if (inserted === 0) return;
     // One job per person and window: BullMQ ignores an add whose id already exists.
@@ -87,15 +83,14 @@ export class MailDigests {
   async send(db: SqlClient, userId: string): Promise<{ sent: boolean; entries: number }> {
     const transport = this.options.transport;
     if (!transport) return { sent: false, entries: 0 };
-    const pending = await db.$queryRawUnsafe<Array<{ notification_id: string; kind: string; source_id: string; visible: boolean }>>(
-      `SELECT p.notification_id::text AS "notification_id", p.kind, p.source_id,
-              (${emailOn('$1::uuid', 'p.kind', '$2::text[]')} AND ${inboxSql.actorVisible('a', 'n')}) AS "visible"
+    const pending = await queryRows<Array<{ notification_id: string; kind: string; source_id: string; visible: boolean }>>(
+      db,
+      sql`SELECT p.notification_id::text AS "notification_id", p.kind, p.source_id,
+              (${emailOn(uuid(userId), identifier('p.kind'))} AND ${inboxSql.actorVisible('a', 'n')}) AS "visible"
          FROM "pending_mails" p
          JOIN "notification_actors" a ON a.notification_id = p.notification_id AND a.kind = p.kind AND a.source_id = p.source_id
          JOIN "notifications" n ON n.id = p.notification_id
-        WHERE p.user_id = $1::uuid`,
-      userId,
-      EMAIL_BY_DEFAULT,
+        WHERE p.user_id = ${uuid(userId)}`,
     );
     if (pending.length === 0) return { sent: false, entries: 0 };
     const [person] = await db.$queryRawUnsafe<Array<{ email: string | null }>>('SELECT email FROM "users" WHERE id = $1::uuid', userId);

@@ -1,4 +1,4 @@
-import { INVALID_UNSUBSCRIBE_MESSAGE, NEXT_CURSOR_HEADER, UNSUBSCRIBED_MESSAGE, type notificationsApi } from '@hoptrack/proto';
+import { INVALID_UNSUBSCRIBE_MESSAGE, UNSUBSCRIBED_MESSAGE, type notificationsApi } from '@hoptrack/proto';
 import { badRequest, type Handlers } from '@hoptrack/runtime';
 import type { Notifications } from '../domain/notifications';
 import type { UnsubscribeTokens } from '../mail/unsubscribe';
@@ -7,11 +7,7 @@ import type { UnsubscribeTokens } from '../mail/unsubscribe';
 export function notificationsHandlers(notifications: Notifications, tokens: UnsubscribeTokens): Handlers<typeof notificationsApi> {
   return {
     // A person's own inbox (issue 22): the list, the bell's count, marking read, and the per-kind settings.
-    list: async (request, reply) => {
-      const page = await notifications.list(request.auth.userId, request.query.cursor, request.query.limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.items;
-    },
+    list: async (request) => notifications.list(request.auth.userId, request.query.cursor, request.query.limit),
     unreadCount: async (request) => ({ count: await notifications.unreadCount(request.auth.userId) }),
     markRead: async (request) => ({ updated: await notifications.markRead(request.auth.userId, request.body, request.id) }),
     settings: async (request) => notifications.settings(request.auth.userId),

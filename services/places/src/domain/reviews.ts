@@ -1,5 +1,5 @@
 import type { CreateReviewBody, Review } from '@hoptrack/proto';
-import { audienceSql, conflict, forbidden, notFound, type Outbox } from '@hoptrack/runtime';
+import { audienceSql, conflict, forbidden, identifier, joinSql, notFound, queryRows, sql, uuid, type Outbox, type Sql } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
 
 export interface ReviewsDeps {
@@ -32,12 +32,15 @@ interface ReviewRow {
 }
 
 /**
- * Reviews as `$1` (the viewer) may see them. The author's name and picture
+ * Reviews as the viewer may see them. The author's name and picture
  * come from the audience module's people table, so a rename shows on old reviews; an
  * imported review keeps its stored author name. Someone the viewer blocked,
- * or who blocked the viewer, is left out, as everywhere else.
+ * or who blocked the viewer, is left out, as everywhere else. Ends in its
+ * WHERE, for the caller to add `AND …` conditions.
  */
-const VISIBLE_REVIEWS = `
+function visibleReviews(viewerId: string): Sql {
+  const viewer = uuid(viewerId);
+  return sql`
   SELECT r.id, r.bar_id, r.user_id,
          COALESCE(NULLIF(u.display_name, ''), u.username, r.author_name, 'Hoptrack user') AS author_name,
          u.profile_picture AS author_picture,
@@ -45,8 +48,9 @@ const VISIBLE_REVIEWS = `
          v.is_helpful AS current_user_vote
   FROM bar_reviews r
   LEFT JOIN users u ON u.id = r.user_id
-  LEFT JOIN review_helpfulness v ON v.review_id = r.id AND v.user_id = $1::uuid
-  WHERE NOT ${audienceSql.blockedBetween('$1::uuid', 'r.user_id')}`;
+  LEFT JOIN review_helpfulness v ON v.review_id = r.id AND v.user_id = ${viewer}
+  WHERE NOT ${audienceSql.blockedBetween(viewer, identifier('r.user_id'))}`;
+}
 
 function reviewView(row: ReviewRow, viewerId: string): Review {
   return {
@@ -74,15 +78,14 @@ export class Reviews {
   /** Newest first. Unknown bar: 404. */
   async list(barId: string, viewerId: string, page: Page): Promise<Review[]> {
     await this.assertBarExists(this.deps.prisma, barId);
-    return this.visible(this.deps.prisma, viewerId, page, 'r.bar_id = $2::uuid', barId);
+    return this.visible(this.deps.prisma, viewerId, page, [sql`r.bar_id = ${uuid(barId)}`]);
   }
 
   /** How many of a bar's reviews the viewer may see. */
   async count(barId: string, viewerId: string): Promise<number> {
-    const [row] = await this.deps.prisma.$queryRawUnsafe<Array<{ n: bigint }>>(
-      `SELECT count(*) AS n FROM (${VISIBLE_REVIEWS} AND r.bar_id = $2::uuid) visible`,
-      viewerId,
-      barId,
+    const [row] = await queryRows<Array<{ n: bigint }>>(
+      this.deps.prisma,
+      sql`SELECT count(*) AS n FROM (${visibleReviews(viewerId)} AND r.bar_id = ${uuid(barId)}) visible`,
     );
     return Number(row?.n ?? 0);
   }
@@ -149,22 +152,18 @@ export class Reviews {
   }
 
   private async one(db: Db, reviewId: string, viewerId: string, barId?: string): Promise<Review> {
-    const [review] = barId
-      ? await this.visible(db, viewerId, { limit: 1, offset: 0 }, 'r.id = $2::uuid AND r.bar_id = $3::uuid', reviewId, barId)
-      : await this.visible(db, viewerId, { limit: 1, offset: 0 }, 'r.id = $2::uuid', reviewId);
+    const where: [Sql, ...Sql[]] = [sql`r.id = ${uuid(reviewId)}`];
+    if (barId) where.push(sql`r.bar_id = ${uuid(barId)}`);
+    const [review] = await this.visible(db, viewerId, { limit: 1, offset: 0 }, where);
     if (!review) throw notFound('Review not found');
     return review;
   }
 
-  private async visible(db: Db, viewerId: string, page: Page, where: string, ...values: string[]): Promise<Review[]> {
-    const limit = `$${values.length + 2}`;
-    const offset = `$${values.length + 3}`;
-    const rows = await db.$queryRawUnsafe<ReviewRow[]>(
-      `${VISIBLE_REVIEWS} AND ${where} ORDER BY r.review_date DESC, r.id DESC LIMIT ${limit} OFFSET ${offset}`,
-      viewerId,
-      ...values,
-      page.limit,
-      page.offset,
+  /** The visible reviews that meet every condition of `where`, newest first. */
+  private async visible(db: Db, viewerId: string, page: Page, where: readonly [Sql, ...Sql[]]): Promise<Review[]> {
+    const rows = await queryRows<ReviewRow[]>(
+      db,
+      sql`${visibleReviews(viewerId)} AND ${joinSql(where, ' AND ')} ORDER BY r.review_date DESC, r.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
     );
     return rows.map((row) => reviewView(row, viewerId));
   }

@@ -8,3 +8,4 @@ export { anyErased, audienceInbox, erasedHash, erasedPeopleGuard, forgetEventsNa
 export { ERASING_SERVICES, erasureConsumer, startErasure, type ErasingService, type ErasureOptions } from './erasure';
 export { EXPORTING_SERVICES, exportConsumer, exportPartName, exportParts, startExportContributor, type ExportContributorOptions, type ExportingService } from './export';
 export { audienceAuth } from './auth';
+export { audienceLiveReactions } from './live';

@@ -1,3 +1,4 @@
+import { identifier, queryRows, sql, uuid, type Sql } from '../db/fragment';
 import type { SqlClient } from '../db/sql';
 
 /**
@@ -40,7 +41,7 @@ export function canSee(access: Access): boolean {
   return access === 'self' || access === 'friend' || access === 'visible';
 }
 
-/** A table of blocks: who blocked whom. */
+/** A table of blocks: who blocked whom (identifiers). */
 export interface BlocksSource {
   table: string;
   blocker: string;
@@ -48,41 +49,32 @@ export interface BlocksSource {
 }
 const AUDIENCE_BLOCKS: BlocksSource = { table: '"blocks"', blocker: '"blocker_id"', blocked: '"blocked_id"' };
 
-const IDENTIFIER = /^(\$\d+(::uuid)?|"?[a-z_][a-z0-9_]*"?(\."?[a-z_][a-z0-9_]*"?)?)$/;
-
-/** Column expressions are spliced into SQL: only parameters ($1, $2::uuid) and (qualified) column names are taken. */
-function column(expression: string): string {
-  if (!IDENTIFIER.test(expression)) throw new Error(`audience SQL: not a column or parameter: ${expression}`);
-  return expression;
-}
-
 /**
  * SQL conditions of the same rules, for lists, feeds and counts that filter in
- * the database. Each takes the column (or parameter) expressions that hold the
- * two people's ids, e.g. `audienceSql.canSee('$1::uuid', 's.user_id')`, and
- * uses aliases of its own, so it relies on no alias or parameter of the query
- * around it.
+ * the database. Each takes the two people's ids as fragments — a column
+ * (`identifier('s.user_id')`) or a value (`uuid(viewerId)`) — binds its own
+ * parameters and uses aliases of its own, so it relies on no alias or
+ * parameter position of the query around it:
+ * `sql\`SELECT … WHERE ${audienceSql.canSee(uuid(viewerId), identifier('s.user_id'))}\``.
  */
 export const audienceSql = {
   /**
    * Either of the two blocked the other. `source` names another table of the
    * same meaning: social-graph, the source of truth, keeps its own (blocked_users).
    */
-  blockedBetween(a: string, b: string, source: BlocksSource = AUDIENCE_BLOCKS): string {
-    const [x, y] = [column(a), column(b)];
-    const [table, blocker, blocked] = [column(source.table), column(source.blocker), column(source.blocked)];
-    return `EXISTS (SELECT 1 FROM ${table} audience_b WHERE (audience_b.${blocker} = ${x} AND audience_b.${blocked} = ${y}) OR (audience_b.${blocker} = ${y} AND audience_b.${blocked} = ${x}))`;
+  blockedBetween(a: Sql, b: Sql, source: BlocksSource = AUDIENCE_BLOCKS): Sql {
+    const [table, blocker, blocked] = [identifier(source.table), identifier(source.blocker), identifier(source.blocked)];
+    return sql`EXISTS (SELECT 1 FROM ${table} audience_b WHERE (audience_b.${blocker} = ${a} AND audience_b.${blocked} = ${b}) OR (audience_b.${blocker} = ${b} AND audience_b.${blocked} = ${a}))`;
   },
   /**
    * Everyone the viewer blocked or who blocked the viewer: a subquery of one
    * column, `id`. For filtering the few rows of such people out of many
    * (a page's likes and comments) by index, instead of testing every row.
    */
-  blockedPeople(viewer: string, source: BlocksSource = AUDIENCE_BLOCKS): string {
-    const v = column(viewer);
-    const [table, blocker, blocked] = [column(source.table), column(source.blocker), column(source.blocked)];
-    return `SELECT audience_b.${blocked} AS id FROM ${table} audience_b WHERE audience_b.${blocker} = ${v}
-      UNION SELECT audience_b.${blocker} FROM ${table} audience_b WHERE audience_b.${blocked} = ${v}`;
+  blockedPeople(viewer: Sql, source: BlocksSource = AUDIENCE_BLOCKS): Sql {
+    const [table, blocker, blocked] = [identifier(source.table), identifier(source.blocker), identifier(source.blocked)];
+    return sql`SELECT audience_b.${blocked} AS id FROM ${table} audience_b WHERE audience_b.${blocker} = ${viewer}
+      UNION SELECT audience_b.${blocker} FROM ${table} audience_b WHERE audience_b.${blocked} = ${viewer}`;
   },
   /**
    * The viewer's friends that neither blocked the other: a subquery of one
@@ -90,28 +82,26 @@ export const audienceSql = {
    * friends into a table of many people (the friends in a challenge), rather
    * than testing every row of it.
    */
-  friendsOf(viewer: string): string {
-    const v = column(viewer);
-    return `SELECT audience_f."followee_id" AS id FROM "follows" audience_f
-      WHERE audience_f."follower_id" = ${v} AND audience_f."is_friend" AND NOT ${audienceSql.blockedBetween(v, 'audience_f.followee_id')}`;
+  friendsOf(viewer: Sql): Sql {
+    return sql`SELECT audience_f."followee_id" AS id FROM "follows" audience_f
+      WHERE audience_f."follower_id" = ${viewer} AND audience_f."is_friend" AND NOT ${audienceSql.blockedBetween(viewer, identifier('audience_f.followee_id'))}`;
   },
   /** The two are friends. */
-  friends(viewer: string, owner: string): string {
-    return `EXISTS (SELECT 1 FROM "follows" audience_f WHERE audience_f."follower_id" = ${column(viewer)} AND audience_f."followee_id" = ${column(owner)} AND audience_f."is_friend")`;
+  friends(viewer: Sql, owner: Sql): Sql {
+    return sql`EXISTS (SELECT 1 FROM "follows" audience_f WHERE audience_f."follower_id" = ${viewer} AND audience_f."followee_id" = ${owner} AND audience_f."is_friend")`;
   },
   /** The viewer follows the owner (a pending request, or a friendship). */
-  follows(viewer: string, owner: string): string {
-    return `EXISTS (SELECT 1 FROM "follows" audience_f WHERE audience_f."follower_id" = ${column(viewer)} AND audience_f."followee_id" = ${column(owner)})`;
+  follows(viewer: Sql, owner: Sql): Sql {
+    return sql`EXISTS (SELECT 1 FROM "follows" audience_f WHERE audience_f."follower_id" = ${viewer} AND audience_f."followee_id" = ${owner})`;
   },
   /** canSee(access(viewer, owner)), as a condition. */
-  canSee(viewer: string, owner: string): string {
-    const [v, o] = [column(viewer), column(owner)];
-    return `(${o} = ${v} OR (NOT ${audienceSql.blockedBetween(v, o)}
-      AND EXISTS (SELECT 1 FROM "users" audience_p WHERE audience_p."id" = ${o} AND (NOT audience_p."is_profile_private" OR ${audienceSql.friends(v, o)}))))`;
+  canSee(viewer: Sql, owner: Sql): Sql {
+    return sql`(${owner} = ${viewer} OR (NOT ${audienceSql.blockedBetween(viewer, owner)}
+      AND EXISTS (SELECT 1 FROM "users" audience_p WHERE audience_p."id" = ${owner} AND (NOT audience_p."is_profile_private" OR ${audienceSql.friends(viewer, owner)}))))`;
   },
   /** The viewer muted the owner: their sessions stay out of the viewer's feed (still visible on the profile). */
-  muted(viewer: string, owner: string): string {
-    return `EXISTS (SELECT 1 FROM "mutes" audience_m WHERE audience_m."user_id" = ${column(viewer)} AND audience_m."muted_id" = ${column(owner)})`;
+  muted(viewer: Sql, owner: Sql): Sql {
+    return sql`EXISTS (SELECT 1 FROM "mutes" audience_m WHERE audience_m."user_id" = ${viewer} AND audience_m."muted_id" = ${owner})`;
   },
 };
 
@@ -120,12 +110,12 @@ export async function accessToMany(db: SqlClient, viewerId: string, ownerIds: re
   const unique = [...new Set(ownerIds)];
   const result = new Map<string, Access>();
   if (unique.length === 0) return result;
-  const rows = await db.$queryRawUnsafe<Array<{ id: string; blocked: boolean; private: boolean | null; friend: boolean }>>(
-    `SELECT o.id::text AS "id", ${audienceSql.blockedBetween('$1::uuid', 'o.id')} AS "blocked",
-            p."is_profile_private" AS "private", ${audienceSql.friends('$1::uuid', 'o.id')} AS "friend"
-       FROM unnest($2::uuid[]) AS o(id) LEFT JOIN "users" p ON p."id" = o.id`,
-    viewerId,
-    unique,
+  const [viewer, owner] = [uuid(viewerId), identifier('o.id')];
+  const rows = await queryRows<Array<{ id: string; blocked: boolean; private: boolean | null; friend: boolean }>>(
+    db,
+    sql`SELECT o.id::text AS "id", ${audienceSql.blockedBetween(viewer, owner)} AS "blocked",
+               p."is_profile_private" AS "private", ${audienceSql.friends(viewer, owner)} AS "friend"
+          FROM unnest(${unique}::uuid[]) AS o(id) LEFT JOIN "users" p ON p."id" = o.id`,
   );
   for (const row of rows) {
     result.set(row.id, decideAccess({ self: row.id === viewerId, blocked: row.blocked, isProfilePrivate: row.private, friend: row.friend }));
@@ -139,6 +129,6 @@ export async function accessOf(db: SqlClient, viewerId: string, ownerId: string)
 
 /** Either of the two blocked the other (messaging's rule: such a pair does not reach each other at all). */
 export async function blockedBetween(db: SqlClient, a: string, b: string): Promise<boolean> {
-  const [row] = await db.$queryRawUnsafe<Array<{ blocked: boolean }>>(`SELECT ${audienceSql.blockedBetween('$1::uuid', '$2::uuid')} AS "blocked"`, a, b);
+  const [row] = await queryRows<Array<{ blocked: boolean }>>(db, sql`SELECT ${audienceSql.blockedBetween(uuid(a), uuid(b))} AS "blocked"`);
   return row?.blocked ?? false;
 }

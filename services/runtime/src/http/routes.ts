@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import multipart from '@fastify/multipart';
-import type { RouteContract, RouteSpec, RouteTable } from '@hoptrack/proto';
+import { NEXT_CURSOR_HEADER, type RouteContract, type RouteSpec, type RouteTable } from '@hoptrack/proto';
 import type { ContextConfigDefault, FastifyReply, FastifyRequest, RawServerDefault, RouteGenericInterface, RouteOptions } from 'fastify';
 import type { z, ZodType } from 'zod';
 import type { Authenticate } from '../auth/authenticate';
@@ -50,9 +50,23 @@ export type ContractReply<C extends RouteSpec> = FastifyReply<
   ZodTypeProvider
 >;
 
-/** What a handler may return: a body of one of its declared answers, the reply it sent, or nothing (a stream it took over; else 204). */
+/** A page of a paged contract's list: its items, and the cursor of the next page (none on the last). */
+export interface Page<T> {
+  items: T;
+  next: string | null | undefined;
+}
+
+/**
+ * What a handler may return: a body of one of its declared answers (for a
+ * paged contract, a page of its list), the reply it sent, or nothing (a
+ * stream it took over; else 204).
+ */
 type BodyOf<C extends RouteSpec> = C['responses'] extends Record<number, ZodType>
-  ? { [S in keyof C['responses']]: C['responses'][S] extends ZodType ? z.input<C['responses'][S]> : never }[keyof C['responses']]
+  ? C extends { readonly paged: true }
+    ? C['responses'] extends { readonly 200: infer L extends ZodType }
+      ? Page<z.input<L>>
+      : never
+    : { [S in keyof C['responses']]: C['responses'][S] extends ZodType ? z.input<C['responses'][S]> : never }[keyof C['responses']]
   : void;
 
 export type RouteHandler<C extends RouteSpec> = (request: ContractRequest<C>, reply: ContractReply<C>) => Promise<BodyOf<C> | ContractReply<C> | void>;
@@ -161,6 +175,12 @@ function routeOf(
       const result = await handler(request, reply);
       // A handler that answers nothing and sent nothing did what was asked: 204 No Content.
       if (result === undefined && !reply.sent) return reply.code(204).send();
+      // A page: the items are the answer, the next page's cursor a header (absent on the last page).
+      if (contract.paged && !reply.sent) {
+        const page = result as Page<unknown>;
+        if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
+        return page.items;
+      }
       return result;
     },
   };

@@ -1,5 +1,5 @@
 import type { EventData, EventType, LikeResponse, ReactionSummary, SessionComment, SessionLike } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, type Outbox, type PeopleCache } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor, forbidden, identifier, joinSql, notFound, queryRows, sql, uuid, type Outbox, type PeopleCache, type Sql } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
 import type { CardRenderer } from '../cards/renderer';
 import { commentView, personView, summarise } from './views';
@@ -13,6 +13,14 @@ export interface InteractionsDeps {
   cards: Pick<CardRenderer, 'dropAfterCommit'>;
   people: PeopleCache;
 }
+
+/**
+ * The rows of a like, comment or reaction table (aliased `alias`) on the
+ * session that the viewer may see: those of people with no block between
+ * them and the viewer.
+ */
+const visibleOn = (viewerId: string, sessionId: string, alias: 'l' | 'c' | 'r'): Sql =>
+  sql`${identifier(`${alias}.session_id`)} = ${uuid(sessionId)} AND ${notBlockedWith(uuid(viewerId), identifier(`${alias}.user_id`))}`;
 
 /** What a change wrote, if it changed anything: the event to publish with it. */
 type Change = { [T in EventType]: { type: T; data: EventData<T> } }[EventType] | null;
@@ -72,15 +80,15 @@ export class Interactions {
   async likes(viewerId: string, sessionId: string, cursorText: string | undefined, limit: number): Promise<{ likes: SessionLike[]; next: string | null }> {
     await assertCanSeeSession(this.prisma, viewerId, sessionId);
     const cursor = decodeTimeCursor(cursorText);
-    const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string; user_id: string; created_at: Date }>>(
-      `SELECT l.id, l.user_id, l.created_at FROM likes l
-       WHERE l.session_id = $2::uuid AND ${notBlockedWith('$1::uuid', 'l.user_id')}
-       ${cursor ? 'AND (l.created_at, l.id) < ($4::timestamptz, $5::uuid)' : ''}
-       ORDER BY l.created_at DESC, l.id DESC LIMIT $3`,
-      viewerId,
-      sessionId,
-      limit + 1,
-      ...(cursor ? [new Date(cursor.at), cursor.id] : []),
+    const where = [
+      visibleOn(viewerId, sessionId, 'l'),
+      ...(cursor ? [sql`(l.created_at, l.id) < (${new Date(cursor.at)}::timestamptz, ${uuid(cursor.id)})`] : []),
+    ];
+    const rows = await queryRows<Array<{ id: string; user_id: string; created_at: Date }>>(
+      this.prisma,
+      sql`SELECT l.id, l.user_id, l.created_at FROM likes l
+       WHERE ${joinSql(where, ' AND ')}
+       ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit + 1}`,
     );
     const page = rows.slice(0, limit);
     const people = await this.deps.people.getMany(page.map((r) => r.user_id));
@@ -105,11 +113,10 @@ export class Interactions {
   /** Oldest first; people blocked either way left out. */
   async comments(viewerId: string, sessionId: string): Promise<SessionComment[]> {
     await assertCanSeeSession(this.prisma, viewerId, sessionId);
-    const rows = await this.prisma.$queryRawUnsafe<Array<{ id: string; user_id: string; session_id: string; content: string; created_at: Date }>>(
-      `SELECT c.id, c.user_id, c.session_id, c.content, c.created_at FROM comments c
-       WHERE c.session_id = $2::uuid AND ${notBlockedWith('$1::uuid', 'c.user_id')} ORDER BY c.created_at, c.id`,
-      viewerId,
-      sessionId,
+    const rows = await queryRows<Array<{ id: string; user_id: string; session_id: string; content: string; created_at: Date }>>(
+      this.prisma,
+      sql`SELECT c.id, c.user_id, c.session_id, c.content, c.created_at FROM comments c
+       WHERE ${visibleOn(viewerId, sessionId, 'c')} ORDER BY c.created_at, c.id`,
     );
     const users = await this.deps.people.getMany(rows.map((r) => r.user_id));
     return rows.map((r) => commentView(r, personView(r.user_id, users.get(r.user_id))));
@@ -151,20 +158,18 @@ export class Interactions {
   }
 
   private async likeCount(viewerId: string, sessionId: string): Promise<number> {
-    const [row] = await this.prisma.$queryRawUnsafe<Array<{ n: bigint | number }>>(
-      `SELECT count(*) AS n FROM likes l WHERE l.session_id = $2::uuid AND ${notBlockedWith('$1::uuid', 'l.user_id')}`,
-      viewerId,
-      sessionId,
+    const [row] = await queryRows<Array<{ n: bigint | number }>>(
+      this.prisma,
+      sql`SELECT count(*) AS n FROM likes l WHERE ${visibleOn(viewerId, sessionId, 'l')}`,
     );
     return Number(row?.n ?? 0);
   }
 
   /** Every reaction, grouped by emoji, naming everyone (the full list behind a card's summary). */
   private async summary(viewerId: string, sessionId: string): Promise<ReactionSummary[]> {
-    const rows = await this.prisma.$queryRawUnsafe<Array<{ user_id: string; emoji: string }>>(
-      `SELECT r.user_id, r.emoji FROM reactions r WHERE r.session_id = $2::uuid AND ${notBlockedWith('$1::uuid', 'r.user_id')} ORDER BY r.created_at, r.id`,
-      viewerId,
-      sessionId,
+    const rows = await queryRows<Array<{ user_id: string; emoji: string }>>(
+      this.prisma,
+      sql`SELECT r.user_id, r.emoji FROM reactions r WHERE ${visibleOn(viewerId, sessionId, 'r')} ORDER BY r.created_at, r.id`,
     );
     const users = await this.deps.people.getMany(rows.map((r) => r.user_id));
     return summarise(rows, (id) => personView(id, users.get(id)));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateSessionForm, EventData, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
-import { accessOf, forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
+import { accessOf, forbidden, identifier, notFound, queryRows, sql, uuid, type Logger, type Outbox, type Sql } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PreparedSql, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
 import { cardOfNewSession } from '../cards/card';
@@ -55,15 +55,16 @@ const facts = (s: BeerSession): EventData<'session.created.v1'> => ({
  * A create is one statement: the session and its event (a data-modifying CTE
  * commits both or neither), sent by name. It was a Prisma transaction of four
  * round trips (BEGIN, INSERT, INSERT, COMMIT), the largest cost of a create.
- * The event's payload ($18) is not built in SQL: it is facts() of the same
+ * The event's payload is not built in SQL: it is facts() of the same
  * in-memory row the INSERT writes, so a field added to facts() reaches
- * session.created.v1 here too.
+ * session.created.v1 here too. `musicTrack`: the track as JSON, or null.
  */
-const CREATE_SQL = `WITH created AS (
+const createSql = (s: BeerSession, musicTrack: string | null, [eventId, subject, payload]: [string, string, string]): Sql => sql`WITH created AS (
     INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, photos, location, latitude, longitude, music_track, created_at, updated_at)
-    VALUES ($1::uuid, $2::uuid, $3, $4, $5, $6, $7, $8::text[], $9, $10::text[], $11, $12, $13, $14::jsonb, $15, $15)
+    VALUES (${uuid(s.id)}, ${uuid(s.userId)}, ${s.title}, ${s.description}, ${s.beerCount}, ${s.duration}, ${s.avgAbv}, ${s.beerTypes}::text[], ${s.photo}, ${s.photos}::text[],
+            ${s.location}, ${s.latitude}, ${s.longitude}, ${musicTrack}::jsonb, ${s.createdAt}, ${s.updatedAt})
   )
-  INSERT INTO outbox (id, subject, payload) VALUES ($16::uuid, $17, $18::jsonb)`;
+  INSERT INTO outbox (id, subject, payload) VALUES (${uuid(eventId)}, ${subject}, ${payload}::jsonb)`;
 
 /** Prisma spells SQL NULL in a JSON column DbNull. */
 const jsonTrack = (track: CreateSessionForm['musicTrack']) => (track === null ? Prisma.DbNull : (track as Prisma.InputJsonValue));
@@ -108,24 +109,7 @@ export class Sessions {
       updatedAt: now,
     };
     const { row } = this.deps.outbox.prepare('session.created.v1', facts(session), requestId);
-    await this.deps.prepared.query('session-create', CREATE_SQL, [
-      session.id,
-      userId,
-      session.title,
-      session.description,
-      session.beerCount,
-      session.duration,
-      session.avgAbv,
-      session.beerTypes,
-      session.photo,
-      photos,
-      session.location,
-      session.latitude,
-      session.longitude,
-      form.musicTrack === null ? null : JSON.stringify(form.musicTrack),
-      now,
-      ...row,
-    ]);
+    await this.deps.prepared.query('session-create', createSql(session, form.musicTrack === null ? null : JSON.stringify(form.musicTrack), row));
     this.deps.onEventsCommitted();
     // The author sees their session in their feed right away (ZADD: the worker adding it again changes nothing).
     await this.ownTimeline(() => this.deps.timelines.add([userId], { sessionId: session.id, authorId: userId, score: now.getTime() }));
@@ -199,10 +183,10 @@ export class Sessions {
       take: page.limit,
       skip: page.offset,
     });
-    const counts = await this.deps.prisma.$queryRawUnsafe<Array<{ session_id: string; n: bigint | number }>>(
-      `SELECT l.session_id, count(*) AS n FROM likes l WHERE l.session_id = ANY($2::uuid[]) AND ${notBlockedWith('$1::uuid', 'l.user_id')} GROUP BY l.session_id`,
-      viewerId,
-      rows.map((r) => r.id),
+    const counts = await queryRows<Array<{ session_id: string; n: bigint | number }>>(
+      this.deps.prisma,
+      sql`SELECT l.session_id, count(*) AS n FROM likes l
+          WHERE l.session_id = ANY(${rows.map((r) => r.id)}::uuid[]) AND ${notBlockedWith(uuid(viewerId), identifier('l.user_id'))} GROUP BY l.session_id`,
     );
     const likes = new Map(counts.map((c) => [c.session_id, Number(c.n)]));
     return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0, this.deps.photos.allForViewer(photosOf(r), viewerId)));

@@ -1,27 +1,30 @@
-import { audienceSql, notFound } from '@hoptrack/runtime';
+import { audienceSql, identifier, notFound, queryRows, sql, uuid, type Sql } from '@hoptrack/runtime';
 import type { Db } from '../db';
+
+/** The author of a session row `s`, the owner the rules below are about. */
+export const SESSION_AUTHOR = identifier('s.user_id');
 
 /**
  * The audience module's rules as the sessions queries use them: a session row
- * `s`, viewer `$1`. Kept as SQL so lists, the feed and counts filter in the
- * database, the same way everywhere; the rules themselves live in the runtime
- * (services/runtime/src/audience/policy.ts).
+ * `s`, the viewer a fragment (`uuid(viewerId)`, or a column such as a
+ * follower's) that binds its own parameters. Kept as SQL so lists, the feed
+ * and counts filter in the database, the same way everywhere; the rules
+ * themselves live in the runtime (services/runtime/src/audience/policy.ts).
  */
-export const CAN_SEE_SESSION = audienceSql.canSee('$1::uuid', 's.user_id');
+export const canSeeSession = (viewer: Sql): Sql => audienceSql.canSee(viewer, SESSION_AUTHOR);
 
 /** The viewer muted the author: their sessions stay out of the viewer's feed (still visible on the profile). */
-export const MUTED = audienceSql.muted('$1::uuid', 's.user_id');
-export const NOT_MUTED = `NOT ${MUTED}`;
+export const mutedAuthor = (viewer: Sql): Sql => audienceSql.muted(viewer, SESSION_AUTHOR);
+export const notMutedAuthor = (viewer: Sql): Sql => sql`NOT ${mutedAuthor(viewer)}`;
 
 /** Someone whose likes, comments and reactions the viewer may see: nobody either of them blocked. */
-export const notBlockedWith = (viewer: string, other: string) => `NOT ${audienceSql.blockedBetween(viewer, other)}`;
+export const notBlockedWith = (viewer: Sql, other: Sql): Sql => sql`NOT ${audienceSql.blockedBetween(viewer, other)}`;
 
 /** A session the viewer may act on (like, comment, react); otherwise 404, as if it did not exist. */
 export async function assertCanSeeSession(db: Db, viewerId: string, sessionId: string): Promise<{ userId: string }> {
-  const rows = await db.$queryRawUnsafe<Array<{ user_id: string }>>(
-    `SELECT s.user_id FROM beer_sessions s WHERE s.id = $2::uuid AND ${CAN_SEE_SESSION}`,
-    viewerId,
-    sessionId,
+  const rows = await queryRows<Array<{ user_id: string }>>(
+    db,
+    sql`SELECT s.user_id FROM beer_sessions s WHERE s.id = ${uuid(sessionId)} AND ${canSeeSession(uuid(viewerId))}`,
   );
   const row = rows[0];
   if (!row) throw notFound('Session not found');

@@ -1,6 +1,6 @@
-import { anyErased, audienceSql, type Logger } from '@hoptrack/runtime';
+import { anyErased, audienceSql, identifier, queryRows, sql, uuid, type Logger } from '@hoptrack/runtime';
 import type { PreparedSql, PrismaClient } from '../db';
-import { CAN_SEE_SESSION, NOT_MUTED, notBlockedWith } from '../domain/visibility';
+import { canSeeSession, notBlockedWith, notMutedAuthor, SESSION_AUTHOR } from '../domain/visibility';
 import type { TimelineEntry, Timelines } from './timelines';
 
 /** The jobs of the fan-out queue. Every one is idempotent: run twice, the timelines end the same. */
@@ -77,13 +77,12 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       if (await anyErased(deps.prisma, [job.followerId, job.authorId])) return;
       // A new friend may see a private author's sessions, and an unmute means unmuted: the event says
       // so even when the read model (another consumer of the same event) has not caught up yet.
-      const rows = await deps.prisma.$queryRawUnsafe<Array<{ id: string; created_at: Date }>>(
-        `SELECT s.id, s.created_at FROM beer_sessions s
-         WHERE s.user_id = $2::uuid AND ${job.asFriend ? notBlockedWith('$1::uuid', 's.user_id') : CAN_SEE_SESSION} AND ${job.unmuted ? 'true' : NOT_MUTED}
-         ORDER BY s.created_at DESC, s.id DESC LIMIT $3`,
-        job.followerId,
-        job.authorId,
-        deps.cap,
+      const follower = uuid(job.followerId);
+      const rows = await queryRows<Array<{ id: string; created_at: Date }>>(
+        deps.prisma,
+        sql`SELECT s.id, s.created_at FROM beer_sessions s
+         WHERE s.user_id = ${uuid(job.authorId)} AND ${job.asFriend ? notBlockedWith(follower, SESSION_AUTHOR) : canSeeSession(follower)} AND ${job.unmuted ? sql`true` : notMutedAuthor(follower)}
+         ORDER BY s.created_at DESC, s.id DESC LIMIT ${deps.cap}`,
       );
       await deps.timelines.addMany(
         job.followerId,
@@ -110,17 +109,18 @@ async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string |
  * once per connection, not on every job (planning cost more than running it).
  */
 async function liveAudience(deps: FanoutDeps, job: Extract<FanoutJob, { kind: 'fanout' }>): Promise<{ followers: string[] } | null> {
+  // `after` is a parameter even when null (the first batch): one text for every batch, as a named statement needs.
+  const [author, follower] = [uuid(job.authorId), identifier('f.follower_id')];
   const [row] = await deps.prepared.query<{ live: boolean; followers: string[] }>(
     'fanout_live_audience',
-    `SELECT EXISTS (SELECT 1 FROM beer_sessions s WHERE s.id = $4::uuid) AS live,
+    sql`SELECT EXISTS (SELECT 1 FROM beer_sessions s WHERE s.id = ${uuid(job.sessionId)}) AS live,
        ARRAY(
          SELECT f.follower_id::text FROM follows f
-         WHERE f.followee_id = $1::uuid AND ($2::uuid IS NULL OR f.follower_id > $2::uuid)
-           AND ${audienceSql.canSee('f.follower_id', '$1::uuid')}
-           AND NOT ${audienceSql.muted('f.follower_id', '$1::uuid')}
-         ORDER BY f.follower_id LIMIT $3
+         WHERE f.followee_id = ${author} AND (${job.after}::uuid IS NULL OR f.follower_id > ${job.after}::uuid)
+           AND ${audienceSql.canSee(follower, author)}
+           AND NOT ${audienceSql.muted(follower, author)}
+         ORDER BY f.follower_id LIMIT ${deps.batch}
        ) AS followers`,
-    [job.authorId, job.after, deps.batch, job.sessionId],
   );
   return row?.live ? { followers: row.followers } : null;
 }

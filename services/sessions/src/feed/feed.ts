@@ -1,8 +1,8 @@
 import type { FeedFilter, FeedSession } from '@hoptrack/proto';
-import { audienceSql, decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
+import { audienceSql, decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable, joinSql, queryRows, sql, uuid } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { CardRenderer } from '../cards/renderer';
-import { CAN_SEE_SESSION, NOT_MUTED } from '../domain/visibility';
+import { canSeeSession, notMutedAuthor, SESSION_AUTHOR } from '../domain/visibility';
 import type { TimelineEntry, Timelines } from './timelines';
 
 export interface Cursor {
@@ -103,18 +103,19 @@ export class Feed {
 
   /** The same feed straight from Postgres, newest first after the cursor. */
   async fromPostgres(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number): Promise<TimelineEntry[]> {
+    const viewer = uuid(viewerId);
+    const own = sql`s.user_id = ${viewer}`;
     const scope =
       filter === 'mine'
-        ? 's.user_id = $1::uuid'
-        : `(${filter === 'all' ? 's.user_id = $1::uuid OR ' : ''}${audienceSql.follows('$1::uuid', 's.user_id')})
-           AND ${CAN_SEE_SESSION} AND (s.user_id = $1::uuid OR ${NOT_MUTED})`;
-    const rows = await this.prisma.$queryRawUnsafe<Row[]>(
-      `SELECT s.id, s.user_id, s.created_at FROM beer_sessions s
-       WHERE ${scope} ${cursor ? 'AND (s.created_at, s.id) < ($3::timestamptz, $4::uuid)' : ''}
-       ORDER BY s.created_at DESC, s.id DESC LIMIT $2`,
-      viewerId,
-      limit,
-      ...(cursor ? [new Date(cursor.score), cursor.sessionId] : []),
+        ? own
+        : sql`(${filter === 'all' ? sql`${own} OR ` : sql``}${audienceSql.follows(viewer, SESSION_AUTHOR)})
+           AND ${canSeeSession(viewer)} AND (${own} OR ${notMutedAuthor(viewer)})`;
+    const where = joinSql([scope, ...(cursor ? [sql`(s.created_at, s.id) < (${new Date(cursor.score)}::timestamptz, ${uuid(cursor.sessionId)})`] : [])], ' AND ');
+    const rows = await queryRows<Row[]>(
+      this.prisma,
+      sql`SELECT s.id, s.user_id, s.created_at FROM beer_sessions s
+       WHERE ${where}
+       ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}`,
     );
     return rows.map((r) => ({ sessionId: r.id, authorId: r.user_id, score: r.created_at.getTime() }));
   }

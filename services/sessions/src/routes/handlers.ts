@@ -1,4 +1,4 @@
-import { createSessionForm, NEXT_CURSOR_HEADER, updateSessionForm, type sessionsApi } from '@hoptrack/proto';
+import { createSessionForm, updateSessionForm, type sessionsApi } from '@hoptrack/proto';
 import type { Handlers } from '@hoptrack/runtime';
 import type { Interactions } from '../domain/interactions';
 import type { Sessions } from '../domain/sessions';
@@ -37,11 +37,10 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
 
   return {
     // ---- Sessions: /api/sessions, /api/me/sessions, /api/users/:id/sessions ----
-    feed: async (request, reply) => {
+    feed: async (request) => {
       const { filter, cursor, limit } = request.query;
       const page = await feed.read(request.auth.userId, filter, decodeCursor(cursor), limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.sessions;
+      return { items: page.sessions, next: page.next };
     },
     create: async (request) => {
       const { form, photos } = await readSessionForm(request, createSessionForm);
@@ -63,10 +62,9 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
     // ---- Likes, comments and reactions on a session (spec 7, 'Sessions') ----
     like: async (request) => interactions.like(request.auth.userId, request.params.id, request.id),
     unlike: async (request) => interactions.unlike(request.auth.userId, request.params.id, request.id),
-    likes: async (request, reply) => {
+    likes: async (request) => {
       const page = await interactions.likes(request.auth.userId, request.params.id, request.query.cursor, request.query.limit);
-      if (page.next) reply.header(NEXT_CURSOR_HEADER, page.next);
-      return page.likes;
+      return { items: page.likes, next: page.next };
     },
     comments: async (request) => interactions.comments(request.auth.userId, request.params.id),
     comment: async (request) => interactions.comment(request.auth.userId, request.params.id, request.body.content, request.id),

@@ -1,4 +1,4 @@
-import { audienceSql, escapeLike, type BlocksSource } from '@hoptrack/runtime';
+import { audienceSql, escapeLike, identifier, queryRows, sql, uuid, type BlocksSource, type Sql } from '@hoptrack/runtime';
 import type { Db, User } from '../db';
 
 /**
@@ -16,8 +16,9 @@ const FOLLOW_STATUSES = ['pending', 'accepted'];
 /** This service's own blocks, the source the other services' audience tables are kept from. */
 const BLOCKED_USERS: BlocksSource = { table: 'blocked_users', blocker: 'blocker_id', blocked: 'blocked_id' };
 
-/** SQL condition: no block either way between the viewer (always parameter $1) and `column` (the audience module's rule). */
-const notBlockedWithViewer = (column: string) => `NOT ${audienceSql.blockedBetween('$1::uuid', column, BLOCKED_USERS)}`;
+/** SQL condition: no block either way between the viewer and `column` (the audience module's rule). */
+const notBlockedWithViewer = (viewerId: string, column: string): Sql =>
+  sql`NOT ${audienceSql.blockedBetween(uuid(viewerId), identifier(column), BLOCKED_USERS)}`;
 
 interface UserRow {
   id: string;
@@ -60,16 +61,12 @@ export const graphRepository = {
   async search(db: Db, viewerId: string, q: string, page: Page): Promise<User[]> {
     const pattern = `%${escapeLike(q)}%`;
     const prefix = `${escapeLike(q)}%`;
-    const rows = await db.$queryRawUnsafe<UserRow[]>(
-      `SELECT u.*, 0::bigint AS total FROM users u
-       WHERE u.id <> $1::uuid AND (u.username ILIKE $2 OR u.display_name ILIKE $2) AND ${notBlockedWithViewer('u.id')}
-       ORDER BY (u.username ILIKE $3 OR u.display_name ILIKE $3) DESC, lower(u.display_name), u.id
-       LIMIT $4 OFFSET $5`,
-      viewerId,
-      pattern,
-      prefix,
-      page.limit,
-      page.offset,
+    const rows = await queryRows<UserRow[]>(
+      db,
+      sql`SELECT u.*, 0::bigint AS total FROM users u
+       WHERE u.id <> ${uuid(viewerId)} AND (u.username ILIKE ${pattern} OR u.display_name ILIKE ${pattern}) AND ${notBlockedWithViewer(viewerId, 'u.id')}
+       ORDER BY (u.username ILIKE ${prefix} OR u.display_name ILIKE ${prefix}) DESC, lower(u.display_name), u.id
+       LIMIT ${page.limit} OFFSET ${page.offset}`,
     );
     return rows.map(toUser);
   },
@@ -90,14 +87,13 @@ export const graphRepository = {
    * higher than its list would tell the viewer someone is hidden from them).
    */
   async followCounts(db: Db, viewerId: string, userId: string): Promise<{ followers: number; following: number; friends: number }> {
-    const [row] = await db.$queryRawUnsafe<Array<{ followers: bigint; following: bigint; friends: bigint }>>(
-      `SELECT
-         (SELECT count(*) FROM friendships f WHERE f.friend_id = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('f.user_id')}) AS followers,
-         (SELECT count(*) FROM friendships f WHERE f.user_id = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('f.friend_id')}) AS following,
-         (SELECT count(*) FROM friendships f WHERE f.user_id = $2::uuid AND f.status = 'accepted' AND ${notBlockedWithViewer('f.friend_id')}) AS friends`,
-      viewerId,
-      userId,
-      FOLLOW_STATUSES,
+    const user = uuid(userId);
+    const [row] = await queryRows<Array<{ followers: bigint; following: bigint; friends: bigint }>>(
+      db,
+      sql`SELECT
+         (SELECT count(*) FROM friendships f WHERE f.friend_id = ${user} AND f.status = ANY(${FOLLOW_STATUSES}) AND ${notBlockedWithViewer(viewerId, 'f.user_id')}) AS followers,
+         (SELECT count(*) FROM friendships f WHERE f.user_id = ${user} AND f.status = ANY(${FOLLOW_STATUSES}) AND ${notBlockedWithViewer(viewerId, 'f.friend_id')}) AS following,
+         (SELECT count(*) FROM friendships f WHERE f.user_id = ${user} AND f.status = 'accepted' AND ${notBlockedWithViewer(viewerId, 'f.friend_id')}) AS friends`,
     );
     return { followers: Number(row?.followers ?? 0), following: Number(row?.following ?? 0), friends: Number(row?.friends ?? 0) };
   },
@@ -145,19 +141,12 @@ async function listFollow(
   other: 'user_id' | 'friend_id',
   page: Page,
 ): Promise<{ users: User[]; total: number }> {
-  const from = `FROM friendships f JOIN users u ON u.id = f.${other}
-     WHERE f.${anchor} = $2::uuid AND f.status = ANY($3) AND ${notBlockedWithViewer('u.id')}`;
+  const from = sql`FROM friendships f JOIN users u ON u.id = ${identifier(`f.${other}`)}
+     WHERE ${identifier(`f.${anchor}`)} = ${uuid(userId)} AND f.status = ANY(${FOLLOW_STATUSES}) AND ${notBlockedWithViewer(viewerId, 'u.id')}`;
   // The total is counted on its own: a window count vanishes with the rows on a page past the end.
   const [rows, [count]] = await Promise.all([
-    db.$queryRawUnsafe<UserRow[]>(
-      `SELECT u.*, 0::bigint AS total ${from} ORDER BY lower(u.display_name), u.id LIMIT $4 OFFSET $5`,
-      viewerId,
-      userId,
-      FOLLOW_STATUSES,
-      page.limit,
-      page.offset,
-    ),
-    db.$queryRawUnsafe<Array<{ total: bigint }>>(`SELECT count(*) AS total ${from}`, viewerId, userId, FOLLOW_STATUSES),
+    queryRows<UserRow[]>(db, sql`SELECT u.*, 0::bigint AS total ${from} ORDER BY lower(u.display_name), u.id LIMIT ${page.limit} OFFSET ${page.offset}`),
+    queryRows<Array<{ total: bigint }>>(db, sql`SELECT count(*) AS total ${from}`),
   ]);
   return { users: rows.map(toUser), total: Number(count?.total ?? 0) };
 }

@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { LiveEventName } from '@hoptrack/proto';
-import type { Logger } from '@hoptrack/runtime';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { Logger } from '../logger';
 
 export interface LiveHubOptions {
   maxConnections: number;
   maxPerUser: number;
   heartbeatMs: number;
   registry: Registry;
+  /**
+   * The metrics' names: `<prefix>_streams` (open streams) and
+   * `<prefix>_events_delivered_total{event}`. Dashboards, alerts and the
+   * metrics test know them by the owning service's name (`messaging_live`).
+   */
+  metricPrefix: string;
   logger: Logger;
   /** Told of each stream opening and closing (presence: online while one is open). */
   observer?: StreamObserver;
@@ -30,8 +36,8 @@ interface Stream {
 
 /**
  * The open server-sent-event streams of this instance, by user. Whatever
- * instance stored a message, its `message.sent` event reaches every
- * instance (LiveFeed), and each writes it to the streams it holds.
+ * instance stored an event, it reaches every instance (the live feed,
+ * startLiveFeed), and each writes it to the streams it holds.
  */
 export class LiveHub {
   private readonly byUser = new Map<string, Set<Stream>>();
@@ -41,9 +47,9 @@ export class LiveHub {
   private readonly delivered: Counter<'event'>;
 
   constructor(private readonly options: LiveHubOptions) {
-    this.streamsGauge = new Gauge({ name: 'messaging_live_streams', help: 'Open live (SSE) streams on this instance', registers: [options.registry] });
+    this.streamsGauge = new Gauge({ name: `${options.metricPrefix}_streams`, help: 'Open live (SSE) streams on this instance', registers: [options.registry] });
     this.delivered = new Counter({
-      name: 'messaging_live_events_delivered_total',
+      name: `${options.metricPrefix}_events_delivered_total`,
       help: 'Events written to live streams, by SSE event name',
       labelNames: ['event'] as const,
       registers: [options.registry],
@@ -102,11 +108,12 @@ export class LiveHub {
   }
 
   /**
-   * Ends the users' streams (a block between them): their clients reconnect
-   * and refetch, and the conversation they can no longer see goes away.
+   * Ends the users' streams (a block between them, a deleted account): their
+   * clients reconnect and refetch, and what they may no longer see goes away
+   * (or the reconnect is refused). `reason` is logged.
    */
-  disconnect(userIds: string[]): void {
-    for (const userId of userIds) for (const stream of [...(this.byUser.get(userId) ?? [])]) this.end(stream, 'relationship changed');
+  disconnect(userIds: string[], reason: string): void {
+    for (const userId of userIds) for (const stream of [...(this.byUser.get(userId) ?? [])]) this.end(stream, reason);
   }
 
   /** Ends every stream (shutdown): clients reconnect to another instance. */
