@@ -71,6 +71,21 @@ describe('outbox', () => {
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
     expect(rows[0].n).toBe(0);
   });
+
+  it('publishes in outbox order when one relay is drained twice at once (a poke and a test\'s drain): the second waits for the first', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    const users = Array.from({ length: 6 }, () => snapshot());
+    for (const user of users) await outbox.enqueue(db, 'user.registered.v1', user);
+    // The fault: the first batch's publishes are slow, so a second drain that took the next rows would overtake it.
+    let slow = 3;
+    const slowBus: Bus = { ...bus, publish: async (...args) => (slow-- > 0 ? new Promise((r) => setTimeout(r, 150)).then(() => bus.publish(...args)) : bus.publish(...args)) };
+    const relay = new OutboxRelay({ db, bus: slowBus, logger, batchSize: 3 });
+    await Promise.all([relay.drain(), relay.drain()]);
+    const ids = new Map(users.map((u, i) => [u.id, i]));
+    const order = (await readEvents(bus, 'USERS', 'user.registered.v1')).map((e) => ids.get(e.data.id)).filter((i) => i !== undefined);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+  });
 });
 
 describe('consumer', () => {

@@ -86,8 +86,22 @@ export class OutboxRelay {
     this.poller.poke();
   }
 
-  /** Publishes everything pending; returns how many events went out. */
-  async drain(): Promise<number> {
+  /** The drain in progress: a drain asked for meanwhile runs after it. */
+  private draining: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Publishes everything pending; returns how many events went out. One drain
+   * at a time in a relay: a second one (a poke while a test drains, say) would
+   * lock the next rows past the first one's (SKIP LOCKED) and could publish
+   * them first. Relays of other processes still run side by side.
+   */
+  drain(): Promise<number> {
+    const run = this.draining.then(() => this.drainNow());
+    this.draining = run.catch(() => undefined);
+    return run;
+  }
+
+  private async drainNow(): Promise<number> {
     let total = 0;
     for (;;) {
       const published = await this.publishBatch();
