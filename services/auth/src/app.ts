@@ -84,11 +84,6 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: {
-      postgres: () => prisma.$queryRaw`SELECT 1`,
-      redis: () => redis.ping(),
-      nats: () => bus.check(),
-    },
   });
   const exports = new DataExports({
     prisma,

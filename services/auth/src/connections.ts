@@ -1,4 +1,4 @@
-import { connectBus, ensureStreams, type Bus, type Logger, packageDir, type DatabasePart } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, type Bus, type Logger, packageDir, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { AuthConfig } from './config';
@@ -16,6 +16,8 @@ export interface AuthConnections {
   prisma: PrismaClient;
   bus: Bus;
   redis: Redis;
+  /** /readyz's look at the database and Redis (the runtime checks the bus). */
+  readiness: Record<string, ReadinessCheck>;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
     prisma,
     bus,
     redis,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, redis: () => redis.ping() },
     async close() {
       await bus.close();
       redis.disconnect();

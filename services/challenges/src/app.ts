@@ -40,7 +40,6 @@ export function buildChallengesApp(deps: ChallengesDepsIn): ChallengesApp {
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
   mountRoutes(app, challengesApi, challengesHandlers(challenges, invitations), { authenticate: audienceAuth(tokenVerifierFor(config), prisma) });
   return { app, relay, progress, generator, challenges, invitations };

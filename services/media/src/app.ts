@@ -48,7 +48,6 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), s3: () => store.check() },
   });
   mountRoutes(
     app,

@@ -1,4 +1,4 @@
-import { connectBus, ensureStreams, type AudiencePart, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, type AudiencePart, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
 import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
@@ -18,6 +18,8 @@ export interface MediaConnections {
   prisma: PrismaClient;
   bus: Bus;
   store: ObjectStore;
+  /** /readyz's look at the database and the object store (the runtime checks the bus). */
+  readiness: Record<string, ReadinessCheck>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function openConnections(config: MediaConfig, logger: Logger, name:
     prisma,
     bus,
     store,
+    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, s3: () => store.check() },
     async close() {
       await bus.close();
       await prisma.$disconnect();

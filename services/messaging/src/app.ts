@@ -50,7 +50,6 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
   mountRoutes(app, messagingApi, messagingHandlers({ conversations, prisma, hub, presence }), {
     authenticate: audienceAuth(tokenVerifierFor(config), prisma),

@@ -41,7 +41,6 @@ export function buildNotificationsApp(deps: NotificationsDepsIn): NotificationsA
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
   mountRoutes(app, notificationsApi, notificationsHandlers(notifications, tokens), { authenticate: audienceAuth(tokenVerifierFor(config), prisma) });
   return { app, relay, outbox, notifications, digests };

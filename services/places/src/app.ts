@@ -46,7 +46,6 @@ export function buildPlacesApp(deps: PlacesDeps): PlacesApp {
     logger: deps.logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => deps.bus.check() },
   });
   const places = config.GOOGLE_PLACES_API_KEY ? new GooglePlaces(config.GOOGLE_PLACES_API_KEY) : new LocalPlaces(catalogue);
   mountRoutes(

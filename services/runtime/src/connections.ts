@@ -4,10 +4,13 @@ import type pg from 'pg';
 import { connectBus, ensureStreams, type Bus, type BusOptions } from './bus/connection';
 import { sharedPool } from './db/pg-sql-client';
 import type { TransactionalSqlClient } from './db/sql';
+import type { ReadinessCheck } from './http/readiness';
 
 export interface DatabaseAndBus<P> {
   prisma: P;
   bus: Bus;
+  /** /readyz's look at the database (the bus is checked by the runtime itself). */
+  readiness: Record<string, ReadinessCheck>;
   /** Closes the bus first (no new events to handle), then the database. */
   close(): Promise<void>;
 }
@@ -17,7 +20,7 @@ export interface DatabaseAndBus<P> {
  * streams it publishes to or consumes from ensured: what every event-driven
  * service opens at start-up and closes at shutdown.
  */
-export async function withBus<P extends { $disconnect(): Promise<void> }>(
+export async function withBus<P extends { $disconnect(): Promise<void>; $queryRawUnsafe(query: string): Promise<unknown> }>(
   prisma: P,
   /** `pool`: the pg pool Prisma's adapter was given (`sharedPool`), ended after Prisma disconnects. */
   options: BusOptions & { streams: StreamName[]; pool?: { end(): Promise<void> } },
@@ -27,6 +30,7 @@ export async function withBus<P extends { $disconnect(): Promise<void> }>(
   return {
     prisma,
     bus,
+    readiness: { postgres: () => prisma.$queryRawUnsafe('SELECT 1') },
     async close() {
       await bus.close();
       await prisma.$disconnect();
@@ -47,7 +51,7 @@ export interface PooledDatabaseAndBus<P> extends DatabaseAndBus<P> {
  * SQL (one connection budget, DATABASE_POOL_MAX): `makePrisma` is
  * `(pool) => new PrismaClient({ adapter: new PrismaPg(pool) })`.
  */
-export async function withPooledBus<P extends { $disconnect(): Promise<void> }>(
+export async function withPooledBus<P extends { $disconnect(): Promise<void>; $queryRawUnsafe(query: string): Promise<unknown> }>(
   makePrisma: (pool: pg.Pool) => P,
   database: { url: string; poolMax: number; onPoolError?: (err: Error) => void },
   options: BusOptions & { streams: StreamName[] },

@@ -28,6 +28,7 @@ function definitionReading(consumers: Record<string, { stream: 'USERS' | 'SOCIAL
       await ensureStreams(bus, ['USERS', 'SOCIAL']);
       return {
         bus,
+        readiness: { store: async () => undefined },
         async close() {
           order.push('connections');
           await deleteStreams(bus);
@@ -86,6 +87,13 @@ describe('a service definition', () => {
   it('refuses to start, with every consumer started, when a declared type is read by none', async () => {
     const assembled = await assemble(definitionReading({ graph: everything.graph }));
     await expect(assembled.start()).rejects.toThrow(/places declares what none of its consumers reads: user\.registered\.v1, user\.updated\.v1, user\.deleted\.v1/);
+    await closeAll(assembled);
+  });
+
+  it('derives /readyz from what it connected to: the bus as nats, and the checks its connections name', async () => {
+    const assembled = await assemble(definitionReading(everything), []);
+    const ready = await assembled.context.parts.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.json()).toEqual({ status: 'ready', checks: { store: 'ok', nats: 'ok' } });
     await closeAll(assembled);
   });
 

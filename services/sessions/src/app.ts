@@ -56,7 +56,6 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check(), redis: () => redis.ping() },
   });
   const interactions = new Interactions({ prisma, outbox, onEventsCommitted, cards, people });
   const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions });

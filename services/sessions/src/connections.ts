@@ -50,6 +50,7 @@ export async function openConnections(config: SessionsConfig, logger: Logger, na
   const fanoutQueue = createFanoutQueue(fanoutQueueSettings(config));
   return {
     ...stores,
+    readiness: { ...stores.readiness, redis: () => redis.ping() },
     prepared: database.prepared,
     redis,
     fanoutQueue,

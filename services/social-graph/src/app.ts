@@ -51,7 +51,6 @@ export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
     logger,
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, nats: () => bus.check() },
   });
   mountRoutes(app, socialGraphApi, socialGraphHandlers(graph), { authenticate });
   return { app, graph, relay };

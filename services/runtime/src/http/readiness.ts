@@ -29,6 +29,11 @@ export class Readiness {
     private readonly options: { timeoutMs: number; freshMs: number; logger: Logger },
   ) {}
 
+  /** More dependencies to check (a service definition's connections, known only once it connected). */
+  add(checks: Record<string, ReadinessCheck>): void {
+    Object.assign(this.checks, checks);
+  }
+
   async report(): Promise<Array<[string, DependencyState]>> {
     return Promise.all(
       Object.keys(this.checks).map(async (name): Promise<[string, DependencyState]> => {

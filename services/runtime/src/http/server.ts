@@ -35,6 +35,18 @@ const READY_FRESH_MS = 1000;
 
 /** Apps shutting down: their /readyz answers 503 while they finish serving. */
 const draining = new WeakSet<object>();
+/** Each app's readiness, so checks can be added after it was created. */
+const readinessOf = new WeakMap<object, Readiness>();
+
+/**
+ * Adds dependencies to what /readyz checks: a service definition adds those
+ * of its connections (assembleService), so an app does not list them again.
+ */
+export function addReadinessChecks(app: ServiceApp, checks: Record<string, ReadinessCheck>): void {
+  const readiness = readinessOf.get(app);
+  if (!readiness) throw new Error('addReadinessChecks: not an app made by createServer');
+  readiness.add(checks);
+}
 
 /** Called at SIGTERM, before the drain wait: see runService. */
 export function startDraining(app: ServiceApp): void {
@@ -119,7 +131,8 @@ export function createServer(options: ServerOptions): ServiceApp {
   const own = { logLevel: 'warn', config: { runtimeRoute: true } } as const;
   app.get('/healthz', own, async () => ({ status: 'ok' }));
 
-  const readiness = new Readiness(options.readiness ?? {}, { timeoutMs: READY_TIMEOUT_MS, freshMs: READY_FRESH_MS, logger: options.logger });
+  const readiness = new Readiness({ ...options.readiness }, { timeoutMs: READY_TIMEOUT_MS, freshMs: READY_FRESH_MS, logger: options.logger });
+  readinessOf.set(app, readiness);
   app.get('/readyz', own, async (_request, reply) => {
     if (draining.has(app)) return reply.status(503).send({ status: 'draining', checks: {} });
     const results = await readiness.report();

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { RunningConsumer } from '../bus/consumer';
 import { instrumentBus } from '../bus/metrics';
 import { prepareDatabase } from '../db/prepare';
+import { addReadinessChecks } from '../http/server';
 import type { ServiceMetrics } from '../http/metrics';
 import type { Closer, ServiceConfig } from '../lifecycle';
 import type { DatabasePart, RunContext, ServiceConnections, ServiceDefinition, ServiceParts } from './define';
@@ -46,6 +47,8 @@ export async function assembleService<S extends z.ZodType<ServiceConfig>, K exte
   const connections = await (options.connect ?? ((c) => definition.connect(c)))({ config, logger });
   await options.prepare?.(connections);
   const parts = await definition.build({ config, logger, metrics, clock, connections });
+  // Readiness and metrics follow from what it connected to: the app lists neither again.
+  addReadinessChecks(parts.app, { ...connections.readiness, nats: () => connections.bus.check() });
   instrumentBus(connections.bus, metrics.registry);
   parts.relay?.registerMetrics(metrics.registry);
   const context: RunContext<z.infer<S>, K, P> = { config, logger, metrics, clock, connections, parts, poke: () => parts.relay?.poke() };

@@ -5,12 +5,17 @@ import type { Bus } from '../bus/connection';
 import type { RunningConsumer } from '../bus/consumer';
 import type { OutboxRelay } from '../bus/outbox';
 import type { ServiceMetrics } from '../http/metrics';
-import type { ServiceApp } from '../http/server';
+import type { ReadinessCheck, ServiceApp } from '../http/server';
 import type { Closer, ServiceConfig } from '../lifecycle';
 
 /** What a service's connect step opens: at least the bus; closed last, after everything that uses it. */
 export interface ServiceConnections {
   bus: Bus;
+  /**
+   * How /readyz checks what else it opened (its database, Redis, the object
+   * store), by name; the bus is checked as `nats` without saying.
+   */
+  readiness?: Record<string, ReadinessCheck>;
   close(): Promise<void>;
 }
 

@@ -45,6 +45,8 @@ export const mediaWorkerService = defineService({
       ...media,
       queue,
       redis,
+      // Its renders read and write the object store, and its jobs live in Redis: both are its readiness.
+      readiness: { ...media.readiness, redis: () => redis.ping() },
       // The queue closes with the connections, after the stored-photo consumer that adds to it has stopped.
       async close() {
         await queue.close();
@@ -56,11 +58,8 @@ export const mediaWorkerService = defineService({
   build({ config, logger, metrics, connections }) {
     registerQueueMetrics(metrics.registry, [connections.queue]);
     const relay = new OutboxRelay({ db: connections.prisma, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
-    const app = createServer({
-      logger,
-      metrics,
-      readiness: { postgres: () => connections.prisma.$queryRaw`SELECT 1`, nats: () => connections.bus.check(), redis: () => connections.redis.ping() },
-    });
+    // Readiness follows from its connections (the database, Redis, the bus): assembleService adds it.
+    const app = createServer({ logger, metrics });
     return { app, relay };
   },
   // The BullMQ worker takes jobs as soon as it exists (before the port opens; its events wait in the

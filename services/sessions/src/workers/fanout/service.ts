@@ -33,15 +33,8 @@ export const fanoutService = defineService({
   connect: ({ config, logger }) => openConnections(config, logger, 'sessions-fanout'),
   build({ logger, metrics, connections }) {
     registerQueueMetrics(metrics.registry, [connections.fanoutQueue]);
-    const app = createServer({
-      logger,
-      metrics,
-      readiness: {
-        postgres: () => connections.prisma.$queryRaw`SELECT 1`,
-        nats: () => connections.bus.check(),
-        redis: () => connections.redis.ping(),
-      },
-    });
+    // Readiness follows from its connections (the database, Redis, the bus): assembleService adds it.
+    const app = createServer({ logger, metrics });
     return { app };
   },
   // The BullMQ worker takes jobs as soon as it exists (those already queued; the consumers that
