@@ -1,10 +1,9 @@
-import { defineService, erasureConsumer, exportConsumer } from '@hoptrack/runtime';
+import { defineService, erasureConsumer, exportConsumer, startAudience } from '@hoptrack/runtime';
 import { observeQueueWorker, registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { buildChallengesApp } from './app';
 import { challengesConfigSchema } from './config';
-import { database, openConnections } from './connections';
+import { AUDIENCE, database, openConnections } from './connections';
 import { startProgressConsumers } from './consumers/progress.consumer';
-import { startReadModelConsumers } from './consumers/read-model.consumer';
 import { eraseChallengeRows } from './domain/erasure';
 import { exportChallenges } from './domain/export';
 import { createGeneratorQueue, generatorQueueSettings, scheduleGenerator, startGeneratorWorker } from './generator/queue';
@@ -36,7 +35,8 @@ export const challengesService = defineService({
     ];
   },
   consumers: {
-    audience: ({ config, connections, logger }) => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+    // What challenges need from other services: people's names and privacy, friendships and blocks.
+    audience: ({ config, connections, logger }) => startAudience({ bus: connections.bus, logger, db: connections.prisma, durable: config.READ_MODEL_CONSUMER, parts: AUDIENCE }),
     progress: ({ config, connections, logger, clock, parts, poke }) =>
       startProgressConsumers({ bus: connections.bus, sql: connections.sql, progress: parts.progress, durable: config.PROGRESS_CONSUMER, logger, clock, onEventsCommitted: poke }),
     // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table.

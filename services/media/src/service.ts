@@ -1,8 +1,7 @@
-import { defineService, erasureConsumer, exportConsumer, Outbox } from '@hoptrack/runtime';
+import { defineService, erasureConsumer, exportConsumer, startAudience, Outbox } from '@hoptrack/runtime';
 import { buildMediaApp } from './app';
 import { mediaConfigSchema } from './config';
-import { database, openConnections } from './connections';
-import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { AUDIENCE, database, openConnections } from './connections';
 import { mediaErasure } from './domain/erasure';
 import { mediaExportPart } from './domain/export';
 import { deleteExportParts, startExportAssembler } from './exports/assembler';
@@ -19,7 +18,8 @@ export const mediaService = defineService({
   connect: ({ config, logger }) => openConnections(config, logger, 'media'),
   build: ({ config, logger, metrics, clock, connections }) => buildMediaApp({ config, logger, metrics, clock, ...connections }),
   consumers: {
-    audience: ({ config, connections, logger }) => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+    // What media needs from other services: people's private switch, friendships and blocks.
+    audience: ({ config, connections, logger }) => startAudience({ bus: connections.bus, logger, db: connections.prisma, durable: config.READ_MODEL_CONSUMER, parts: AUDIENCE }),
     // The account deletion's part here (issue 24): the person's files, albums and photos, and
     // the parts of their exports still being assembled (see mediaErasure). Durable `<READ_MODEL_CONSUMER>-erasure`.
     erasure: erasureConsumer('media', ({ config, connections }) => {

@@ -1,9 +1,8 @@
 import { LIVE_PUSHES } from '@hoptrack/proto';
-import { audienceLiveReactions, defineService, erasureConsumer, exportConsumer, startLiveFeed } from '@hoptrack/runtime';
+import { audienceLiveReactions, defineService, erasureConsumer, exportConsumer, startAudience, startLiveFeed } from '@hoptrack/runtime';
 import { buildMessagingApp } from './app';
 import { messagingConfigSchema } from './config';
-import { database, openConnections } from './connections';
-import { startReadModelConsumers } from './consumers/read-model.consumer';
+import { AUDIENCE, database, openConnections } from './connections';
 import { eraseMessagingRows } from './domain/erasure';
 import { exportMessages } from './domain/export';
 import { presenceLiveReactions, presenceLiveSubject } from './presence/live';
@@ -35,7 +34,8 @@ export const messagingService = defineService({
     ];
   },
   consumers: {
-    audience: ({ config, connections, logger }) => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+    // What messaging needs from other services: people (names, the allow-DM switch, token versions) and blocks; friendship plays no part (anyone may message anyone who allows it).
+    audience: ({ config, connections, logger }) => startAudience({ bus: connections.bus, logger, db: connections.prisma, durable: config.READ_MODEL_CONSUMER, parts: AUDIENCE }),
     // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table:
     // presence in Redis (outside the database), then the rows.
     erasure: erasureConsumer('messaging', ({ config, connections }) => ({

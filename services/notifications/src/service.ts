@@ -1,10 +1,9 @@
-import { defineService, erasureConsumer, exportConsumer } from '@hoptrack/runtime';
+import { defineService, erasureConsumer, exportConsumer, startAudience } from '@hoptrack/runtime';
 import { observeQueueWorker, registerQueueMetrics } from '@hoptrack/runtime/queues';
 import { buildNotificationsApp } from './app';
 import { notificationsConfigSchema } from './config';
-import { database, openConnections } from './connections';
+import { AUDIENCE, database, openConnections } from './connections';
 import { startNotificationConsumers } from './consumers/events.consumer';
-import { startReadModelConsumers } from './consumers/read-model.consumer';
 import { eraseNotificationRows, forgetDigestJobs } from './domain/erasure';
 import { exportNotifications } from './domain/export';
 import { mailQueueSettings, startMailWorker } from './mail/queue';
@@ -30,7 +29,8 @@ export const notificationsService = defineService({
     return [{ name: 'mail worker', close: () => mailWorker.close() }];
   },
   consumers: {
-    audience: ({ config, connections, logger }) => startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger }),
+    // What the inbox needs from other services: actors' names and pictures, privacy, friendships, blocks, mutes; plus the address notification mails go to.
+    audience: ({ config, connections, logger }) => startAudience({ bus: connections.bus, logger, db: connections.prisma, durable: config.READ_MODEL_CONSUMER, parts: AUDIENCE, personExtras: (user) => ({ email: user.email }) }),
     inbox: ({ config, connections, parts, logger, poke }) =>
       startNotificationConsumers({
         bus: connections.bus,

@@ -1,9 +1,8 @@
-import { defineService, erasureConsumer, exportConsumer } from '@hoptrack/runtime';
+import { defineService, erasureConsumer, exportConsumer, startAudience } from '@hoptrack/runtime';
 import { buildSessionsApp } from './app';
 import { sessionsConfigSchema } from './config';
-import { database, openConnections } from './connections';
+import { AUDIENCE, database, openConnections } from './connections';
 import { startCardsConsumer } from './consumers/cards.consumer';
-import { startReadModelConsumers } from './consumers/read-model.consumer';
 import { SessionsErasure } from './domain/erasure';
 import { exportSessions } from './domain/export';
 
@@ -20,9 +19,8 @@ export const sessionsService = defineService({
   connect: ({ config, logger }) => openConnections(config, logger, 'sessions'),
   build: ({ config, logger, metrics, clock, connections }) => buildSessionsApp({ config, logger, metrics, clock, ...connections }),
   consumers: {
-    // People and the graph; the people table in Redis is written as each snapshot is applied.
-    audience: ({ config, connections, parts, logger }) =>
-      startReadModelConsumers({ bus: connections.bus, prisma: connections.prisma, durable: config.READ_MODEL_CONSUMER, logger, people: parts.people }),
+    // People and the graph; sessions' people also live in Redis (the feed's names and pictures, every request's token version), written as each snapshot is applied.
+    audience: ({ config, connections, parts, logger }) => startAudience({ bus: connections.bus, logger, db: connections.prisma, durable: config.READ_MODEL_CONSUMER, parts: AUDIENCE, peopleCache: parts.people }),
     cards: ({ config, connections, parts, logger }) => startCardsConsumer({ bus: connections.bus, cards: parts.cards, durable: config.CARDS_CONSUMER, logger }),
     // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table:
     // Redis (timelines, cards, people, fan-out jobs) swept before the rows go and again once they are gone (SessionsErasure).

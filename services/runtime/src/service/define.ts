@@ -73,7 +73,11 @@ export interface ServiceDefinition<S extends z.ZodType<ServiceConfig> = z.ZodTyp
    * shutdown: BullMQ workers, live streams, presence. Tests may leave it out.
    */
   workers?: (context: RunContext<z.infer<S>, K, P>) => Closer[] | Promise<Closer[]>;
-  /** Its durable event consumers, by name, started once the port is open; what they read is held to its contract in proto. */
+  /**
+   * Its durable event consumers, by name, started once the port is open; what they read is held to its contract in proto.
+   * Write the first one as an arrow function of the context: that is what makes TypeScript type the helpers'
+   * contexts (erasureConsumer, exportConsumer) after connect and build, rather than before.
+   */
   consumers?: Record<string, ConsumerStarter<RunContext<z.infer<S>, K, P>>>;
 }
 
