@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { eventSchemas, PROCESS_CONTRACTS, type EventType } from '@hoptrack/proto';
 import { describe, expect, it } from 'vitest';
-import { ARCHITECTURE_FILE, eventCatalogue, payloadOf, withCatalogue } from './event-catalogue';
+import { ARCHITECTURE_FILE, eventCatalogue, payloadOf, processTable, withCatalogue } from './event-catalogue';
 
 /** Issue 37, item 6: the event table in docs/architecture.md is generated from the declarations, and current. */
 describe('the event catalogue', () => {
@@ -30,6 +30,12 @@ describe('the event catalogue', () => {
         .map(([name]) => name)
         .sort(),
     );
+  });
+
+  it('names every process with a contract, its role and its lifecycle parts', () => {
+    const table = processTable();
+    for (const [name, contract] of Object.entries(PROCESS_CONTRACTS)) expect(table, name).toContain(`| ${name} | ${contract.service} | ${contract.role} |`);
+    expect(table).toContain('| places | places | bars, beers, reviews | erase, export |');
   });
 
   it('reads a payload from its schema, optional fields marked', () => {

@@ -46,12 +46,23 @@ export function eventCatalogue(): string {
   ].join('\n');
 }
 
-/** The document with its catalogue replaced by the current one. */
+/** The processes that publish or consume, one row each: what they are for and their part of an account's lifecycle. */
+export function processTable(): string {
+  const lifecycle = (contract: ProcessContract) =>
+    [contract.lifecycle?.erase ? 'erase' : '', contract.lifecycle?.export ? 'export' : ''].filter(Boolean).join(', ') || '—';
+  return [
+    '| Process | Service | Role | Account lifecycle |',
+    '| --- | --- | --- | --- |',
+    ...processes.map(([name, contract]) => `| ${name} | ${contract.service} | ${cell(contract.role)} | ${lifecycle(contract)} |`),
+  ].join('\n');
+}
+
+/** The document with its catalogue (processes, then events) replaced by the current one. */
 export function withCatalogue(document: string): string {
   const begin = document.indexOf(BEGIN);
   const end = document.indexOf(END);
   if (begin < 0 || end < begin) throw new Error(`docs/architecture.md lacks the catalogue's markers (${BEGIN} … ${END})`);
-  return `${document.slice(0, begin + BEGIN.length)}\n${eventCatalogue()}\n${document.slice(end)}`;
+  return `${document.slice(0, begin + BEGIN.length)}\n${processTable()}\n\n${eventCatalogue()}\n${document.slice(end)}`;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
