@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { AuthConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
+import { databaseRepository } from './repositories/database.repository';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/auth'), 'prisma/migrations');
 
@@ -32,7 +33,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
     prisma,
     bus,
     redis,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, redis: () => redis.ping() },
+    readiness: { postgres: () => databaseRepository.ping(prisma), redis: () => redis.ping() },
     async close() {
       await bus.close();
       redis.disconnect();

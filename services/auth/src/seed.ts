@@ -2,6 +2,7 @@ import { createLogger, createMetrics, loadConfig, migrateDatabase } from '@hoptr
 import { buildAuthApp } from './app';
 import { authConfigSchema } from './config';
 import { database, openConnections } from './connections';
+import { usersRepository as users } from './repositories/users.repository';
 
 /**
  * Demo accounts for `make dev`. Goes through the same domain code as the API,
@@ -22,7 +23,7 @@ const connections = await openConnections(config, logger);
 const { accounts, relay } = await buildAuthApp({ config, logger, metrics: createMetrics('auth-seed'), ...connections });
 try {
   for (const demo of DEMO_USERS) {
-    if (await connections.prisma.user.findUnique({ where: { email: demo.email } })) continue;
+    if (await users.findByEmail(connections.prisma, demo.email)) continue;
     const { user } = await accounts.register({ ...demo, password: DEMO_PASSWORD }, 'seed');
     await accounts.updateProfile(user.id, { bio: demo.bio }, 'seed');
     logger.info({ username: demo.username }, 'demo user created');

@@ -11,6 +11,10 @@ import type {
 import { conflict, forbidden, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
+import { dataExportsRepository as dataExports } from '../repositories/data-exports.repository';
+import { erasuresRepository as erasures } from '../repositories/erasures.repository';
+import { mailJobsRepository as mailJobs } from '../repositories/mail-jobs.repository';
+import { passwordResetsRepository as passwordResets } from '../repositories/password-resets.repository';
 import { isUniqueViolation, usersRepository as users, type UserChanges } from '../repositories/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { hashResetToken, newResetToken, newVerificationToken } from './reset-tokens';
@@ -92,13 +96,14 @@ export class Accounts {
     const resetUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(reset.token)}`;
     await this.deps.prisma.$transaction(async (tx) => {
       // The same three statements either way. A new link supersedes the account's older ones.
-      await tx.passwordReset.deleteMany({ where: { userId: user?.id ?? randomUUID() } });
-      await tx.passwordReset.create({ data: { tokenHash: reset.hash, userId: user?.id ?? null, expiresAt: reset.expiresAt } });
-      await tx.mailJob.create({
-        data: user
+      await passwordResets.deleteForUser(tx, user?.id ?? randomUUID());
+      await passwordResets.create(tx, { tokenHash: reset.hash, userId: user?.id ?? null, expiresAt: reset.expiresAt });
+      await mailJobs.create(
+        tx,
+        user
           ? { id: randomUUID(), kind: 'password-reset', recipient: user.email, link: resetUrl }
           : { id: randomUUID(), kind: 'unknown-address', status: 'skipped' },
-      });
+      );
     });
     // Both: the relay's pass for an unknown address finds nothing to send, at the same cost to the next requests.
     this.deps.onMailQueued();
@@ -120,8 +125,8 @@ export class Accounts {
     const password = await hashPassword(newPassword);
     await this.inTransactionWithEvent('user.updated.v1', requestId, async (tx) => {
       // Single use: of two concurrent resets with the same token, one deletes the row, the other finds none.
-      const used = await tx.passwordReset.deleteMany({ where: { tokenHash: hashResetToken(token), userId: user.id } });
-      if (used.count !== 1) throw new HttpError(400, INVALID_RESET);
+      const used = await passwordResets.deleteToken(tx, hashResetToken(token), user.id);
+      if (used !== 1) throw new HttpError(400, INVALID_RESET);
       await users.lockById(tx, user.id);
       return users.update(tx, user.id, { password, tokenVersion: { increment: 1 } });
       // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
@@ -136,17 +141,13 @@ export class Accounts {
   async verifyEmail(token: string, requestId: string): Promise<void> {
     let eventId: string | undefined;
     await this.deps.prisma.$transaction(async (tx) => {
-      const [found] = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "users"
-        WHERE "email_verification_token" = ${hashResetToken(token)} AND "email_verification_expires" > ${this.deps.clock()} FOR UPDATE`;
+      const found = await users.lockIdByVerificationToken(tx, hashResetToken(token), this.deps.clock());
       if (!found) throw new HttpError(400, INVALID_VERIFICATION);
-      const user = await users.findById(tx, found.id);
+      const user = await users.findById(tx, found);
       if (!user) throw new HttpError(400, INVALID_VERIFICATION);
       const newEmail = user.pendingEmail;
       if (newEmail && (await users.findByEmail(tx, newEmail))) throw conflict('Email already registered', 'email');
-      const updated = await tx.user.update({
-        where: { id: user.id },
-        data: { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, ...(newEmail ? { email: newEmail, pendingEmail: null } : {}) },
-      });
+      const updated = await users.markEmailVerified(tx, user.id, newEmail);
       if (newEmail) eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
     });
     if (eventId) this.deps.onEventsCommitted();
@@ -176,8 +177,8 @@ export class Accounts {
     const user = await this.deps.prisma.$transaction(async (tx) => {
       const locked = await users.lockById(tx, userId);
       if (!locked) throw notFound('User not found');
-      const pending = await tx.user.update({ where: { id: userId }, data: { pendingEmail: input.newEmail } });
-      await tx.mailJob.create({ data: { id: randomUUID(), kind: 'email-change-notice', recipient: locked.email, link: input.newEmail } });
+      const pending = await users.setPendingEmail(tx, userId, input.newEmail);
+      await mailJobs.create(tx, { id: randomUUID(), kind: 'email-change-notice', recipient: locked.email, link: input.newEmail });
       return this.queueVerification(tx, pending, newVerificationToken(this.deps.clock()), input.newEmail);
     });
     this.deps.onMailQueued();
@@ -197,12 +198,12 @@ export class Accounts {
     let eventId = '';
     await this.deps.prisma.$transaction(async (tx) => {
       await users.lockById(tx, userId);
-      await tx.erasure.upsert({ where: { userId }, create: { userId, email: user.email }, update: {} });
-      await tx.passwordReset.deleteMany({ where: { userId } });
-      await tx.dataExport.deleteMany({ where: { userId } });
+      await erasures.open(tx, userId, user.email);
+      await passwordResets.deleteForUser(tx, userId);
+      await dataExports.deleteOwnedBy(tx, userId);
       const addresses = [user.email, ...(user.pendingEmail ? [user.pendingEmail] : [])];
-      await tx.mailJob.deleteMany({ where: { recipient: { in: addresses } } });
-      await tx.user.delete({ where: { id: userId } });
+      await mailJobs.deleteAddressedTo(tx, addresses);
+      await users.delete(tx, userId);
       eventId = (await this.deps.outbox.enqueue(tx, 'user.deleted.v1', { userId }, requestId)).id;
     });
     this.deps.onEventsCommitted();
@@ -265,11 +266,8 @@ export class Accounts {
   ): Promise<User> {
     const verifyUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(verification.token)}`;
     // The link is cleared from the job once sent.
-    await tx.mailJob.create({ data: { id: randomUUID(), kind: 'email-verification', recipient: address, link: verifyUrl } });
-    return tx.user.update({
-      where: { id: user.id },
-      data: { emailVerificationToken: verification.hash, emailVerificationExpires: verification.expiresAt },
-    });
+    await mailJobs.create(tx, { id: randomUUID(), kind: 'email-verification', recipient: address, link: verifyUrl });
+    return users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt);
   }
 
   private issueToken(user: User): Promise<string> {
@@ -282,7 +280,7 @@ export class Accounts {
   }
 
   private async findByValidResetToken(token: string): Promise<User> {
-    const reset = await this.deps.prisma.passwordReset.findUnique({ where: { tokenHash: hashResetToken(token) } });
+    const reset = await passwordResets.findByTokenHash(this.deps.prisma, hashResetToken(token));
     const user = reset?.userId && reset.expiresAt > this.deps.clock() ? await users.findById(this.deps.prisma, reset.userId) : null;
     if (!user) throw new HttpError(400, INVALID_RESET);
     return user;

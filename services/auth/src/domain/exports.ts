@@ -3,6 +3,9 @@ import type { DataExport, EventData } from '@hoptrack/proto';
 import { FileSignature, HttpError, notFound, type Outbox } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { DataExport as ExportRow } from '../generated/prisma/client';
+import { dataExportsRepository as dataExports } from '../repositories/data-exports.repository';
+import { mailJobsRepository as mailJobs } from '../repositories/mail-jobs.repository';
+import { usersRepository as users } from '../repositories/users.repository';
 import { toCurrentUser } from './user-views';
 
 export interface DataExportsDeps {
@@ -34,10 +37,10 @@ export class DataExports {
     const { prisma, outbox } = this.deps;
     const result = await prisma.$transaction(async (tx) => {
       // Serialises two requests of the same person: the second finds the first pending.
-      await tx.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${userId}::uuid FOR UPDATE`;
-      const pending = await tx.dataExport.findFirst({ where: { userId, status: 'pending' }, orderBy: { requestedAt: 'desc' } });
+      await users.lock(tx, userId);
+      const pending = await dataExports.findPending(tx, userId);
       if (pending) return { created: false, row: pending };
-      const row = await tx.dataExport.create({ data: { id: randomUUID(), userId, requestedAt: this.deps.clock() } });
+      const row = await dataExports.create(tx, { id: randomUUID(), userId, requestedAt: this.deps.clock() });
       await outbox.enqueue(tx, 'user.export.requested.v1', { exportId: row.id, userId }, requestId);
       return { created: true, row };
     });
@@ -46,13 +49,13 @@ export class DataExports {
   }
 
   async list(userId: string): Promise<DataExport[]> {
-    const rows = await this.deps.prisma.dataExport.findMany({ where: { userId }, orderBy: { requestedAt: 'desc' }, take: HISTORY });
+    const rows = await dataExports.listLatest(this.deps.prisma, userId, HISTORY);
     return rows.map((row) => this.view(row));
   }
 
   /** The signed link to the zip; someone else's export or an unknown id is not found. */
   async downloadUrl(userId: string, id: string): Promise<string> {
-    const row = await this.deps.prisma.dataExport.findFirst({ where: { id, userId } });
+    const row = await dataExports.findOwned(this.deps.prisma, id, userId);
     if (!row) throw notFound('Export not found');
     const view = this.view(row);
     if (view.status === 'pending' || !row.zipKey) throw new HttpError(409, 'Your export is still being prepared.');
@@ -64,15 +67,17 @@ export class DataExports {
   async markReady(data: EventData<'user.export.ready.v1'>): Promise<void> {
     const now = this.deps.clock();
     const queued = await this.deps.prisma.$transaction(async (tx) => {
-      const marked = await tx.dataExport.updateMany({
-        where: { id: data.exportId, userId: data.userId, status: 'pending' },
-        data: { status: 'ready', readyAt: now, expiresAt: new Date(now.getTime() + this.deps.ttlMs), zipKey: data.key, size: data.size },
+      const marked = await dataExports.markReady(tx, data.exportId, data.userId, {
+        readyAt: now,
+        expiresAt: new Date(now.getTime() + this.deps.ttlMs),
+        zipKey: data.key,
+        size: data.size,
       });
-      if (marked.count !== 1) return false;
-      const user = await tx.user.findUnique({ where: { id: data.userId }, select: { email: true } });
-      if (!user) return false;
+      if (marked !== 1) return false;
+      const email = await users.findEmailById(tx, data.userId);
+      if (email === null) return false;
       const link = `${this.deps.publicWebUrl.replace(/\/$/, '')}/account`;
-      await tx.mailJob.create({ data: { id: randomUUID(), kind: 'export-ready', recipient: user.email, link } });
+      await mailJobs.create(tx, { id: randomUUID(), kind: 'export-ready', recipient: email, link });
       return true;
     });
     if (queued) this.deps.onMailQueued();
@@ -80,7 +85,7 @@ export class DataExports {
 
   /** Auth's own part: the account as the person sees it on /api/me, and their privacy switches. */
   async part(userId: string): Promise<{ data: unknown }> {
-    const user = await this.deps.prisma.user.findUnique({ where: { id: userId } });
+    const user = await users.findById(this.deps.prisma, userId);
     if (!user) return { data: null };
     const { isProfilePrivate, allowDirectMessages, showOnlineStatus, socialMediaPublic, ...profile } = toCurrentUser(user);
     return { data: { profile, privacy: { isProfilePrivate, allowDirectMessages, showOnlineStatus, socialMediaPublic } } };

@@ -1,5 +1,7 @@
 import { ERASING_SERVICES, startConsumer, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
+import { erasuresRepository as erasures } from '../repositories/erasures.repository';
+import { usersRepository as users } from '../repositories/users.repository';
 
 /**
  * Collects the services' user.erased.v1 reports of a deletion; with the last
@@ -27,13 +29,10 @@ export function startErasureCoordinator(options: {
         const { userId, service } = event.data;
         const complete = await options.prisma.$transaction(async (tx) => {
           // A live account is never erased: a stray report changes nothing.
-          if (await tx.user.findUnique({ where: { id: userId }, select: { id: true } })) return false;
-          const [row] = await tx.$queryRaw<Array<{ reported: string[]; completeAt: Date | null }>>`
-            INSERT INTO "erasures" ("user_id", "email", "reported") VALUES (${userId}::uuid, '', ARRAY[${service}])
-            ON CONFLICT ("user_id") DO UPDATE SET "reported" = (SELECT array_agg(DISTINCT s) FROM unnest("erasures"."reported" || ARRAY[${service}]) AS s)
-            RETURNING "reported", "complete_at" AS "completeAt"`;
+          if (await users.exists(tx, userId)) return false;
+          const row = await erasures.addReport(tx, userId, service);
           if (!row || row.completeAt || !ERASING_SERVICES.every((s) => row.reported.includes(s))) return false;
-          await tx.erasure.update({ where: { userId }, data: { completeAt: new Date() } });
+          await erasures.markComplete(tx, userId, new Date());
           return true;
         });
         if (complete) {

@@ -1,6 +1,7 @@
 import { forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger } from '@hoptrack/runtime';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../db';
+import { erasuresRepository as erasures } from '../repositories/erasures.repository';
 
 const BATCH = 10;
 
@@ -32,16 +33,14 @@ export class ErasureScrubber {
     const { prisma, bus, redis, logger } = this.options;
     await prisma.$transaction(
       async (tx) => {
-        const due = await tx.$queryRaw<Array<{ userId: string; email: string }>>`
-          SELECT "user_id"::text AS "userId", "email" FROM "erasures" WHERE "complete_at" IS NOT NULL
-          ORDER BY "complete_at" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`;
+        const due = await erasures.lockDue(tx, BATCH);
         for (const { userId, email } of due) {
           const needles = email ? [userId, email] : [userId];
           const streams = await scrubStreams(bus, needles, logger);
           const keys = await scrubRedisKeys(redis, needles);
           if (streams.waiting > 0) continue;
           await forgetEventsNaming(tx, needles);
-          await tx.erasure.delete({ where: { userId } });
+          await erasures.delete(tx, userId);
           logger.info({ streamMessages: streams.deleted, redisKeys: keys }, 'erasure finished');
         }
       },

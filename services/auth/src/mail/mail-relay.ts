@@ -1,14 +1,8 @@
 import { Poller, type Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import { isMailKind, type Mailer } from '../domain/mailer';
-
-interface ClaimedJob {
-  id: string;
-  kind: string;
-  recipient: string | null;
-  link: string | null;
-  attempts: number;
-}
+import { mailJobsRepository as mailJobs, type ClaimedJob } from '../repositories/mail-jobs.repository';
+import { passwordResetsRepository as passwordResets } from '../repositories/password-resets.repository';
 
 export interface MailRelayOptions {
   prisma: PrismaClient;
@@ -62,16 +56,10 @@ export class MailRelay {
 
   private async sendDue(): Promise<void> {
     // Housekeeping first: links past their hour (and a day's grace) and settled jobs older than a week.
-    await this.options.prisma.$executeRawUnsafe(`DELETE FROM "password_resets" WHERE "expires_at" < now() - interval '1 day'`);
-    await this.options.prisma.$executeRawUnsafe(`DELETE FROM "mail_jobs" WHERE "status" <> 'pending' AND "created_at" < now() - interval '7 days'`);
+    await passwordResets.deleteExpired(this.options.prisma);
+    await mailJobs.deleteSettledOlderThanAWeek(this.options.prisma);
     for (;;) {
-      const jobs = await this.options.prisma.$queryRawUnsafe<ClaimedJob[]>(
-        `UPDATE "mail_jobs" SET "attempts" = "attempts" + 1, "next_attempt_at" = now() + ($1 || ' milliseconds')::interval
-          WHERE "id" IN (SELECT "id" FROM "mail_jobs" WHERE "status" = 'pending' AND "next_attempt_at" <= now()
-                          ORDER BY "created_at" LIMIT ${BATCH} FOR UPDATE SKIP LOCKED)
-          RETURNING "id", "kind", "recipient", "link", "attempts"`,
-        String(this.leaseMs),
-      );
+      const jobs = await mailJobs.claimDue(this.options.prisma, BATCH, this.leaseMs);
       if (jobs.length === 0) return;
       await Promise.all(jobs.map((job) => this.send(job)));
     }
@@ -84,21 +72,13 @@ export class MailRelay {
       if (!isMailKind(job.kind)) throw new Error(`not a mail this relay sends: ${job.kind}`);
       await this.options.mailer.send(job.kind, job.recipient, job.link);
       // A settled job keeps no address and no link: the log of what was sent names nobody.
-      await this.options.prisma.$executeRawUnsafe(
-        `UPDATE "mail_jobs" SET "status" = 'sent', "sent_at" = now(), "link" = NULL, "recipient" = NULL WHERE "id" = $1::uuid`,
-        job.id,
-      );
+      await mailJobs.markSent(this.options.prisma, job.id);
       log.info('mail sent');
     } catch (err) {
       const giveUp = job.attempts >= this.maxAttempts;
-      await this.options.prisma.$executeRawUnsafe(
-        giveUp
-          ? `UPDATE "mail_jobs" SET "status" = 'failed', "link" = NULL, "recipient" = NULL, "last_error" = $2 WHERE "id" = $1::uuid`
-          : `UPDATE "mail_jobs" SET "next_attempt_at" = now() + ($3 || ' milliseconds')::interval, "last_error" = $2 WHERE "id" = $1::uuid`,
-        job.id,
-        String(err instanceof Error ? err.message : err).slice(0, 500),
-        ...(giveUp ? [] : [String(backoffMs(job.attempts))]),
-      );
+      const error = String(err instanceof Error ? err.message : err).slice(0, 500);
+      if (giveUp) await mailJobs.markFailed(this.options.prisma, job.id, error);
+      else await mailJobs.scheduleRetry(this.options.prisma, job.id, error, backoffMs(job.attempts));
       if (giveUp) log.error({ err }, 'mail given up after its last attempt');
       else log.warn({ err }, 'mail not sent; will try again');
     }

@@ -1,7 +1,6 @@
-import { Prisma, type PrismaClient, type User } from '../generated/prisma/client';
-
-/** The client or an open transaction: repository calls join whichever they are given. */
-export type Db = PrismaClient | Prisma.TransactionClient;
+import { executeSql, queryRows, sql } from '@hoptrack/runtime';
+import type { Db } from '../db';
+import { Prisma, type User } from '../generated/prisma/client';
 
 export type NewUser = Pick<User, 'email' | 'username' | 'displayName' | 'password'>;
 export type UserChanges = Partial<
@@ -28,16 +27,55 @@ export const usersRepository = {
   findByUsername(db: Db, username: string): Promise<User | null> {
     return db.user.findFirst({ where: { username: { equals: username, mode: 'insensitive' } } });
   },
+  /** Whether the account exists (its id alone is read). */
+  async exists(db: Db, id: string): Promise<boolean> {
+    return (await db.user.findUnique({ where: { id }, select: { id: true } })) !== null;
+  },
+  /** The account's e-mail address, or null when there is no account. */
+  async findEmailById(db: Db, id: string): Promise<string | null> {
+    return (await db.user.findUnique({ where: { id }, select: { email: true } }))?.email ?? null;
+  },
   /** Locks the row for the rest of the transaction, so concurrent changes apply one after the other. */
+  async lock(db: Prisma.TransactionClient, id: string): Promise<void> {
+    await executeSql(db, sql`SELECT 1 FROM "users" WHERE "id" = ${id}::uuid FOR UPDATE`);
+  },
+  /** Locks the row (as `lock`), then reads it. */
   async lockById(db: Prisma.TransactionClient, id: string): Promise<User | null> {
-    await db.$executeRaw`SELECT 1 FROM "users" WHERE "id" = ${id}::uuid FOR UPDATE`;
+    await usersRepository.lock(db, id);
     return db.user.findUnique({ where: { id } });
+  },
+  /** Locks and returns the id of the account whose verification link (hashed) is this one and still valid at `now`. */
+  async lockIdByVerificationToken(db: Prisma.TransactionClient, tokenHash: string, now: Date): Promise<string | null> {
+    const [found] = await queryRows<Array<{ id: string }>>(
+      db,
+      sql`SELECT "id" FROM "users"
+        WHERE "email_verification_token" = ${tokenHash} AND "email_verification_expires" > ${now} FOR UPDATE`,
+    );
+    return found?.id ?? null;
   },
   create(db: Db, data: NewUser): Promise<User> {
     return db.user.create({ data });
   },
   update(db: Db, id: string, changes: UserChanges): Promise<User> {
     return db.user.update({ where: { id }, data: changes });
+  },
+  /** Stores the hash of a new verification link and its expiry (replacing the pending one). */
+  setVerificationToken(db: Db, id: string, tokenHash: string, expiresAt: Date): Promise<User> {
+    return db.user.update({ where: { id }, data: { emailVerificationToken: tokenHash, emailVerificationExpires: expiresAt } });
+  },
+  /** The address waiting for its verification link; `email` stays until the link is opened. */
+  setPendingEmail(db: Db, id: string, pendingEmail: string): Promise<User> {
+    return db.user.update({ where: { id }, data: { pendingEmail } });
+  },
+  /** The link was opened: verified, the link cleared, and a pending address (if any) becomes the account's. */
+  markEmailVerified(db: Db, id: string, newEmail: string | null): Promise<User> {
+    return db.user.update({
+      where: { id },
+      data: { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, ...(newEmail ? { email: newEmail, pendingEmail: null } : {}) },
+    });
+  },
+  delete(db: Db, id: string): Promise<User> {
+    return db.user.delete({ where: { id } });
   },
 };
 

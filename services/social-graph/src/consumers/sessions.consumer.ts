@@ -1,5 +1,5 @@
-import type { EventData } from '@hoptrack/proto';
 import { audienceInbox, startConsumer, type Bus, type Logger, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
+import { sessionFactsRepository as sessionFacts } from '../repositories/session-facts.repository';
 
 /**
  * Keeps session_facts (who logged how many beers over how long, and when)
@@ -10,19 +10,6 @@ import { audienceInbox, startConsumer, type Bus, type Logger, type RunningConsum
  */
 export function startSessionsConsumer(options: { bus: Bus; sql: TransactionalSqlClient; durable: string; logger: Logger }): Promise<RunningConsumer> {
   const on = (tx: SqlClient | undefined): SqlClient => tx ?? options.sql;
-  const upsert = async (db: SqlClient, data: EventData<'session.created.v1'>) => {
-    await db.$executeRawUnsafe(
-      `INSERT INTO "session_facts" ("session_id", "user_id", "beer_count", "duration_minutes", "created_at")
-       VALUES ($1::uuid, $2::uuid, $3, $4, $5::timestamptz)
-       ON CONFLICT ("session_id") DO UPDATE SET "user_id" = EXCLUDED."user_id", "beer_count" = EXCLUDED."beer_count",
-         "duration_minutes" = EXCLUDED."duration_minutes", "created_at" = EXCLUDED."created_at"`,
-      data.sessionId,
-      data.userId,
-      data.beerCount,
-      data.duration,
-      data.createdAt,
-    );
-  };
   return startConsumer<SqlClient>({
     bus: options.bus,
     stream: 'SESSIONS',
@@ -30,11 +17,9 @@ export function startSessionsConsumer(options: { bus: Bus; sql: TransactionalSql
     logger: options.logger.child({ component: 'sessions-consumer' }),
     inbox: audienceInbox<SqlClient>(options.sql),
     handlers: {
-      'session.created.v1': ({ data }, { tx }) => upsert(on(tx), data),
-      'session.updated.v1': ({ data }, { tx }) => upsert(on(tx), data),
-      'session.deleted.v1': async ({ data }, { tx }) => {
-        await on(tx).$executeRawUnsafe('DELETE FROM "session_facts" WHERE "session_id" = $1::uuid', data.sessionId);
-      },
+      'session.created.v1': ({ data }, { tx }) => sessionFacts.upsert(on(tx), data),
+      'session.updated.v1': ({ data }, { tx }) => sessionFacts.upsert(on(tx), data),
+      'session.deleted.v1': ({ data }, { tx }) => sessionFacts.deleteBySession(on(tx), data.sessionId),
     },
   });
 }

@@ -1,5 +1,7 @@
 import type { Prisma } from '../db';
 import { friendshipsRepository as friendships } from '../repositories/friendships.repository';
+import { sessionFactsRepository as sessionFacts } from '../repositories/session-facts.repository';
+import { usersRepository as users } from '../repositories/users.repository';
 import { numberPins, pinnedInOrder } from './social-graph';
 
 /**
@@ -18,13 +20,13 @@ import { numberPins, pinnedInOrder } from './social-graph';
  * id to every stream again.
  */
 export async function eraseFromGraph(tx: Prisma.TransactionClient, userId: string): Promise<void> {
-  const pinnedThem = (await tx.friendship.findMany({ where: { friendId: userId, isPinned: true }, select: { userId: true } })).map((r) => r.userId).sort();
+  const pinnedThem = (await friendships.ownersWhoPinned(tx, userId)).sort();
   // As an unpin: the owners' rows locked first (as a pin locks them, so neither waits on the other in turn) …
   for (const other of pinnedThem) await friendships.lockFriendsOf(tx, other);
-  await tx.friendship.deleteMany({ where: { OR: [{ userId }, { friendId: userId }] } });
+  await friendships.deleteAllOf(tx, userId);
   // … then their pins numbered again without the gap.
   for (const other of pinnedThem) await numberPins(tx, pinnedInOrder(await friendships.lockFriendsOf(tx, other)));
-  await tx.blockedUser.deleteMany({ where: { OR: [{ blockerId: userId }, { blockedId: userId }] } });
-  await tx.sessionFact.deleteMany({ where: { userId } });
-  await tx.user.deleteMany({ where: { id: userId } });
+  await friendships.deleteBlocksOf(tx, userId);
+  await sessionFacts.deleteOwnedBy(tx, userId);
+  await users.deleteById(tx, userId);
 }

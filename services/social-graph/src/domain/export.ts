@@ -1,6 +1,8 @@
 import type { ExportPart } from '@hoptrack/proto';
 import type { Db, User } from '../db';
+import { friendshipsRepository as friendships } from '../repositories/friendships.repository';
 import { graphRepository as graph } from '../repositories/graph.repository';
+import { usersRepository } from '../repositories/users.repository';
 import { pinnedInOrder } from './social-graph';
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,12 +23,12 @@ export interface ExportedPerson {
  */
 export async function exportGraph(db: Db, userId: string, now: Date = new Date()): Promise<Omit<ExportPart, 'service'>> {
   const [mine, received, blocks] = await Promise.all([
-    db.friendship.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-    db.friendship.findMany({ where: { friendId: userId, status: 'pending' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-    db.blockedUser.findMany({ where: { blockerId: userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    friendships.ownRowsOldestFirst(db, userId),
+    friendships.incomingRequestsOldestFirst(db, userId),
+    friendships.blocksMadeOldestFirst(db, userId),
   ]);
   const others = [...mine.map((r) => r.friendId), ...received.map((r) => r.userId), ...blocks.map((b) => b.blockedId)];
-  const users = new Map((await db.user.findMany({ where: { id: { in: [...new Set(others)] } } })).map((u) => [u.id, u]));
+  const users = new Map((await usersRepository.findMany(db, [...new Set(others)])).map((u) => [u.id, u]));
   const person = (id: string): ExportedPerson => named(id, users.get(id));
 
   const friends = mine.filter((r) => r.status === 'accepted');

@@ -1,3 +1,4 @@
+import { executeSql, sql } from '@hoptrack/runtime';
 import type { BlockedUser, Db, Friendship } from '../db';
 
 
@@ -62,17 +63,33 @@ export const friendshipsRepository = {
   incomingRequests(db: Db, userId: string): Promise<Friendship[]> {
     return db.friendship.findMany({ where: { friendId: userId, status: 'pending' }, orderBy: { createdAt: 'desc' } });
   },
+  /** The user's own rows (friends and requests sent), oldest first. */
+  ownRowsOldestFirst(db: Db, userId: string): Promise<Friendship[]> {
+    return db.friendship.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  },
+  /** Pending requests to the user, oldest first. */
+  incomingRequestsOldestFirst(db: Db, userId: string): Promise<Friendship[]> {
+    return db.friendship.findMany({ where: { friendId: userId, status: 'pending' }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  },
+  /** The users who pinned this one (the owners of the pinned rows). */
+  async ownersWhoPinned(db: Db, friendId: string): Promise<string[]> {
+    return (await db.friendship.findMany({ where: { friendId, isPinned: true }, select: { userId: true } })).map((r) => r.userId);
+  },
+  /** Deletes every row of the user's, in either direction; how many went. */
+  async deleteAllOf(db: Db, userId: string): Promise<number> {
+    return (await db.friendship.deleteMany({ where: { OR: [{ userId }, { friendId: userId }] } })).count;
+  },
   /**
    * Serialises changes between two users (in either order) until the transaction ends, so two
    * crossing requests, or a request and a block, cannot both decide on the same stale state.
    */
   async lockPair(db: Db, a: string, b: string): Promise<void> {
     const key = a < b ? `${a}:${b}` : `${b}:${a}`;
-    await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+    await executeSql(db, sql`SELECT pg_advisory_xact_lock(hashtext(${key}))`);
   },
   /** Locks the user's own friendship rows, so concurrent pins count one after the other. */
   async lockFriendsOf(db: Db, userId: string): Promise<Friendship[]> {
-    await db.$executeRaw`SELECT 1 FROM friendships WHERE user_id = ${userId}::uuid FOR UPDATE`;
+    await executeSql(db, sql`SELECT 1 FROM friendships WHERE user_id = ${userId}::uuid FOR UPDATE`);
     return db.friendship.findMany({ where: { userId, status: 'accepted' } });
   },
   update(db: Db, id: string, data: Partial<Pick<Friendship, 'isPinned' | 'isMuted' | 'pinnedOrder'>>): Promise<Friendship> {
@@ -89,5 +106,13 @@ export const friendshipsRepository = {
   },
   blockedBy(db: Db, blockerId: string): Promise<BlockedUser[]> {
     return db.blockedUser.findMany({ where: { blockerId }, orderBy: { createdAt: 'desc' } });
+  },
+  /** The blocks the user made, oldest first. */
+  blocksMadeOldestFirst(db: Db, blockerId: string): Promise<BlockedUser[]> {
+    return db.blockedUser.findMany({ where: { blockerId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  },
+  /** Deletes every block the user made or received; how many went. */
+  async deleteBlocksOf(db: Db, userId: string): Promise<number> {
+    return (await db.blockedUser.deleteMany({ where: { OR: [{ blockerId: userId }, { blockedId: userId }] } })).count;
   },
 };

@@ -101,33 +101,31 @@ export const graphRepository = {
   /** Friends the viewer shares with each target, for many targets in one query. */
   async mutualFriends(db: Db, viewerId: string, targetIds: string[]): Promise<Map<string, number>> {
     if (targetIds.length === 0) return new Map();
-    const rows = await db.$queryRawUnsafe<Array<{ target: string; n: bigint }>>(
-      `SELECT theirs.user_id AS target, count(*) AS n
+    const rows = await queryRows<Array<{ target: string; n: bigint }>>(
+      db,
+      sql`SELECT theirs.user_id AS target, count(*) AS n
        FROM friendships mine JOIN friendships theirs ON theirs.friend_id = mine.friend_id
-       WHERE mine.user_id = $1::uuid AND mine.status = 'accepted'
-         AND theirs.user_id = ANY($2::uuid[]) AND theirs.status = 'accepted'
+       WHERE mine.user_id = ${viewerId}::uuid AND mine.status = 'accepted'
+         AND theirs.user_id = ANY(${targetIds}::uuid[]) AND theirs.status = 'accepted'
        GROUP BY theirs.user_id`,
-      viewerId,
-      targetIds,
     );
     return new Map(rows.map((r) => [r.target, Number(r.n)]));
   },
 
   async sessionTotals(db: Db, userIds: string[]): Promise<Map<string, { sessions: number; minutes: number }>> {
     if (userIds.length === 0) return new Map();
-    const rows = await db.$queryRawUnsafe<Array<{ user_id: string; sessions: bigint; minutes: bigint }>>(
-      `SELECT user_id, count(*) AS sessions, coalesce(sum(duration_minutes), 0) AS minutes
-       FROM session_facts WHERE user_id = ANY($1::uuid[]) GROUP BY user_id`,
-      userIds,
+    const rows = await queryRows<Array<{ user_id: string; sessions: bigint; minutes: bigint }>>(
+      db,
+      sql`SELECT user_id, count(*) AS sessions, coalesce(sum(duration_minutes), 0) AS minutes
+       FROM session_facts WHERE user_id = ANY(${userIds}::uuid[]) GROUP BY user_id`,
     );
     return new Map(rows.map((r) => [r.user_id, { sessions: Number(r.sessions), minutes: Number(r.minutes) }]));
   },
 
   async beersSince(db: Db, userId: string, since: Date): Promise<number> {
-    const [row] = await db.$queryRawUnsafe<Array<{ beers: bigint }>>(
-      'SELECT coalesce(sum(beer_count), 0) AS beers FROM session_facts WHERE user_id = $1::uuid AND created_at >= $2',
-      userId,
-      since,
+    const [row] = await queryRows<Array<{ beers: bigint }>>(
+      db,
+      sql`SELECT coalesce(sum(beer_count), 0) AS beers FROM session_facts WHERE user_id = ${userId}::uuid AND created_at >= ${since}`,
     );
     return Number(row?.beers ?? 0);
   },

@@ -12,4 +12,8 @@ export const usersRepository = {
   findMany(db: Db, ids: string[]): Promise<User[]> {
     return db.user.findMany({ where: { id: { in: ids } } });
   },
+  /** Deletes the person's row, if it is still there; how many went. */
+  async deleteById(db: Db, id: string): Promise<number> {
+    return (await db.user.deleteMany({ where: { id } })).count;
+  },
 };
