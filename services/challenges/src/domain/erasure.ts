@@ -1,4 +1,7 @@
 import type { SqlClient } from '@hoptrack/runtime';
+import { factsRepository } from '../repositories/facts.repository';
+import { invitationsRepository } from '../repositories/invitations.repository';
+import { participationsRepository } from '../repositories/participations.repository';
 import type { Progress } from './progress';
 
 /**
@@ -14,9 +17,7 @@ import type { Progress } from './progress';
  */
 export async function eraseChallengeRows(tx: SqlClient, userId: string, progress: Pick<Progress, 'lock'>): Promise<void> {
   await progress.lock(tx, userId);
-  await tx.$executeRawUnsafe('DELETE FROM challenge_invitations WHERE from_user_id = $1::uuid OR to_user_id = $1::uuid', userId);
-  await tx.$executeRawUnsafe('DELETE FROM user_challenges WHERE user_id = $1::uuid', userId);
-  for (const table of ['session_facts', 'review_facts', 'photo_facts']) {
-    await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE user_id = $1::uuid`, userId);
-  }
+  await invitationsRepository.deleteInvolving(tx, userId);
+  await participationsRepository.deleteOwnedBy(tx, userId);
+  await factsRepository.deleteOwnedBy(tx, userId);
 }

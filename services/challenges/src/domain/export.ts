@@ -1,6 +1,8 @@
 import type { ExportPart } from '@hoptrack/proto';
 import { peopleByIds } from '@hoptrack/runtime';
 import type { Db } from '../db';
+import { invitationsRepository, type ExportedInvitation } from '../repositories/invitations.repository';
+import { participationsRepository } from '../repositories/participations.repository';
 
 /** A challenge's date (a calendar day, stored as a date) as YYYY-MM-DD. */
 const day = (date: Date) => date.toISOString().slice(0, 10);
@@ -13,11 +15,10 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * progress in the same challenges stays theirs.
  */
 export async function exportChallenges(db: Db, userId: string, now: Date = new Date()): Promise<Omit<ExportPart, 'service'>> {
-  const challenge = { select: { id: true, title: true, description: true, challengeType: true, targetValue: true, date: true } } as const;
   const [participations, sent, received] = await Promise.all([
-    db.userChallenge.findMany({ where: { userId }, orderBy: [{ joinedAt: 'asc' }, { id: 'asc' }], include: { challenge } }),
-    db.challengeInvitation.findMany({ where: { fromUserId: userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { challenge } }),
-    db.challengeInvitation.findMany({ where: { toUserId: userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { challenge } }),
+    participationsRepository.listForExport(db, userId),
+    invitationsRepository.listSentForExport(db, userId),
+    invitationsRepository.listReceivedForExport(db, userId),
   ]);
   const people = await peopleByIds(db, [...sent.map((i) => i.toUserId), ...received.map((i) => i.fromUserId)]);
   const person = (id: string) => {
@@ -31,7 +32,7 @@ export async function exportChallenges(db: Db, userId: string, now: Date = new D
     targetValue: c.targetValue,
     date: day(c.date),
   });
-  const invitation = (i: (typeof sent)[number]) => ({
+  const invitation = (i: ExportedInvitation) => ({
     id: i.id,
     challenge: challengeOf(i.challenge),
     status: i.status === 'pending' && now >= i.expiresAt ? 'expired' : i.status,

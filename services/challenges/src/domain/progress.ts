@@ -1,20 +1,13 @@
 import type { EventData } from '@hoptrack/proto';
 import { anyErased, type Outbox, type SqlClient } from '@hoptrack/runtime';
+import { factsRepository, type FactTable } from '../repositories/facts.repository';
+import { participationsRepository } from '../repositories/participations.repository';
 import { progressSql } from './rules';
 
 /** A fact's owner and when it happened: the person whose challenges to recompute, and which window it falls in. */
 export interface Touched {
   userId: string;
   at: Date;
-}
-
-interface Recomputed {
-  challenge_id: string;
-  is_completed: boolean;
-  user_id: string;
-  completed_at: Date | null;
-  title: string;
-  date: string;
 }
 
 /**
@@ -32,7 +25,7 @@ export class Progress {
    * would each compute from a snapshot without the other's fact.
    */
   async lock(tx: SqlClient, userId: string): Promise<void> {
-    await tx.$queryRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 23))::text AS locked`, userId);
+    await participationsRepository.lockProgress(tx, userId);
   }
 
   /**
@@ -51,54 +44,31 @@ export class Progress {
     if (!(await this.lockLiving(tx, facts.userId))) return { userId: facts.userId, at: new Date(facts.createdAt) };
     const styles = [...new Set((facts.beerTypes ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];
     const place = facts.location?.trim().toLowerCase() || null;
-    await tx.$executeRawUnsafe(
-      `INSERT INTO session_facts (session_id, user_id, beer_types, place, has_music, beer_count, duration, created_at, updated_at)
-       VALUES ($1::uuid, $2::uuid, $3::text[], $4, $5, $6, $7, $8::timestamptz, $9::timestamptz)
-       ON CONFLICT (session_id) DO UPDATE SET beer_types = EXCLUDED.beer_types, place = EXCLUDED.place, has_music = EXCLUDED.has_music,
-         beer_count = EXCLUDED.beer_count, duration = EXCLUDED.duration, updated_at = EXCLUDED.updated_at
-       WHERE NOT session_facts.deleted AND session_facts.updated_at <= EXCLUDED.updated_at`,
-      facts.sessionId,
-      facts.userId,
+    await factsRepository.saveSession(tx, {
+      sessionId: facts.sessionId,
+      userId: facts.userId,
       styles,
       place,
-      facts.hasMusic ?? false,
-      facts.beerCount,
-      facts.duration,
-      facts.createdAt,
-      facts.updatedAt,
-    );
+      hasMusic: facts.hasMusic ?? false,
+      beerCount: facts.beerCount,
+      duration: facts.duration,
+      createdAt: facts.createdAt,
+      updatedAt: facts.updatedAt,
+    });
     return { userId: facts.userId, at: new Date(facts.createdAt) };
   }
 
   /** Tombstones a fact (kept, marked deleted), inserting the tombstone if the fact never arrived. */
-  async forget(tx: SqlClient, table: 'session_facts' | 'review_facts' | 'photo_facts', id: string, userId: string, at: Date): Promise<Touched> {
+  async forget(tx: SqlClient, table: FactTable, id: string, userId: string, at: Date): Promise<Touched> {
     if (!(await this.lockLiving(tx, userId))) return { userId, at };
-    const [key, extra, values] =
-      table === 'session_facts'
-        ? ['session_id', ', beer_count, duration, updated_at', ', 0, 0, $3::timestamptz']
-        : table === 'review_facts'
-          ? ['review_id', '', '']
-          : ['photo_id', '', ''];
-    const rows = await tx.$queryRawUnsafe<Array<{ created_at: Date }>>(
-      `INSERT INTO ${table} (${key}, user_id, created_at, deleted${extra}) VALUES ($1::uuid, $2::uuid, $3::timestamptz, true${values})
-       ON CONFLICT (${key}) DO UPDATE SET deleted = true RETURNING created_at`,
-      id,
-      userId,
-      at.toISOString(),
-    );
-    return { userId, at: rows[0]?.created_at ?? at };
+    const happened = await factsRepository.tombstone(tx, table, id, userId, at);
+    return { userId, at: happened ?? at };
   }
 
   /** A review or an album photo: a fact of when, never changed after. */
   async record(tx: SqlClient, table: 'review_facts' | 'photo_facts', id: string, userId: string, at: Date): Promise<Touched> {
     if (!(await this.lockLiving(tx, userId))) return { userId, at };
-    const key = table === 'review_facts' ? 'review_id' : 'photo_id';
-    await tx.$executeRawUnsafe(
-      `INSERT INTO ${table} (${key}, user_id, created_at) VALUES ($1::uuid, $2::uuid, $3::timestamptz) ON CONFLICT (${key}) DO NOTHING`,
-      id,
-      userId,
-      at.toISOString(),
-    );
+    await factsRepository.record(tx, table, id, userId, at);
     return { userId, at };
   }
 
@@ -110,24 +80,7 @@ export class Progress {
    * recomputes only the first completes it and publishes `challenge.completed.v1`.
    */
   async recompute(tx: SqlClient, touched: Touched, now: Date, requestId?: string): Promise<void> {
-    const recomputed = await tx.$queryRawUnsafe<Recomputed[]>(
-      `WITH fresh AS (
-         SELECT uc.id, ${progressSql} AS progress, dc.target_value, dc.title, to_char(dc.date, 'YYYY-MM-DD') AS date
-           FROM user_challenges uc JOIN daily_challenges dc ON dc.id = uc.challenge_id
-          WHERE uc.user_id = $1::uuid AND NOT uc.is_completed
-            AND (uc.window_end > $2::timestamptz OR (uc.window_start <= $3::timestamptz AND uc.window_end > $3::timestamptz))
-       )
-       UPDATE user_challenges uc
-          SET progress = fresh.progress,
-              is_completed = fresh.progress >= fresh.target_value,
-              completed_at = CASE WHEN fresh.progress >= fresh.target_value THEN $2::timestamptz END
-         FROM fresh
-        WHERE uc.id = fresh.id AND NOT uc.is_completed
-        RETURNING uc.challenge_id::text, uc.user_id::text, uc.is_completed, uc.completed_at, fresh.title, fresh.date`,
-      touched.userId,
-      now.toISOString(),
-      touched.at.toISOString(),
-    );
+    const recomputed = await participationsRepository.recompute(tx, touched.userId, progressSql, now, touched.at);
     for (const row of recomputed) {
       if (!row.is_completed || !row.completed_at) continue;
       await this.outbox.enqueue(

@@ -1,4 +1,8 @@
 import { CHALLENGE_KIND_NAMES, CHALLENGE_SLOW_PACE_MINUTES, type ChallengeKind } from '@hoptrack/proto';
+import { identifier, joinSql, sql, type Sql } from '@hoptrack/runtime';
+
+/** The fact `alias`'s column. */
+const col = (alias: string, column: string): Sql => identifier(`${alias}.${column}`);
 
 /**
  * Each kind's progress rule, as a count over the facts of one person in one
@@ -10,24 +14,31 @@ import { CHALLENGE_KIND_NAMES, CHALLENGE_SLOW_PACE_MINUTES, type ChallengeKind }
  * None of them counts beers or their strength: challenges reward trying,
  * visiting, sharing and pacing.
  */
-const inWindow = (alias: string) => `${alias}.user_id = uc.user_id AND NOT ${alias}.deleted AND ${alias}.created_at >= uc.window_start AND ${alias}.created_at < uc.window_end`;
-const before = (alias: string) => `${alias}.user_id = uc.user_id AND NOT ${alias}.deleted AND ${alias}.created_at < uc.window_start`;
+const inWindow = (alias: string): Sql =>
+  sql`${col(alias, 'user_id')} = uc.user_id AND NOT ${col(alias, 'deleted')} AND ${col(alias, 'created_at')} >= uc.window_start AND ${col(alias, 'created_at')} < uc.window_end`;
+const before = (alias: string): Sql => sql`${col(alias, 'user_id')} = uc.user_id AND NOT ${col(alias, 'deleted')} AND ${col(alias, 'created_at')} < uc.window_start`;
 
-export const PROGRESS_RULES: Record<ChallengeKind, string> = {
+export const PROGRESS_RULES: Record<ChallengeKind, Sql> = {
   // Styles logged in the window that none of the person's earlier sessions had.
-  new_styles: `(SELECT count(DISTINCT style) FROM session_facts s, unnest(s.beer_types) AS style
+  new_styles: sql`(SELECT count(DISTINCT style) FROM session_facts s, unnest(s.beer_types) AS style
      WHERE ${inWindow('s')} AND NOT EXISTS (SELECT 1 FROM session_facts e WHERE ${before('e')} AND style = ANY(e.beer_types)))`,
   // Places (as typed) logged in the window that no earlier session was at.
-  new_bar: `(SELECT count(DISTINCT s.place) FROM session_facts s
+  new_bar: sql`(SELECT count(DISTINCT s.place) FROM session_facts s
      WHERE ${inWindow('s')} AND s.place IS NOT NULL AND NOT EXISTS (SELECT 1 FROM session_facts e WHERE ${before('e')} AND e.place = s.place))`,
-  bar_review: `(SELECT count(*) FROM review_facts r WHERE ${inWindow('r')})`,
-  album_photo: `(SELECT count(*) FROM photo_facts p WHERE ${inWindow('p')})`,
-  music_session: `(SELECT count(*) FROM session_facts s WHERE ${inWindow('s')} AND s.has_music)`,
+  bar_review: sql`(SELECT count(*) FROM review_facts r WHERE ${inWindow('r')})`,
+  album_photo: sql`(SELECT count(*) FROM photo_facts p WHERE ${inWindow('p')})`,
+  music_session: sql`(SELECT count(*) FROM session_facts s WHERE ${inWindow('s')} AND s.has_music)`,
   // At least so many minutes per beer: the slower, the better.
-  slow_pace: `(SELECT count(*) FROM session_facts s WHERE ${inWindow('s')} AND s.beer_count > 0 AND s.duration >= ${CHALLENGE_SLOW_PACE_MINUTES} * s.beer_count)`,
+  slow_pace: sql`(SELECT count(*) FROM session_facts s WHERE ${inWindow('s')} AND s.beer_count > 0 AND s.duration >= ${CHALLENGE_SLOW_PACE_MINUTES}::int * s.beer_count)`,
 };
 
-/** One SQL expression: the progress of `uc` in the challenge `dc`, by its kind, at most its target. */
-export const progressSql = `LEAST(dc.target_value, CASE dc.challenge_type
-  ${CHALLENGE_KIND_NAMES.map((kind) => `WHEN '${kind}' THEN ${PROGRESS_RULES[kind]}`).join('\n  ')}
+/**
+ * One SQL expression: the progress of `uc` in the challenge `dc`, by its kind, at most its target.
+ * The kinds and the pace's minutes travel as parameters, cast to the types their literals had.
+ */
+export const progressSql: Sql = sql`LEAST(dc.target_value, CASE dc.challenge_type
+  ${joinSql(
+    CHALLENGE_KIND_NAMES.map((kind) => sql`WHEN ${kind}::text THEN ${PROGRESS_RULES[kind]}`),
+    '\n  ',
+  )}
   ELSE 0 END)::int`;

@@ -2,6 +2,7 @@ import { CHALLENGE_KIND_NAMES, CHALLENGE_KINDS, type ChallengeKind } from '@hopt
 import type { Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import { addDays, dateIn } from '../domain/days';
+import { challengesRepository } from '../repositories/challenges.repository';
 
 /**
  * The kinds a date gets: a shuffle of the catalogue seeded by the date, so
@@ -37,23 +38,18 @@ export class ChallengeGenerator {
     let created = 0;
     for (const date of [addDays(today, -1), today, addDays(today, 1)]) created += await this.ensureDate(date);
     // A date has ended everywhere once UTC+-12's day is over: two days after it in UTC at the latest.
-    await this.deps.prisma.$executeRawUnsafe(`UPDATE daily_challenges SET is_active = false WHERE is_active AND date < $1::date`, addDays(today, -1));
+    await challengesRepository.retireBefore(this.deps.prisma, addDays(today, -1));
     if (created > 0) this.deps.logger.info({ today, created }, 'daily challenges published');
   }
 
   /** The date's challenges, created if missing; how many were new. */
   async ensureDate(date: string): Promise<number> {
-    const kinds = kindsFor(date, this.deps.perDay);
-    return this.deps.prisma.$executeRawUnsafe(
-      `INSERT INTO daily_challenges (id, title, description, target_value, challenge_type, date)
-       SELECT gen_random_uuid(), k.title, k.description, k.target, k.kind, $1::date
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) AS k(kind, title, description, target)
-       ON CONFLICT (date, challenge_type) DO NOTHING`,
-      date,
-      kinds,
-      kinds.map((k) => CHALLENGE_KINDS[k].title),
-      kinds.map((k) => CHALLENGE_KINDS[k].description),
-      kinds.map((k) => CHALLENGE_KINDS[k].targetValue),
-    );
+    const challenges = kindsFor(date, this.deps.perDay).map((kind) => ({
+      kind,
+      title: CHALLENGE_KINDS[kind].title,
+      description: CHALLENGE_KINDS[kind].description,
+      target: CHALLENGE_KINDS[kind].targetValue,
+    }));
+    return challengesRepository.createForDate(this.deps.prisma, date, challenges);
   }
 }

@@ -1,9 +1,9 @@
 import type { EventData, EventEnvelope } from '@hoptrack/proto';
 import { audienceInbox, startEffectConsumers, type Bus, type Effects as EffectsOf, type Logger, type Outbox, type RunningConsumer, type SqlClient, type TransactionalSqlClient } from '@hoptrack/runtime';
-import { ChallengeRefs } from '../domain/challenge-refs';
 import { InboxWriter, type OnAdded } from '../domain/inbox';
 import { announceChanges } from '../domain/notifications';
-import { SessionRefs } from '../domain/session-refs';
+import { challengeRefsRepository as challenges } from '../repositories/challenge-refs.repository';
+import { sessionRefsRepository as sessions, type SessionRef } from '../repositories/session-refs.repository';
 
 /**
  * Commenters told of a later comment on a session: the most recent ones. A
@@ -15,8 +15,10 @@ export const FOLLOWERS_PER_COMMENT = 50;
 type Effects = EffectsOf<SqlClient, string[]>;
 
 const at = (event: EventEnvelope) => new Date(event.occurredAt);
+/** What the inbox keeps of a created or updated session: whose it is and its title (absent on events from before titles). */
+const sessionRef = (data: EventData<'session.created.v1'>): SessionRef => ({ sessionId: data.sessionId, ownerId: data.userId, title: data.title ?? null, updatedAt: data.updatedAt });
 
-function effects(inbox: InboxWriter, sessions: SessionRefs, challenges: ChallengeRefs): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES' | 'CHALLENGES', Effects> {
+function effects(inbox: InboxWriter): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES' | 'CHALLENGES', Effects> {
   const interaction = (tx: SqlClient, data: EventData<'session.liked.v1'>, when: Date) => sessions.ensure(tx, data.sessionId, data.ownerId, when);
   return {
     SOCIAL: {
@@ -33,11 +35,11 @@ function effects(inbox: InboxWriter, sessions: SessionRefs, challenges: Challeng
     },
     SESSIONS: {
       'session.created.v1': async (tx, e) => {
-        await sessions.upsert(tx, e.data);
+        await sessions.upsert(tx, sessionRef(e.data));
         return [];
       },
       'session.updated.v1': async (tx, e) => {
-        await sessions.upsert(tx, e.data);
+        await sessions.upsert(tx, sessionRef(e.data));
         return [];
       },
       // Everything the session caused goes with it, in every inbox.
@@ -60,8 +62,8 @@ function effects(inbox: InboxWriter, sessions: SessionRefs, challenges: Challeng
       'session.commented.v1': async (tx, e) => {
         const when = at(e);
         await interaction(tx, e.data, when);
-        const earlier = await sessions.commenters(tx, e.data.sessionId, FOLLOWERS_PER_COMMENT);
-        await sessions.commented(tx, e.data.sessionId, e.data.userId, when);
+        const earlier = await sessions.latestCommenters(tx, e.data.sessionId, FOLLOWERS_PER_COMMENT);
+        await sessions.recordComment(tx, e.data.sessionId, e.data.userId, when);
         const base = { targetId: e.data.sessionId, actorId: e.data.userId, sourceId: e.data.commentId, at: when };
         const changed = await inbox.add(tx, { ...base, recipientId: e.data.ownerId, kind: 'session.commented' });
         for (const commenter of earlier) {
@@ -123,7 +125,7 @@ export function startNotificationConsumers(options: NotificationConsumersOptions
     durable: options.durable,
     logger: options.logger.child({ component: 'notifications-inbox' }),
     inbox: audienceInbox<SqlClient>(options.sql),
-    streams: effects(new InboxWriter(options.onAdded), new SessionRefs(), new ChallengeRefs()),
+    streams: effects(new InboxWriter(options.onAdded)),
     then: (tx, changed, event) => announceChanges(options.outbox, tx, changed, event.requestId),
     afterCommit: options.onEventsCommitted,
   });

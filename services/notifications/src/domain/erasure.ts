@@ -2,8 +2,10 @@ import type { Outbox, SqlClient } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import { announceChanges } from './notifications';
 import type { DigestJob } from '../mail/digests';
-
-const ids = (rows: Array<{ user_id: string }>) => rows.map((r) => r.user_id);
+import { entriesRepository } from '../repositories/entries.repository';
+import { pendingMailsRepository } from '../repositories/pending-mails.repository';
+import { sessionRefsRepository } from '../repositories/session-refs.repository';
+import { settingsRepository } from '../repositories/settings.repository';
 
 /**
  * Notifications' part of an account deletion (issue 24), in one transaction:
@@ -22,44 +24,19 @@ const ids = (rows: Array<{ user_id: string }>) => rows.map((r) => r.user_id);
  */
 export async function eraseNotificationRows(tx: SqlClient, userId: string, outbox: Outbox): Promise<void> {
   const changed = new Set<string>();
-  const note = (rows: Array<{ user_id: string }>) => ids(rows).forEach((id) => changed.add(id));
+  const note = (userIds: readonly string[]) => userIds.forEach((id) => changed.add(id));
 
   // Their own inbox; pending mails go with its contributions (the cascade), and any left too.
-  await tx.$executeRawUnsafe('DELETE FROM "notifications" WHERE user_id = $1::uuid', userId);
-  await tx.$executeRawUnsafe('DELETE FROM "pending_mails" WHERE user_id = $1::uuid', userId);
-  await tx.$executeRawUnsafe('DELETE FROM "notification_settings" WHERE user_id = $1::uuid', userId);
+  await entriesRepository.deleteInboxOf(tx, userId);
+  await pendingMailsRepository.deleteOwnedBy(tx, userId);
+  await settingsRepository.deleteOwnedBy(tx, userId);
 
   // Their contributions in others' inboxes (a reaction's source is `emoji:actor`: covered by the actor);
   // an entry they leave empty goes, as a retraction's does.
-  note(
-    await tx.$queryRawUnsafe<Array<{ user_id: string }>>(
-      `WITH gone AS (
-         DELETE FROM "notification_actors" a USING "notifications" n
-          WHERE a.notification_id = n.id AND (a.actor_id = $1::uuid OR strpos(lower(a.source_id), $2) > 0)
-          RETURNING n.id, n.user_id
-       ), emptied AS (
-         DELETE FROM "notifications" n USING (SELECT DISTINCT id FROM gone) g
-          WHERE n.id = g.id AND NOT EXISTS (
-            SELECT 1 FROM "notification_actors" a WHERE a.notification_id = n.id AND a.actor_id <> $1::uuid AND strpos(lower(a.source_id), $2) = 0)
-       )
-       SELECT DISTINCT user_id::text AS "user_id" FROM gone`,
-      userId,
-      userId.toLowerCase(),
-    ),
-  );
+  note(await entriesRepository.deleteContributionsBy(tx, userId));
   // Entries about them (a friend request or a message's entry targets the person) and about their sessions.
-  note(
-    await tx.$queryRawUnsafe<Array<{ user_id: string }>>(
-      `DELETE FROM "notifications" WHERE target_id = $1::uuid OR target_id IN (SELECT session_id FROM "session_refs" WHERE owner_id = $1::uuid)
-        RETURNING user_id::text AS "user_id"`,
-      userId,
-    ),
-  );
-  await tx.$executeRawUnsafe(
-    'DELETE FROM "session_commenters" WHERE user_id = $1::uuid OR session_id IN (SELECT session_id FROM "session_refs" WHERE owner_id = $1::uuid)',
-    userId,
-  );
-  await tx.$executeRawUnsafe('DELETE FROM "session_refs" WHERE owner_id = $1::uuid', userId);
+  note(await entriesRepository.deleteAboutPerson(tx, userId));
+  await sessionRefsRepository.forgetPerson(tx, userId);
 
   changed.delete(userId);
   // The bells of the others whose inbox changed (the events name only them).

@@ -1,25 +1,9 @@
-import { NOTIFICATION_ACTORS_SHOWN, NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type ExportPart, type NotificationKind } from '@hoptrack/proto';
-import { peopleByIds, queryRows, sql, uuid } from '@hoptrack/runtime';
+import { NOTIFICATION_ACTORS_SHOWN, NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type ExportPart } from '@hoptrack/proto';
+import { peopleByIds } from '@hoptrack/runtime';
 import type { Db } from '../db';
+import { inboxRepository, type ContributionRow } from '../repositories/inbox.repository';
+import { settingsRepository } from '../repositories/settings.repository';
 import { notificationText } from './texts';
-import { inboxSql } from './visibility';
-
-interface EntryRow {
-  id: string;
-  target_id: string;
-  read: boolean;
-  created_at: Date;
-  updated_at: Date;
-  session_title: string | null;
-  challenge_title: string | null;
-}
-
-interface ContributionRow {
-  notification_id: string;
-  kind: NotificationKind;
-  actor_id: string;
-  at: Date;
-}
 
 /**
  * Notifications' part of a data export (issue 24): the person's inbox as
@@ -31,24 +15,9 @@ interface ContributionRow {
  */
 export async function exportNotifications(db: Db, userId: string): Promise<Omit<ExportPart, 'service'>> {
   const [entries, contributions, settings] = await Promise.all([
-    queryRows<EntryRow[]>(
-      db,
-      sql`SELECT n.id::text AS "id", n.target_id::text AS "target_id", n.read, n.created_at, n.updated_at,
-              sr.title AS "session_title", cr.title AS "challenge_title"
-         FROM "notifications" n
-         LEFT JOIN "session_refs" sr ON sr.session_id = n.target_id
-         LEFT JOIN "challenge_refs" cr ON cr.challenge_id = n.target_id
-        WHERE n.user_id = ${uuid(userId)} AND ${inboxSql.entryVisible()}
-        ORDER BY n.updated_at DESC, n.id DESC`,
-    ),
-    queryRows<ContributionRow[]>(
-      db,
-      sql`SELECT a.notification_id::text AS "notification_id", a.kind, a.actor_id::text AS "actor_id", a.at
-         FROM "notification_actors" a JOIN "notifications" n ON n.id = a.notification_id
-        WHERE n.user_id = ${uuid(userId)} AND ${inboxSql.actorVisible('a', 'n')}
-        ORDER BY a.at DESC, a.kind, a.source_id`,
-    ),
-    db.notificationSetting.findMany({ where: { userId } }),
+    inboxRepository.exportEntries(db, userId),
+    inboxRepository.exportContributions(db, userId),
+    settingsRepository.listFor(db, userId),
   ]);
   const people = await peopleByIds(db, contributions.map((c) => c.actor_id));
   const byEntry = new Map<string, ContributionRow[]>();

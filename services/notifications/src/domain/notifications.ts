@@ -8,8 +8,11 @@ import {
 } from '@hoptrack/proto';
 import { anyErased, notFound, type Outbox, type SqlClient } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
+import { entriesRepository } from '../repositories/entries.repository';
+import { inboxRepository } from '../repositories/inbox.repository';
+import { settingsRepository } from '../repositories/settings.repository';
 import { countsOf } from './inbox';
-import { listInbox, unreadCount, type InboxPage } from './reads';
+import { listInbox, type InboxPage } from './reads';
 
 export interface NotificationsDeps {
   prisma: PrismaClient;
@@ -29,7 +32,7 @@ export class Notifications {
   }
 
   unreadCount(userId: string): Promise<number> {
-    return unreadCount(this.deps.reads, userId);
+    return inboxRepository.unreadCount(this.deps.reads, userId);
   }
 
   /**
@@ -41,16 +44,12 @@ export class Notifications {
     const updated = await this.deps.prisma.$transaction(async (tx) => {
       let count: number;
       if ('all' in body) {
-        count = await tx.$executeRawUnsafe('UPDATE "notifications" SET read = true WHERE user_id = $1::uuid AND NOT read', userId);
+        count = await entriesRepository.markAllRead(tx, userId);
       } else {
         const ids = [...new Set(body.ids)];
-        const owned = await tx.$queryRawUnsafe<Array<{ id: string; read: boolean }>>(
-          'SELECT id::text AS "id", read FROM "notifications" WHERE user_id = $1::uuid AND id = ANY($2::uuid[]) FOR UPDATE',
-          userId,
-          ids,
-        );
+        const owned = await entriesRepository.lockOwnedEntries(tx, userId, ids);
         if (owned.length < ids.length) throw notFound('Notification not found');
-        count = await tx.$executeRawUnsafe('UPDATE "notifications" SET read = true WHERE id = ANY($1::uuid[]) AND NOT read', owned.filter((o) => !o.read).map((o) => o.id));
+        count = await entriesRepository.markRead(tx, owned.filter((o) => !o.read).map((o) => o.id));
       }
       if (count > 0) await this.announce(tx, [userId], requestId);
       return count;
@@ -60,7 +59,7 @@ export class Notifications {
   }
 
   async settings(userId: string): Promise<NotificationSettings> {
-    const rows = await this.deps.prisma.notificationSetting.findMany({ where: { userId } });
+    const rows = await settingsRepository.listFor(this.deps.prisma, userId);
     const chosen = new Map(rows.map((row) => [row.kind, row]));
     const kinds = Object.fromEntries(
       NOTIFICATION_KIND_NAMES.map((kind) => {
@@ -76,7 +75,7 @@ export class Notifications {
     const changes = Object.entries(body.kinds) as Array<[NotificationKind, { inApp: boolean; email: boolean }]>;
     await this.deps.prisma.$transaction(async (tx) => {
       for (const [kind, setting] of changes) {
-        await tx.notificationSetting.upsert({ where: { userId_kind: { userId, kind } }, create: { userId, kind, ...setting }, update: setting });
+        await settingsRepository.save(tx, userId, kind, setting);
       }
       // The count may have changed: the bell hears of it.
       if (changes.length > 0) await this.announce(tx, [userId], requestId);

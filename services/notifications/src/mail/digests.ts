@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type Notification } from '@hoptrack/proto';
-import { executeSql, identifier, queryRows, sql, uuid, type Logger, type Sql, type SqlClient } from '@hoptrack/runtime';
+import type { Notification } from '@hoptrack/proto';
+import type { Logger, SqlClient } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import type { Transporter } from 'nodemailer';
 import type { Contribution } from '../domain/inbox';
 import { entriesByIds } from '../domain/reads';
-import { inboxSql } from '../domain/visibility';
+import { peopleRepository } from '../repositories/people.repository';
+import { pendingMailsRepository } from '../repositories/pending-mails.repository';
 import type { UnsubscribeTokens } from './unsubscribe';
 
 /**
@@ -19,13 +20,6 @@ const jobKeyOf = (userId: string): string => createHash('sha256').update(`digest
 export interface DigestJob {
   userId: string;
 }
-
-/** Kinds whose e-mail is on until a person turns it off. */
-const EMAIL_BY_DEFAULT = NOTIFICATION_KIND_NAMES.filter((kind) => NOTIFICATION_KINDS[kind].emailByDefault);
-
-/** SQL: the kind has e-mail on for the person (their setting, else the kind's default: EMAIL_BY_DEFAULT). */
-const emailOn = (user: Sql, kind: Sql) =>
-  sql`COALESCE((SELECT s.email FROM "notification_settings" s WHERE s.user_id = ${user} AND s.kind = ${kind}), ${kind} = ANY(${EMAIL_BY_DEFAULT}::text[]))`;
 
 export interface DigestsOptions {
   queue: Queue<DigestJob>;
@@ -59,12 +53,7 @@ export class MailDigests {
   /** Remembers the contribution for the recipient's next mail when its kind's e-mail is on. */
   async remember(tx: SqlClient, entryId: string, c: Contribution): Promise<void> {
     if (!this.enabled) return;
-    const inserted = await executeSql(
-      tx,
-      sql`INSERT INTO "pending_mails" (user_id, notification_id, kind, source_id, at)
-       SELECT ${uuid(c.recipientId)}, ${uuid(entryId)}, ${c.kind}, ${c.sourceId}, ${c.at}
-        WHERE ${emailOn(uuid(c.recipientId), sql`${c.kind}::text`)} ON CONFLICT DO NOTHING`,
-    );
+    const inserted = await pendingMailsRepository.remember(tx, entryId, c);
     if (inserted === 0) return;
     // One job per person and window: BullMQ ignores an add whose id already exists.
     const now = Date.now();
@@ -83,35 +72,21 @@ export class MailDigests {
   async send(db: SqlClient, userId: string): Promise<{ sent: boolean; entries: number }> {
     const transport = this.options.transport;
     if (!transport) return { sent: false, entries: 0 };
-    const pending = await queryRows<Array<{ notification_id: string; kind: string; source_id: string; visible: boolean }>>(
-      db,
-      sql`SELECT p.notification_id::text AS "notification_id", p.kind, p.source_id,
-              (${emailOn(uuid(userId), identifier('p.kind'))} AND ${inboxSql.actorVisible('a', 'n')}) AS "visible"
-         FROM "pending_mails" p
-         JOIN "notification_actors" a ON a.notification_id = p.notification_id AND a.kind = p.kind AND a.source_id = p.source_id
-         JOIN "notifications" n ON n.id = p.notification_id
-        WHERE p.user_id = ${uuid(userId)}`,
-    );
+    const pending = await pendingMailsRepository.listFor(db, userId);
     if (pending.length === 0) return { sent: false, entries: 0 };
-    const [person] = await db.$queryRawUnsafe<Array<{ email: string | null }>>('SELECT email FROM "users" WHERE id = $1::uuid', userId);
+    const email = await peopleRepository.findEmail(db, userId);
     const entries = await entriesByIds(
       db,
       userId,
       pending.filter((p) => p.visible).map((p) => p.notification_id),
     );
-    if (person?.email && entries.length > 0) {
-      await transport.sendMail(this.compose(person.email, userId, entries));
+    if (email && entries.length > 0) {
+      await transport.sendMail(this.compose(email, userId, entries));
       this.options.logger.info({ userId, entries: entries.length, contributions: pending.length }, 'notification mail sent');
     }
     // Exactly what was read: a contribution that arrived during the send waits for its own window's mail.
-    await db.$executeRawUnsafe(
-      `DELETE FROM "pending_mails" p USING unnest($1::uuid[], $2::text[], $3::text[]) AS sent(notification_id, kind, source_id)
-        WHERE p.notification_id = sent.notification_id AND p.kind = sent.kind AND p.source_id = sent.source_id`,
-      pending.map((p) => p.notification_id),
-      pending.map((p) => p.kind),
-      pending.map((p) => p.source_id),
-    );
-    return { sent: Boolean(person?.email) && entries.length > 0, entries: entries.length };
+    await pendingMailsRepository.deleteSent(db, pending);
+    return { sent: Boolean(email) && entries.length > 0, entries: entries.length };
   }
 
   private compose(to: string, userId: string, entries: Notification[]) {
