@@ -2,6 +2,7 @@ import { connectBus, ensureStreams, type AudiencePart, type Bus, type Logger, pa
 import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
+import { databaseRepository } from './repositories/database.repository';
 import { ObjectStore } from './storage/object-store';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/media'), 'prisma/migrations');
@@ -42,7 +43,7 @@ export async function openConnections(config: MediaConfig, logger: Logger, name:
     prisma,
     bus,
     store,
-    readiness: { postgres: () => prisma.$queryRaw`SELECT 1`, s3: () => store.check() },
+    readiness: { postgres: () => databaseRepository.ping(prisma), s3: () => store.check() },
     async close() {
       await bus.close();
       await prisma.$disconnect();

@@ -115,6 +115,9 @@ describe('thumbnail worker process', () => {
     // One render slot, two jobs held ready beside it: three jobs at once.
     const worker = await startWorker({ THUMBNAIL_CONCURRENCY: '1', THUMBNAIL_PREFETCH: '2', LOG_LEVEL: 'debug' });
     await eventually(async () => (await media.prisma.photo.count({ where: { id: { in: ids }, status: 'ready' } })) === ids.length, 'every photo ready', 60_000);
+    // The worker logs a photo's 'thumbnail ready' after its commit: the row can be read before the last line is written.
+    const readyLines = () => new Set(worker.lines.filter((line) => line.includes('"thumbnail ready"')).flatMap((line) => ids.filter((id) => line.includes(id)))).size;
+    await eventually(async () => readyLines() === ids.length, "every photo's 'thumbnail ready' logged", 30_000);
 
     const logged = worker.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg?: string; photoId?: string; renders?: { running: number; waiting: number } });
     const renders = logged.filter((l) => l.msg === 'render started').map((l) => l.renders);

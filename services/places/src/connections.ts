@@ -4,6 +4,7 @@ import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
 import type { PlacesConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
+import { barsRepository } from './repositories/bars.repository';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/places'), 'prisma/migrations');
 /** The audience tables this service keeps: people (reviewers' names, token versions) and the graph (blocks). */
@@ -20,7 +21,7 @@ export type PlacesConnections = DatabaseAndBus<PrismaClient>;
 /** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
 export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
   const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
-  if (config.CATALOGUE_SEED === 'auto' && (await prisma.bar.count()) === 0) await seedCatalogue(prisma, logger);
+  if (config.CATALOGUE_SEED === 'auto' && (await barsRepository.count(prisma)) === 0) await seedCatalogue(prisma, logger);
   if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);
   return prisma;
 }

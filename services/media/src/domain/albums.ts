@@ -1,7 +1,9 @@
 import type { Album, AlbumCreateRequest, Photo as PhotoView } from '@hoptrack/proto';
-import { escapeLike, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
+import { notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
 import type { Photo, PhotoAlbum, Prisma, PrismaClient } from '../db';
+import { albumsRepository } from '../repositories/albums.repository';
+import { photosRepository } from '../repositories/photos.repository';
 import type { ObjectStore } from '../storage/object-store';
 import type { FileUrls } from './file-urls';
 import { assertCanViewMediaOf } from './visibility';
@@ -25,15 +27,12 @@ const ALBUM_NOT_FOUND = 'Album not found';
 const PHOTO_NOT_FOUND = 'Photo not found';
 
 /**
- * Locks `ownerId`'s album row for the rest of the transaction, or answers 404
- * (someone else's album exactly like a missing one). FOR UPDATE conflicts
- * with the key-share lock a photo insert takes on its album, so no photo can
- * join the album between reading its photos and deleting it.
+ * Locks `ownerId`'s album row for the rest of the transaction (see
+ * albumsRepository.lockOwned), or answers 404 (someone else's album exactly
+ * like a missing one).
  */
 async function lockOwnedAlbum(tx: Prisma.TransactionClient, ownerId: string, albumId: string): Promise<void> {
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT "id"::text AS "id" FROM "photo_albums" WHERE "id" = ${albumId}::uuid AND "user_id" = ${ownerId}::uuid FOR UPDATE`;
-  if (rows.length === 0) throw notFound(ALBUM_NOT_FOUND);
+  if (!(await albumsRepository.lockOwned(tx, ownerId, albumId))) throw notFound(ALBUM_NOT_FOUND);
 }
 
 export const photoKeys = (userId: string, photoId: string) => ({
@@ -48,18 +47,12 @@ export class Albums {
 
   async list(viewerId: string, ownerId: string): Promise<Album[]> {
     await assertCanViewMediaOf(this.deps.prisma, viewerId, ownerId);
-    const albums = await this.deps.prisma.photoAlbum.findMany({
-      where: { userId: ownerId },
-      orderBy: { createdAt: 'desc' },
-      include: { _count: { select: { photos: true } } },
-    });
+    const albums = await albumsRepository.listOwnedWithPhotoCounts(this.deps.prisma, ownerId);
     return albums.map((a) => this.albumView(a, a._count.photos, viewerId));
   }
 
   async create(ownerId: string, input: AlbumCreateRequest): Promise<Album> {
-    const album = await this.deps.prisma.photoAlbum.create({
-      data: { userId: ownerId, name: input.name, description: input.description || null },
-    });
+    const album = await albumsRepository.create(this.deps.prisma, { userId: ownerId, name: input.name, description: input.description || null });
     return this.albumView(album, 0, ownerId);
   }
 
@@ -71,9 +64,9 @@ export class Albums {
   async remove(ownerId: string, albumId: string): Promise<void> {
     const photos = await this.deps.prisma.$transaction(async (tx) => {
       await lockOwnedAlbum(tx, ownerId, albumId);
-      const held = await tx.photo.findMany({ where: { albumId } });
+      const held = await photosRepository.heldByAlbum(tx, albumId);
       // The cascade deletes exactly `held`: the lock keeps any new photo out of the album until commit.
-      await tx.photoAlbum.delete({ where: { id: albumId } });
+      await albumsRepository.deleteById(tx, albumId);
       for (const photo of held) await this.announceDeleted(tx, photo);
       return held;
     });
@@ -82,16 +75,10 @@ export class Albums {
   }
 
   async photos(viewerId: string, albumId: string, q: string | undefined): Promise<PhotoView[]> {
-    const album = await this.deps.prisma.photoAlbum.findUnique({ where: { id: albumId } });
+    const album = await albumsRepository.findById(this.deps.prisma, albumId);
     if (!album) throw notFound(ALBUM_NOT_FOUND);
     await assertCanViewMediaOf(this.deps.prisma, viewerId, album.userId);
-    const photos = await this.deps.prisma.photo.findMany({
-      where: {
-        albumId,
-        ...(q ? { OR: [{ originalName: { contains: escapeLike(q), mode: 'insensitive' } }, { description: { contains: escapeLike(q), mode: 'insensitive' } }] } : {}),
-      },
-      orderBy: { createdAt: 'asc' },
-    });
+    const photos = await photosRepository.listInAlbum(this.deps.prisma, albumId, q);
     return photos.map((p) => this.photoView(p, viewerId));
   }
 
@@ -110,17 +97,15 @@ export class Albums {
         for (const file of prepared) {
           const key = photoKeys(ownerId, file.id).original;
           rows.push(
-            await tx.photo.create({
-              data: {
-                id: file.id,
-                userId: ownerId,
-                albumId,
-                filename: key,
-                originalName: file.originalName.slice(0, 255),
-                description: description || null,
-                fileSize: file.data.length,
-                mimeType: file.contentType,
-              },
+            await photosRepository.create(tx, {
+              id: file.id,
+              userId: ownerId,
+              albumId,
+              filename: key,
+              originalName: file.originalName.slice(0, 255),
+              description: description || null,
+              fileSize: file.data.length,
+              mimeType: file.contentType,
             }),
           );
           await this.deps.outbox.enqueue(tx, 'media.photo.stored.v1', { photoId: file.id, userId: ownerId, albumId, key });
@@ -138,16 +123,15 @@ export class Albums {
   /** Deletes a photo and its objects, announcing it (media.photo.deleted.v1); the album cover moves to the next ready photo. */
   async removePhoto(ownerId: string, photoId: string): Promise<void> {
     const photo = await this.deps.prisma.$transaction(async (tx) => {
-      const found = await tx.photo.findUnique({ where: { id: photoId } });
+      const found = await photosRepository.findById(tx, photoId);
       if (!found || found.userId !== ownerId) throw notFound(PHOTO_NOT_FOUND);
       // Two deletes at once: the second waits for the first's row lock, then finds nothing and
       // answers 404 (rolling back), so the photo is announced deleted once.
-      const { count } = await tx.photo.deleteMany({ where: { id: found.id } });
-      if (count === 0) throw notFound(PHOTO_NOT_FOUND);
-      const album = await tx.photoAlbum.findUnique({ where: { id: found.albumId } });
+      if ((await photosRepository.deleteById(tx, found.id)) === 0) throw notFound(PHOTO_NOT_FOUND);
+      const album = await albumsRepository.findById(tx, found.albumId);
       if (album && found.thumbnailKey && album.coverPhotoUrl === found.thumbnailKey) {
-        const next = await tx.photo.findFirst({ where: { albumId: album.id, status: 'ready' }, orderBy: { createdAt: 'asc' } });
-        await tx.photoAlbum.update({ where: { id: album.id }, data: { coverPhotoUrl: next?.thumbnailKey ?? null } });
+        const next = await photosRepository.firstReadyInAlbum(tx, album.id);
+        await albumsRepository.setCover(tx, album.id, next?.thumbnailKey ?? null);
       }
       await this.announceDeleted(tx, found);
       return found;
@@ -158,7 +142,7 @@ export class Albums {
 
   /** The album, if `ownerId` owns it; else 404, exactly like a missing one. The upload route calls it before reading the body. */
   async owned(ownerId: string, albumId: string): Promise<PhotoAlbum> {
-    const album = await this.deps.prisma.photoAlbum.findUnique({ where: { id: albumId } });
+    const album = await albumsRepository.findById(this.deps.prisma, albumId);
     // Someone else's album answers exactly like a missing one.
     if (!album || album.userId !== ownerId) throw notFound(ALBUM_NOT_FOUND);
     return album;

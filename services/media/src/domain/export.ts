@@ -1,6 +1,7 @@
 import type { ExportPart } from '@hoptrack/proto';
 import { personById } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
+import { albumsRepository } from '../repositories/albums.repository';
 
 /** File extensions of the originals' types (an original's key has none). */
 const EXTENSIONS: Record<string, string> = {
@@ -53,11 +54,7 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
  * copy into the zip.
  */
 export async function mediaExportPart(prisma: PrismaClient, userId: string): Promise<Omit<ExportPart, 'service'>> {
-  const albums = await prisma.photoAlbum.findMany({
-    where: { userId },
-    orderBy: { createdAt: 'asc' },
-    include: { photos: { orderBy: { createdAt: 'asc' } } },
-  });
+  const albums = await albumsRepository.listOwnedWithPhotos(prisma, userId);
   const files: ExportPart['files'] = [];
   const albumData = albums.map((album) => {
     const folder = albumFolder(album.name);

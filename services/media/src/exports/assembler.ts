@@ -13,7 +13,8 @@ import {
   type RunningConsumer,
 } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
-import { lockFilesOf } from '../domain/erasure';
+import { exportAssembliesRepository, type AssemblyRow } from '../repositories/export-assemblies.repository';
+import { locksRepository } from '../repositories/locks.repository';
 import type { ObjectStore } from '../storage/object-store';
 import { zipSize, zipStream, type ZipEntry } from './zip';
 
@@ -99,12 +100,6 @@ export interface AssemblerDeps {
   clock?: () => Date;
 }
 
-interface AssemblyRow {
-  user_id: string;
-  services: string[];
-  status: string;
-}
-
 /**
  * Media's side of a data export (issue 24): records each contribution, and
  * once every service's part is in, builds the zip once, stores it at
@@ -151,25 +146,9 @@ export class ExportAssembler {
    */
   private async record(exportId: string, userId: string, service: string): Promise<AssemblyRow | 'erased'> {
     return this.deps.prisma.$transaction(async (tx) => {
-      await lockFilesOf(tx, userId, 'shared');
+      await locksRepository.filesOf(tx, userId, 'shared');
       if (await anyErased(tx, [userId])) return 'erased' as const;
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "export_assemblies" ("export_id", "user_id", "services") VALUES ($1::uuid, $2::uuid, ARRAY[$3]::text[]) ON CONFLICT ("export_id") DO NOTHING`,
-        exportId,
-        userId,
-        service,
-      );
-      await tx.$executeRawUnsafe(
-        `UPDATE "export_assemblies" SET "services" = array_append("services", $2), "updated_at" = now()
-          WHERE "export_id" = $1::uuid AND "status" = 'collecting' AND NOT ($2 = ANY("services"))`,
-        exportId,
-        service,
-      );
-      const rows = await tx.$queryRawUnsafe<AssemblyRow[]>(
-        `SELECT "user_id"::text AS "user_id", "services", "status" FROM "export_assemblies" WHERE "export_id" = $1::uuid`,
-        exportId,
-      );
-      const row = rows[0];
+      const row = await exportAssembliesRepository.recordContribution(tx, exportId, userId, service);
       if (!row) throw new Error(`export ${exportId} has no row after its insert`);
       return row;
     });
@@ -191,22 +170,13 @@ export class ExportAssembler {
     const key = exportKey(userId, exportId);
     const built = await this.deps.prisma.$transaction(
       async (tx) => {
-        await lockFilesOf(tx, userId, 'shared');
+        await locksRepository.filesOf(tx, userId, 'shared');
         if (await anyErased(tx, [userId])) return null;
-        const taken = await tx.$queryRawUnsafe<Array<{ export_id: string }>>(
-          `SELECT "export_id"::text FROM "export_assemblies" WHERE "export_id" = $1::uuid AND "status" = 'collecting' FOR UPDATE SKIP LOCKED`,
-          exportId,
-        );
-        if (taken.length === 0) return null;
+        if (!(await exportAssembliesRepository.takeForAssembly(tx, exportId))) return null;
         const { entries, missing } = await this.plan(exportId, userId);
         const size = zipSize(entries);
         await this.deps.store.putStream(key, zipStream(entries), size, 'application/zip');
-        await tx.$executeRawUnsafe(
-          `UPDATE "export_assemblies" SET "status" = 'done', "key" = $2, "size" = $3, "assembled_at" = now(), "updated_at" = now() WHERE "export_id" = $1::uuid`,
-          exportId,
-          key,
-          size,
-        );
+        await exportAssembliesRepository.markDone(tx, exportId, key, size);
         await this.deps.outbox.enqueue(tx, 'user.export.ready.v1', { exportId, userId, key, size }, requestId);
         return { size, files: entries.length, missing };
       },

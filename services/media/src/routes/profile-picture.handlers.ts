@@ -4,6 +4,7 @@ import type { PrismaClient } from '../db';
 import { storePersonFile } from '../domain/erasure';
 import type { FileUrls } from '../domain/file-urls';
 import { toProfilePicture } from '../images/images';
+import { locksRepository } from '../repositories/locks.repository';
 import type { ObjectStore } from '../storage/object-store';
 
 interface ProfilePictureDeps {
@@ -38,7 +39,7 @@ export function profilePictureHandlers(deps: ProfilePictureDeps): Pick<Handlers<
       const key = avatarKey(claims);
       // A link handed out before its owner deleted the account stores nothing once they are erased (storePersonFile).
       await storePersonFile(deps.prisma, claims.u, async (tx) => {
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+        await locksRepository.uploadLink(tx, key);
         if (await deps.store.exists(key)) throw conflict('This upload link has already been used; ask for a new one');
         await deps.store.put(key, image.data, image.contentType);
       });

@@ -1,5 +1,7 @@
 import type { Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
+import { barsRepository } from '../repositories/bars.repository';
+import { menusRepository } from '../repositories/menus.repository';
 
 /**
  * A short pub menu for demos. No open data set has bar menus, so this is
@@ -18,14 +20,14 @@ const DISHES = [
 const DEMO_BARS = 200;
 
 export async function seedDemoMenus(prisma: PrismaClient, logger: Logger): Promise<void> {
-  await prisma.foodItem.createMany({
-    data: DISHES.map(({ price: _price, ...dish }) => ({ ...dish, allergens: [...dish.allergens] })),
-    skipDuplicates: true,
-  });
-  const bars = await prisma.bar.findMany({ where: { beers: { some: {} } }, orderBy: { sourceId: 'asc' }, take: DEMO_BARS, select: { id: true } });
-  const { count } = await prisma.barFood.createMany({
-    data: bars.flatMap((bar) => DISHES.map((dish) => ({ barId: bar.id, foodItemId: dish.id, price: dish.price }))),
-    skipDuplicates: true,
-  });
+  await menusRepository.addDishes(
+    prisma,
+    DISHES.map(({ price: _price, ...dish }) => ({ ...dish, allergens: [...dish.allergens] })),
+  );
+  const bars = await barsRepository.idsOfBarsWithBeers(prisma, DEMO_BARS);
+  const count = await menusRepository.serve(
+    prisma,
+    bars.flatMap((barId) => DISHES.map((dish) => ({ barId, foodItemId: dish.id, price: dish.price }))),
+  );
   if (count > 0) logger.info({ bars: bars.length, dishes: DISHES.length }, 'demo menus loaded');
 }

@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { packageDir, type Logger } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
+import { barsRepository } from '../repositories/bars.repository';
+import { beersRepository } from '../repositories/beers.repository';
+import { menusRepository } from '../repositories/menus.repository';
 
 export const dataDir = path.join(packageDir('@hoptrack/places'), 'data');
 
@@ -46,64 +49,51 @@ export async function seedCatalogue(prisma: PrismaClient, logger: Logger): Promi
 
   const bars = breweries.filter((b) => text(b.id) && text(b.name) && !NOT_OPEN.has(b.brewery_type ?? ''));
   for (const batch of chunks(bars)) {
-    const col = (pick: (b: Row) => string | number | null) => batch.map(pick);
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO bars (id, source_id, name, brewery_type, address, city, state, country, postal_code, phone, website, latitude, longitude)
-       SELECT gen_random_uuid(), * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                                                $8::text[], $9::text[], $10::text[], $11::float8[], $12::float8[])
-       ON CONFLICT (source_id) DO UPDATE SET name = EXCLUDED.name, brewery_type = EXCLUDED.brewery_type, address = EXCLUDED.address,
-         city = EXCLUDED.city, state = EXCLUDED.state, country = EXCLUDED.country, postal_code = EXCLUDED.postal_code,
-         phone = EXCLUDED.phone, website = EXCLUDED.website, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude`,
-      col((b) => text(b.id)),
-      col((b) => text(b.name)),
-      col((b) => text(b.brewery_type)),
-      col((b) => [b.address_1, b.address_2, b.address_3].map(text).filter(Boolean).join(', ') || null),
-      col((b) => text(b.city)),
-      col((b) => text(b.state_province)),
-      col((b) => text(b.country)),
-      col((b) => text(b.postal_code)),
-      col((b) => text(b.phone)),
-      col((b) => text(b.website_url)),
-      col((b) => number(b.latitude)),
-      col((b) => number(b.longitude)),
-    );
+    const col = <T>(pick: (b: Row) => T) => batch.map(pick);
+    await barsRepository.upsertFromSource(prisma, {
+      sourceId: col((b) => text(b.id)),
+      name: col((b) => text(b.name)),
+      breweryType: col((b) => text(b.brewery_type)),
+      address: col((b) => [b.address_1, b.address_2, b.address_3].map(text).filter(Boolean).join(', ') || null),
+      city: col((b) => text(b.city)),
+      state: col((b) => text(b.state_province)),
+      country: col((b) => text(b.country)),
+      postalCode: col((b) => text(b.postal_code)),
+      phone: col((b) => text(b.phone)),
+      website: col((b) => text(b.website_url)),
+      latitude: col((b) => number(b.latitude)),
+      longitude: col((b) => number(b.longitude)),
+    });
   }
 
   const breweryById = new Map(craftBreweries.map((b) => [text(b.id), { name: text(b.name), city: text(b.city) }]));
   const beers = craftBeers.filter((b) => text(b.id) && text(b.name));
   for (const batch of chunks(beers)) {
-    const col = (pick: (b: Row) => string | number | null) => batch.map(pick);
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO beers (id, source_id, name, brewery, style, abv, ibu, ounces)
-       SELECT gen_random_uuid(), * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::int[], $7::float8[])
-       ON CONFLICT (source_id) DO UPDATE SET name = EXCLUDED.name, brewery = EXCLUDED.brewery, style = EXCLUDED.style,
-         abv = EXCLUDED.abv, ibu = EXCLUDED.ibu, ounces = EXCLUDED.ounces`,
-      col((b) => text(b.id)),
-      col((b) => text(b.name)),
-      col((b) => breweryById.get(text(b.brewery_id))?.name ?? 'Unknown brewery'),
-      col((b) => text(b.style)),
-      col((b) => number(b.abv)),
-      col((b) => {
+    const col = <T>(pick: (b: Row) => T) => batch.map(pick);
+    await beersRepository.upsertFromSource(prisma, {
+      sourceId: col((b) => text(b.id)),
+      name: col((b) => text(b.name)),
+      brewery: col((b) => breweryById.get(text(b.brewery_id))?.name ?? 'Unknown brewery'),
+      style: col((b) => text(b.style)),
+      abv: col((b) => number(b.abv)),
+      ibu: col((b) => {
         const ibu = number(b.ibu);
         return ibu === null ? null : Math.round(ibu);
       }),
-      col((b) => number(b.ounces)),
-    );
+      ounces: col((b) => number(b.ounces)),
+    });
   }
 
   // Menus: a bar pours the beers of the craft brewery with its name, in its city.
   const barByKey = new Map(bars.map((b) => [key(text(b.name), text(b.city)), text(b.id)]));
-  const pairs = beers.flatMap((beer) => {
+  const pairs = beers.flatMap((beer): Array<[string, string]> => {
     const brewery = breweryById.get(text(beer.brewery_id));
     const barId = brewery ? barByKey.get(key(brewery.name, brewery.city)) : undefined;
     return barId ? [[barId, text(beer.id) ?? '']] : [];
   });
   for (const batch of chunks(pairs)) {
-    await prisma.$executeRawUnsafe(
-      `INSERT INTO bar_beers (bar_id, beer_id)
-       SELECT b.id, be.id FROM unnest($1::text[], $2::text[]) AS m(bar_source, beer_source)
-       JOIN bars b ON b.source_id = m.bar_source JOIN beers be ON be.source_id = m.beer_source
-       ON CONFLICT DO NOTHING`,
+    await menusRepository.pourBySource(
+      prisma,
       batch.map((p) => p[0]),
       batch.map((p) => p[1]),
     );

@@ -1,31 +1,10 @@
-import { BAR_DETAIL_REVIEWS, EARTH_RADIUS_MILES, type Bar as BarView, type BarDetail, type Beer as BeerView, type FoodItem as FoodView, type NearbyQuery } from '@hoptrack/proto';
-import { escapeLike, notFound } from '@hoptrack/runtime';
+import { BAR_DETAIL_REVIEWS, type Bar as BarView, type BarDetail, type Beer as BeerView, type FoodItem as FoodView, type NearbyQuery } from '@hoptrack/proto';
+import { compile, notFound } from '@hoptrack/runtime';
 import type { Bar, BarFood, Beer, FoodItem, PrismaClient } from '../db';
+import { barsRepository, nearbyBarsSql, type BarRow } from '../repositories/bars.repository';
+import { beersRepository } from '../repositories/beers.repository';
+import type { Page } from '../repositories/page';
 import type { Reviews } from './reviews';
-
-const METRES_PER_MILE = 1609.344;
-
-interface Page {
-  limit: number;
-  offset: number;
-}
-
-interface BarRow {
-  id: string;
-  name: string;
-  brewery_type: string | null;
-  address: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  phone: string | null;
-  website: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  rating: number | null;
-  price_range: number | null;
-  miles?: number;
-}
 
 function barView(bar: BarRow | Bar, miles: number | null = null): BarView {
   const row = 'brewery_type' in bar ? bar : { ...bar, brewery_type: bar.breweryType, price_range: bar.priceRange };
@@ -75,25 +54,14 @@ function foodView(entry: BarFood & { foodItem: FoodItem }): FoodView {
   };
 }
 
-/** Great-circle miles on the spec's sphere (radius 3959), as SQL over columns or parameters. */
-const haversineSql = (lat: string, lng: string) =>
-  `(2 * ${EARTH_RADIUS_MILES} * asin(sqrt(power(sin(radians(latitude - ${lat}) / 2), 2)
-     + cos(radians(${lat})) * cos(radians(latitude)) * power(sin(radians(longitude - ${lng}) / 2), 2))))`;
-
 /**
- * The nearby search: the GiST index on ll_to_earth narrows to a box around
- * the point, haversine keeps the bars truly inside the radius. Exported with
- * its table as a parameter so the bench runs the very same text against a
- * copy of the table without the index (its reference).
+ * The nearby search as text with numbered parameters, and its values, for the
+ * bench (infra/bench/nearby.ts): the very same SQL the catalogue runs
+ * (nearbyBarsSql), against `table` (a copy of bars without the index, its
+ * reference). The text does not depend on the query's values.
  */
-export const nearbySql = (table: string) =>
-  `SELECT * FROM (
-     SELECT *, ${haversineSql('$1', '$2')} AS miles FROM ${table}
-     WHERE latitude IS NOT NULL AND longitude IS NOT NULL
-       AND earth_box(ll_to_earth($1, $2), $3 * 1.01) @> ll_to_earth(latitude, longitude)
-   ) candidates
-   WHERE miles <= $4 ORDER BY miles, id LIMIT $5`;
-export const nearbyParams = (query: NearbyQuery) => [query.lat, query.lng, query.radius, query.radius / METRES_PER_MILE, query.limit] as const;
+export const nearbySql = (table: string): string => compile(nearbyBarsSql(table, { lat: 0, lng: 0, radius: 0, limit: 0 })).text;
+export const nearbyParams = (query: NearbyQuery): unknown[] => compile(nearbyBarsSql('bars', query)).values;
 
 /** Reads of the bars and beers catalogue. */
 export class Catalogue {
@@ -103,20 +71,13 @@ export class Catalogue {
   ) {}
 
   async bars(page: Page): Promise<BarView[]> {
-    const rows = await this.prisma.bar.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset });
+    const rows = await barsRepository.list(this.prisma, page);
     return rows.map((b) => barView(b));
   }
 
   /** Partial, case-insensitive match on name or city; names that start with the query first. */
   async searchBars(q: string, page: Page): Promise<BarView[]> {
-    const rows = await this.prisma.$queryRawUnsafe<BarRow[]>(
-      `SELECT * FROM bars WHERE name ILIKE $1 OR city ILIKE $1
-       ORDER BY (name ILIKE $2) DESC, name, id LIMIT $3 OFFSET $4`,
-      `%${escapeLike(q)}%`,
-      `${escapeLike(q)}%`,
-      page.limit,
-      page.offset,
-    );
+    const rows = await barsRepository.search(this.prisma, q, page);
     return rows.map((b) => barView(b));
   }
 
@@ -127,22 +88,19 @@ export class Catalogue {
    * the exact haversine distance then filters and orders them.
    */
   async nearby(query: NearbyQuery): Promise<BarView[]> {
-    const rows = await this.prisma.$queryRawUnsafe<BarRow[]>(nearbySql('bars'), ...nearbyParams(query));
+    const rows = await barsRepository.nearby(this.prisma, query);
     return rows.map((b) => barView(b, Number(b.miles)));
   }
 
   /** A bar alone (no menu, no reviews); null when unknown. */
   async findBar(id: string): Promise<BarView | null> {
-    const bar = await this.prisma.bar.findUnique({ where: { id } });
+    const bar = await barsRepository.findById(this.prisma, id);
     return bar ? barView(bar) : null;
   }
 
   /** A bar with its menu (beers, food) and the newest reviews the viewer may see. */
   async bar(id: string, viewerId: string): Promise<BarDetail> {
-    const bar = await this.prisma.bar.findUnique({
-      where: { id },
-      include: { beers: { include: { beer: true } }, food: { include: { foodItem: true } } },
-    });
+    const bar = await barsRepository.findWithMenu(this.prisma, id);
     if (!bar) throw notFound('Bar not found');
     const [reviews, reviewCount] = await Promise.all([
       this.reviews.list(id, viewerId, { limit: BAR_DETAIL_REVIEWS, offset: 0 }),
@@ -158,36 +116,18 @@ export class Catalogue {
   }
 
   async beers(style: string | undefined, page: Page): Promise<BeerView[]> {
-    const rows = await this.prisma.beer.findMany({
-      where: style ? { style: { equals: style, mode: 'insensitive' } } : {},
-      orderBy: [{ name: 'asc' }, { id: 'asc' }],
-      take: page.limit,
-      skip: page.offset,
-    });
+    const rows = await beersRepository.list(this.prisma, style, page);
     return rows.map(beerView);
   }
 
   /** Partial, case-insensitive match on name, style or brewery, optionally within one style. */
   async searchBeers(q: string, style: string | undefined, page: Page): Promise<BeerView[]> {
-    const pattern = escapeLike(q);
-    const rows = await this.prisma.beer.findMany({
-      where: {
-        OR: [
-          { name: { contains: pattern, mode: 'insensitive' } },
-          { style: { contains: pattern, mode: 'insensitive' } },
-          { brewery: { contains: pattern, mode: 'insensitive' } },
-        ],
-        ...(style ? { style: { equals: style, mode: 'insensitive' } } : {}),
-      },
-      orderBy: [{ name: 'asc' }, { id: 'asc' }],
-      take: page.limit,
-      skip: page.offset,
-    });
+    const rows = await beersRepository.search(this.prisma, q, style, page);
     return rows.map(beerView);
   }
 
   async beer(id: string): Promise<BeerView> {
-    const beer = await this.prisma.beer.findUnique({ where: { id } });
+    const beer = await beersRepository.findById(this.prisma, id);
     if (!beer) throw notFound('Beer not found');
     return beerView(beer);
   }

@@ -1,5 +1,6 @@
 import type { ExportPart } from '@hoptrack/proto';
 import type { PrismaClient } from '../db';
+import { reviewsRepository } from '../repositories/reviews.repository';
 
 /**
  * Places' part of a data export (issue 24): the bar reviews the person wrote
@@ -8,18 +9,7 @@ import type { PrismaClient } from '../db';
  * or not, when). Who voted on their reviews stays with the voters.
  */
 export async function exportPlaces(db: PrismaClient, userId: string): Promise<Omit<ExportPart, 'service'>> {
-  const [reviews, votes] = await Promise.all([
-    db.barReview.findMany({
-      where: { userId },
-      orderBy: [{ reviewDate: 'asc' }, { id: 'asc' }],
-      include: { bar: { select: { id: true, name: true, city: true, country: true } } },
-    }),
-    db.reviewHelpfulness.findMany({
-      where: { userId },
-      orderBy: [{ createdAt: 'asc' }, { reviewId: 'asc' }],
-      include: { review: { select: { id: true, bar: { select: { id: true, name: true } } } } },
-    }),
-  ]);
+  const [reviews, votes] = await Promise.all([reviewsRepository.listWrittenBy(db, userId), reviewsRepository.listVotesBy(db, userId)]);
   return {
     data: {
       reviews: reviews.map((r) => ({

@@ -1,6 +1,9 @@
 import type { CreateReviewBody, Review } from '@hoptrack/proto';
-import { audienceSql, conflict, forbidden, identifier, joinSql, notFound, queryRows, sql, uuid, type Outbox, type Sql } from '@hoptrack/runtime';
+import { conflict, forbidden, notFound, type Outbox } from '@hoptrack/runtime';
 import type { Db, PrismaClient } from '../db';
+import { barsRepository } from '../repositories/bars.repository';
+import type { Page } from '../repositories/page';
+import { reviewsRepository, type ReviewFilter, type ReviewRow } from '../repositories/reviews.repository';
 
 export interface ReviewsDeps {
   prisma: PrismaClient;
@@ -8,48 +11,6 @@ export interface ReviewsDeps {
   outbox: Outbox;
   /** Tells the relay that events were committed (publishes at once instead of at the next poll). */
   onEventsCommitted: () => void;
-}
-
-interface Page {
-  limit: number;
-  offset: number;
-}
-
-interface ReviewRow {
-  id: string;
-  bar_id: string;
-  user_id: string | null;
-  author_name: string;
-  author_picture: string | null;
-  rating: number;
-  review_text: string | null;
-  source: string;
-  source_url: string | null;
-  review_date: Date;
-  is_verified: boolean;
-  helpful_count: number;
-  current_user_vote: boolean | null;
-}
-
-/**
- * Reviews as the viewer may see them. The author's name and picture
- * come from the audience module's people table, so a rename shows on old reviews; an
- * imported review keeps its stored author name. Someone the viewer blocked,
- * or who blocked the viewer, is left out, as everywhere else. Ends in its
- * WHERE, for the caller to add `AND …` conditions.
- */
-function visibleReviews(viewerId: string): Sql {
-  const viewer = uuid(viewerId);
-  return sql`
-  SELECT r.id, r.bar_id, r.user_id,
-         COALESCE(NULLIF(u.display_name, ''), u.username, r.author_name, 'Hoptrack user') AS author_name,
-         u.profile_picture AS author_picture,
-         r.rating, r.review_text, r.source, r.source_url, r.review_date, r.is_verified, r.helpful_count,
-         v.is_helpful AS current_user_vote
-  FROM bar_reviews r
-  LEFT JOIN users u ON u.id = r.user_id
-  LEFT JOIN review_helpfulness v ON v.review_id = r.id AND v.user_id = ${viewer}
-  WHERE NOT ${audienceSql.blockedBetween(viewer, identifier('r.user_id'))}`;
 }
 
 function reviewView(row: ReviewRow, viewerId: string): Review {
@@ -78,16 +39,12 @@ export class Reviews {
   /** Newest first. Unknown bar: 404. */
   async list(barId: string, viewerId: string, page: Page): Promise<Review[]> {
     await this.assertBarExists(this.deps.prisma, barId);
-    return this.visible(this.deps.prisma, viewerId, page, [sql`r.bar_id = ${uuid(barId)}`]);
+    return this.visible(this.deps.prisma, viewerId, page, { barId });
   }
 
   /** How many of a bar's reviews the viewer may see. */
   async count(barId: string, viewerId: string): Promise<number> {
-    const [row] = await queryRows<Array<{ n: bigint }>>(
-      this.deps.prisma,
-      sql`SELECT count(*) AS n FROM (${visibleReviews(viewerId)} AND r.bar_id = ${uuid(barId)}) visible`,
-    );
-    return Number(row?.n ?? 0);
+    return reviewsRepository.countVisibleOfBar(this.deps.prisma, viewerId, barId);
   }
 
   /**
@@ -98,18 +55,9 @@ export class Reviews {
   async create(barId: string, userId: string, body: CreateReviewBody, requestId?: string): Promise<Review> {
     const created = await this.deps.prisma.$transaction(async (tx) => {
       await this.assertBarExists(tx, barId, { lock: true });
-      const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-        `INSERT INTO bar_reviews (id, bar_id, user_id, rating, review_text, source, is_verified)
-         VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3, $4, 'hoptrack', true)
-         ON CONFLICT (bar_id, user_id) DO NOTHING RETURNING id`,
-        barId,
-        userId,
-        body.rating,
-        body.reviewText,
-      );
-      const id = inserted[0]?.id;
+      const id = await reviewsRepository.insertUnlessReviewed(tx, barId, userId, body);
       if (!id) throw conflict('You have already reviewed this bar', 'rating');
-      await this.refreshRating(tx, barId);
+      await barsRepository.refreshRating(tx, barId);
       const review = await this.one(tx, id, userId);
       // reviewDate is the row's insert time: when the review was written.
       await this.deps.outbox.enqueue(tx, 'place.review.created.v1', { reviewId: id, barId, userId, createdAt: review.reviewDate }, requestId);
@@ -129,8 +77,8 @@ export class Reviews {
       await this.assertBarExists(tx, barId, { lock: true });
       const review = await this.one(tx, reviewId, userId, barId);
       if (review.userId !== userId) throw forbidden('You can only delete your own reviews');
-      await tx.barReview.delete({ where: { id: reviewId } });
-      await this.refreshRating(tx, barId);
+      await reviewsRepository.deleteById(tx, reviewId);
+      await barsRepository.refreshRating(tx, barId);
       await this.deps.outbox.enqueue(tx, 'place.review.deleted.v1', { reviewId, barId, userId }, requestId);
     });
     this.deps.onEventsCommitted();
@@ -144,40 +92,26 @@ export class Reviews {
     return this.deps.prisma.$transaction(async (tx) => {
       const review = await this.one(tx, reviewId, userId, barId);
       if (review.userId === userId) throw forbidden('You cannot vote on your own review');
-      const { count } = await tx.reviewHelpfulness.createMany({ data: [{ reviewId, userId, isHelpful }], skipDuplicates: true });
-      if (count === 0) throw conflict('You have already voted on this review', 'isHelpful');
-      if (isHelpful) await tx.barReview.update({ where: { id: reviewId }, data: { helpfulCount: { increment: 1 } } });
+      if ((await reviewsRepository.addVote(tx, reviewId, userId, isHelpful)) === 0) throw conflict('You have already voted on this review', 'isHelpful');
+      if (isHelpful) await reviewsRepository.incrementHelpfulCount(tx, reviewId);
       return this.one(tx, reviewId, userId);
     });
   }
 
   private async one(db: Db, reviewId: string, viewerId: string, barId?: string): Promise<Review> {
-    const where: [Sql, ...Sql[]] = [sql`r.id = ${uuid(reviewId)}`];
-    if (barId) where.push(sql`r.bar_id = ${uuid(barId)}`);
-    const [review] = await this.visible(db, viewerId, { limit: 1, offset: 0 }, where);
+    const [review] = await this.visible(db, viewerId, { limit: 1, offset: 0 }, barId ? { reviewId, barId } : { reviewId });
     if (!review) throw notFound('Review not found');
     return review;
   }
 
-  /** The visible reviews that meet every condition of `where`, newest first. */
-  private async visible(db: Db, viewerId: string, page: Page, where: readonly [Sql, ...Sql[]]): Promise<Review[]> {
-    const rows = await queryRows<ReviewRow[]>(
-      db,
-      sql`${visibleReviews(viewerId)} AND ${joinSql(where, ' AND ')} ORDER BY r.review_date DESC, r.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`,
-    );
+  /** The visible reviews that meet the filter, newest first. */
+  private async visible(db: Db, viewerId: string, page: Page, filter: ReviewFilter): Promise<Review[]> {
+    const rows = await reviewsRepository.listVisible(db, viewerId, filter, page);
     return rows.map((row) => reviewView(row, viewerId));
   }
 
+  /** Unknown bar: 404. With `lock`, the bar's row stays locked for the rest of the transaction. */
   private async assertBarExists(db: Db, barId: string, options: { lock?: boolean } = {}): Promise<void> {
-    const rows = await db.$queryRawUnsafe<unknown[]>(`SELECT 1 FROM bars WHERE id = $1::uuid${options.lock ? ' FOR UPDATE' : ''}`, barId);
-    if (rows.length === 0) throw notFound('Bar not found');
-  }
-
-  /** A bar's rating is the mean of its reviews to one decimal; none left: no rating. */
-  private async refreshRating(db: Db, barId: string): Promise<void> {
-    await db.$executeRawUnsafe(
-      `UPDATE bars SET rating = (SELECT round(avg(rating)::numeric, 1)::float8 FROM bar_reviews WHERE bar_id = $1::uuid) WHERE id = $1::uuid`,
-      barId,
-    );
+    if (!(await barsRepository.exists(db, barId, options))) throw notFound('Bar not found');
   }
 }

@@ -2,6 +2,8 @@ import type { Logger, Outbox } from '@hoptrack/runtime';
 import type { PrismaClient } from '../../db';
 import { photoKeys } from '../../domain/albums';
 import { renderPhotoVersions, type PhotoVersions } from '../../images/images';
+import { albumsRepository } from '../../repositories/albums.repository';
+import { photosRepository } from '../../repositories/photos.repository';
 import type { ObjectStore } from '../../storage/object-store';
 
 export interface ProcessDeps {
@@ -31,7 +33,7 @@ export type ProcessOutcome = 'ready' | 'failed' | 'skipped';
  */
 export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<ProcessOutcome> {
   const { prisma, store, logger } = deps;
-  const photo = await prisma.photo.findUnique({ where: { id: photoId } });
+  const photo = await photosRepository.findById(prisma, photoId);
   if (!photo || photo.status !== 'processing') {
     logger.info({ photoId, status: photo?.status ?? 'deleted' }, 'thumbnail skipped');
     return 'skipped';
@@ -51,12 +53,9 @@ export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<
   // The dangerous moment for a crash: objects written, photo not yet marked. A test kills the worker here.
   if (deps.delayMs) await new Promise((r) => setTimeout(r, deps.delayMs));
   const applied = await prisma.$transaction(async (tx) => {
-    const { count } = await tx.photo.updateMany({
-      where: { id: photo.id, status: 'processing' },
-      data: { status: 'ready', url: keys.display, thumbnailKey: keys.thumbnail, width: versions.width, height: versions.height },
-    });
-    if (count === 0) return false;
-    await tx.photoAlbum.updateMany({ where: { id: photo.albumId, coverPhotoUrl: null }, data: { coverPhotoUrl: keys.thumbnail } });
+    const rendered = { url: keys.display, thumbnailKey: keys.thumbnail, width: versions.width, height: versions.height };
+    if ((await photosRepository.markReady(tx, photo.id, rendered)) === 0) return false;
+    await albumsRepository.setCoverIfNone(tx, photo.albumId, keys.thumbnail);
     await deps.outbox.enqueue(tx, 'media.photo.processed.v1', {
       photoId: photo.id,
       userId: photo.userId,
@@ -71,7 +70,7 @@ export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<
   if (!applied) {
     // Deleted (or its owner erased) while it rendered: what was just written belongs to nothing, so it goes.
     // (The deletion removed the photo's objects before its commit; these were written after that.)
-    if (!(await prisma.photo.findUnique({ where: { id: photo.id }, select: { id: true } }))) {
+    if (!(await photosRepository.exists(prisma, photo.id))) {
       await Promise.all([store.remove(keys.thumbnail), store.remove(keys.display)]);
       logger.info({ photoId }, 'photo gone while rendering; its versions removed');
     }
@@ -84,8 +83,7 @@ export async function processPhoto(deps: ProcessDeps, photoId: string): Promise<
 
 async function markFailed(deps: ProcessDeps, photo: { id: string; userId: string; albumId: string }, reason: string): Promise<ProcessOutcome> {
   const applied = await deps.prisma.$transaction(async (tx) => {
-    const { count } = await tx.photo.updateMany({ where: { id: photo.id, status: 'processing' }, data: { status: 'failed', failureReason: reason } });
-    if (count === 0) return false;
+    if ((await photosRepository.markFailed(tx, photo.id, reason)) === 0) return false;
     await deps.outbox.enqueue(tx, 'media.photo.failed.v1', { photoId: photo.id, userId: photo.userId, albumId: photo.albumId, reason });
     return true;
   });
