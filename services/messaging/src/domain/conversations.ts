@@ -1,7 +1,9 @@
 import type { ConversationReadResponse, UnreadSummary } from '@hoptrack/proto';
 import { decodeTimeCursor, encodeTimeCursor, forbidden, notFound, personById, type Outbox } from '@hoptrack/runtime';
-import { Prisma, type Conversation, type Db, type Message, type PrismaClient } from '../db';
-import { addressable, assertAcceptsMessages, blockedBetween, CANNOT_MESSAGE, NOT_BLOCKED, pairKey } from './rules';
+import type { Conversation, Db, Message, Prisma, PrismaClient } from '../db';
+import { conversationsRepository } from '../repositories/conversations.repository';
+import { messagesRepository } from '../repositories/messages.repository';
+import { addressable, assertAcceptsMessages, blockedBetween, CANNOT_MESSAGE, pairKey } from './rules';
 import { loadPeople, otherParticipant, type ConversationContext } from './views';
 
 export interface ConversationsDeps {
@@ -39,7 +41,7 @@ export class Conversations {
   async start(viewerId: string, participantId: string): Promise<{ conversation: ListedConversation; created: boolean }> {
     const { prisma } = this.deps;
     const other = await addressable(prisma, viewerId, participantId, 'participantId');
-    let conversation = await prisma.conversation.findUnique({ where: { pairKey: pairKey(viewerId, other.id) } });
+    let conversation = await conversationsRepository.findByPair(prisma, pairKey(viewerId, other.id));
     let created = false;
     if (!conversation) {
       assertAcceptsMessages(other);
@@ -51,17 +53,10 @@ export class Conversations {
 
   /** The viewer's conversations, latest activity first (empty ones only to whoever started them). */
   async list(viewerId: string, cursorText: string | undefined, limit: number): Promise<Page<ListedConversation>> {
-    const cursor = decodeTimeCursor(cursorText);
-    const ids = await this.deps.prisma.$queryRaw<Array<{ id: string }>>(Prisma.sql`
-      SELECT c.id FROM conversations c
-       WHERE (c.participant1_id = ${viewerId}::uuid OR c.participant2_id = ${viewerId}::uuid)
-         AND (c.last_message_id IS NOT NULL OR c.participant1_id = ${viewerId}::uuid)
-         AND ${NOT_BLOCKED}
-         ${cursor ? Prisma.sql`AND (c.activity_at, c.id) < (${new Date(cursor.at)}::timestamptz, ${cursor.id}::uuid)` : Prisma.empty}
-       ORDER BY c.activity_at DESC, c.id DESC
-       LIMIT ${limit + 1}`);
-    const page = ids.slice(0, limit).map((r) => r.id);
-    const rows = await this.deps.prisma.conversation.findMany({ where: { id: { in: page } } });
+    // One more than the page: whether there is a next one.
+    const ids = await conversationsRepository.listIdsOf(this.deps.prisma, viewerId, decodeTimeCursor(cursorText), limit + 1);
+    const page = ids.slice(0, limit);
+    const rows = await conversationsRepository.findByIds(this.deps.prisma, page);
     const byId = new Map(rows.map((c) => [c.id, c]));
     const ordered = page.map((id) => byId.get(id)).filter((c): c is Conversation => c !== undefined);
     const last = ordered.at(-1);
@@ -81,7 +76,7 @@ export class Conversations {
   async messagesWith(viewerId: string, otherUserId: string, cursorText: string | undefined, limit: number): Promise<Page<Message>> {
     const { prisma } = this.deps;
     await addressable(prisma, viewerId, otherUserId, 'otherUserId');
-    const conversation = await prisma.conversation.findUnique({ where: { pairKey: pairKey(viewerId, otherUserId) } });
+    const conversation = await conversationsRepository.findByPair(prisma, pairKey(viewerId, otherUserId));
     if (!conversation) return { items: [], next: null };
     return this.messagePage(conversation.id, cursorText, limit);
   }
@@ -113,10 +108,7 @@ export class Conversations {
     const markedRead = await this.deps.prisma.$transaction(async (tx) => {
       const conversation = await this.visible(tx, viewerId, conversationId);
       const readAt = this.deps.clock();
-      const { count } = await tx.message.updateMany({
-        where: { conversationId, recipientId: viewerId, isRead: false },
-        data: { isRead: true, readAt },
-      });
+      const count = await messagesRepository.markAllReadIn(tx, conversationId, viewerId, readAt);
       if (count > 0) await this.receipt(tx, conversation, viewerId, count, readAt, requestId);
       return count;
     });
@@ -128,15 +120,14 @@ export class Conversations {
   async markMessageRead(viewerId: string, messageId: string, requestId?: string): Promise<Message> {
     let changed = false;
     const message = await this.deps.prisma.$transaction(async (tx) => {
-      const found = await tx.message.findUnique({ where: { id: messageId }, include: { conversation: true } });
+      const found = await messagesRepository.findWithConversation(tx, messageId);
       const isParticipant = found && (found.senderId === viewerId || found.recipientId === viewerId);
       if (!found || !isParticipant || (await blockedBetween(tx, found.senderId, found.recipientId))) throw notFound('Message not found');
       if (found.recipientId !== viewerId) throw forbidden('Only the recipient can mark a message as read');
       if (found.isRead) return found;
       const readAt = this.deps.clock();
       // Conditional: of two concurrent calls only one changes the row and sends the receipt.
-      const { count } = await tx.message.updateMany({ where: { id: messageId, isRead: false }, data: { isRead: true, readAt } });
-      if (count === 0) return tx.message.findUniqueOrThrow({ where: { id: messageId } });
+      if (!(await messagesRepository.markReadIfUnread(tx, messageId, readAt))) return messagesRepository.getById(tx, messageId);
       changed = true;
       await this.receipt(tx, found.conversation, viewerId, 1, readAt, requestId);
       return { ...found, isRead: true, readAt };
@@ -147,11 +138,8 @@ export class Conversations {
 
   /** The navigation badge: unread messages to the viewer (blocked pairs excluded, as everywhere). */
   async unread(viewerId: string): Promise<UnreadSummary> {
-    const [row] = await this.deps.prisma.$queryRaw<Array<{ messages: number; conversations: number }>>(Prisma.sql`
-      SELECT count(*)::int AS messages, count(DISTINCT m.conversation_id)::int AS conversations
-        FROM messages m JOIN conversations c ON c.id = m.conversation_id
-       WHERE m.recipient_id = ${viewerId}::uuid AND NOT m.is_read AND ${NOT_BLOCKED}`);
-    return { unreadMessages: row?.messages ?? 0, unreadConversations: row?.conversations ?? 0 };
+    const { messages, conversations } = await messagesRepository.countUnread(this.deps.prisma, viewerId);
+    return { unreadMessages: messages, unreadConversations: conversations };
   }
 
   /** The people, last messages and unread counts of listed conversations, in three queries for the page. */
@@ -159,13 +147,12 @@ export class Conversations {
     const { prisma } = this.deps;
     const ids = conversations.map((c) => c.id);
     const lastIds = conversations.map((c) => c.lastMessageId).filter((id): id is string => id !== null);
-    const [people, lastMessages, unread] = await Promise.all([
+    const [people, lastMessages, unreadById] = await Promise.all([
       loadPeople(prisma, conversations.flatMap((c) => [c.participant1Id, c.participant2Id])),
-      prisma.message.findMany({ where: { id: { in: lastIds } } }),
-      prisma.message.groupBy({ by: ['conversationId'], where: { conversationId: { in: ids }, recipientId: viewerId, isRead: false }, _count: { _all: true } }),
+      messagesRepository.findByIds(prisma, lastIds),
+      messagesRepository.countUnreadPerConversation(prisma, viewerId, ids),
     ]);
     const lastById = new Map(lastMessages.map((m) => [m.id, m]));
-    const unreadById = new Map(unread.map((u) => [u.conversationId, u._count._all]));
     return conversations.map((conversation) => ({
       conversation,
       context: {
@@ -182,24 +169,20 @@ export class Conversations {
    * blocked pair why instead (`blocked`), as the thread API's send does.
    */
   private async visible(db: Db, viewerId: string, conversationId: string, options: { blocked?: () => Error } = {}): Promise<Conversation> {
-    const conversation = await db.conversation.findUnique({ where: { id: conversationId } });
+    const conversation = await conversationsRepository.findById(db, conversationId);
     const isParticipant = conversation && (conversation.participant1Id === viewerId || conversation.participant2Id === viewerId);
     if (!conversation || !isParticipant) throw notFound('Conversation not found');
     if (await blockedBetween(db, conversation.participant1Id, conversation.participant2Id)) throw options.blocked?.() ?? notFound('Conversation not found');
     return conversation;
   }
 
-  /** ON CONFLICT DO NOTHING on the pair: two people starting it at once get the same conversation. */
+  /** Two people starting it at once get the same conversation (the insert does nothing on the pair's conflict). */
   private async findOrCreate(db: Db, starterId: string, otherId: string): Promise<{ conversation: Conversation; created: boolean }> {
     const key = pairKey(starterId, otherId);
-    const existing = await db.conversation.findUnique({ where: { pairKey: key } });
+    const existing = await conversationsRepository.findByPair(db, key);
     if (existing) return { conversation: existing, created: false };
-    const now = this.deps.clock();
-    const { count } = await db.conversation.createMany({
-      data: [{ participant1Id: starterId, participant2Id: otherId, pairKey: key, activityAt: now, createdAt: now }],
-      skipDuplicates: true,
-    });
-    return { conversation: await db.conversation.findUniqueOrThrow({ where: { pairKey: key } }), created: count === 1 };
+    const created = await conversationsRepository.insertIfAbsent(db, { participant1Id: starterId, participant2Id: otherId, pairKey: key, at: this.deps.clock() });
+    return { conversation: await conversationsRepository.getByPair(db, key), created };
   }
 
   /**
@@ -207,15 +190,14 @@ export class Conversations {
    * get strictly increasing times and the last message is the latest one.
    */
   private async append(tx: Tx, conversationId: string, senderId: string, content: string, requestId?: string): Promise<Message> {
-    await tx.$queryRaw`SELECT id FROM conversations WHERE id = ${conversationId}::uuid FOR UPDATE`;
-    const conversation = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId } });
+    const conversation = await conversationsRepository.lockById(tx, conversationId);
     const recipientId = otherParticipant(conversation, senderId);
     const recipient = await personById(tx, recipientId);
     assertAcceptsMessages(recipient ?? { allowDirectMessages: false });
     const previous = conversation.lastMessageAt?.getTime() ?? 0;
     const createdAt = new Date(Math.max(this.deps.clock().getTime(), previous + 1));
-    const message = await tx.message.create({ data: { conversationId, senderId, recipientId, content, createdAt } });
-    await tx.conversation.update({ where: { id: conversationId }, data: { lastMessageId: message.id, lastMessageAt: createdAt, activityAt: createdAt } });
+    const message = await messagesRepository.create(tx, { conversationId, senderId, recipientId, content, createdAt });
+    await conversationsRepository.recordLastMessage(tx, conversationId, message);
     await this.deps.outbox.enqueue(
       tx,
       'message.sent.v1',
@@ -231,15 +213,8 @@ export class Conversations {
   }
 
   private async messagePage(conversationId: string, cursorText: string | undefined, limit: number): Promise<Page<Message>> {
-    const cursor = decodeTimeCursor(cursorText);
-    const before = cursor
-      ? { OR: [{ createdAt: { lt: new Date(cursor.at) } }, { createdAt: new Date(cursor.at), id: { lt: cursor.id } }] }
-      : {};
-    const rows = await this.deps.prisma.message.findMany({
-      where: { conversationId, ...before },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit + 1,
-    });
+    // One more than the page: whether there is a next one.
+    const rows = await messagesRepository.listPage(this.deps.prisma, conversationId, decodeTimeCursor(cursorText), limit + 1);
     const page = rows.slice(0, limit);
     const oldest = page.at(-1);
     return {

@@ -1,5 +1,6 @@
 import type { ExportPart } from '@hoptrack/proto';
 import type { Db } from '../db';
+import { conversationsRepository } from '../repositories/conversations.repository';
 import { DELETED_USER_NAME, loadPeople, otherParticipant } from './views';
 
 /**
@@ -9,11 +10,7 @@ import { DELETED_USER_NAME, loadPeople, otherParticipant } from './views';
  * in it: who sent it, its text, when, and whether and when it was read.
  */
 export async function exportMessages(db: Db, userId: string): Promise<Omit<ExportPart, 'service'>> {
-  const conversations = await db.conversation.findMany({
-    where: { OR: [{ participant1Id: userId }, { participant2Id: userId }] },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    include: { messages: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
-  });
+  const conversations = await conversationsRepository.listWithMessagesOf(db, userId);
   const people = await loadPeople(
     db,
     conversations.map((c) => otherParticipant(c, userId)),

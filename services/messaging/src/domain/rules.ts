@@ -1,17 +1,13 @@
-import { audienceSql, badRequest, blockedBetween, compile, forbidden, identifier, notFound, personById, sql, type Person } from '@hoptrack/runtime';
-import { Prisma, type Db } from '../db';
+import { audienceSql, badRequest, blockedBetween, forbidden, identifier, notFound, personById, sql, type Person } from '@hoptrack/runtime';
+import type { Db } from '../db';
 
 export { blockedBetween };
 
 export const CANNOT_MESSAGE = 'You cannot message this user';
 export const DMS_OFF = 'This user does not accept direct messages';
 
-const notBlocked = compile(sql`NOT ${audienceSql.blockedBetween(identifier('c.participant1_id'), identifier('c.participant2_id'))}`);
-/**
- * SQL: no block between the two participants of conversation `c`. Made of
- * columns only, it binds no value, so its text goes into Prisma's templates as is.
- */
-export const NOT_BLOCKED = Prisma.raw(notBlocked.text);
+/** SQL: no block between the two participants of conversation `c`. */
+export const NOT_BLOCKED = sql`NOT ${audienceSql.blockedBetween(identifier('c.participant1_id'), identifier('c.participant2_id'))}`;
 
 /**
  * Whom `viewerId` may address as `otherId` (start a conversation, open a

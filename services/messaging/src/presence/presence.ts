@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { subjectFor, type EventData, type EventEnvelope, type PresenceEntry, type UserSnapshot } from '@hoptrack/proto';
 import { anyErased, erasedHash, type Bus, type Logger, type SqlClient } from '@hoptrack/runtime';
-import { presenceAudience, visiblePresence } from './audience';
+import { presenceRepository } from '../repositories/presence.repository';
+import { visiblePresence } from './audience';
 import type { PresenceStore } from './store';
 
 export interface PresenceOptions {
@@ -135,12 +136,8 @@ export class Presence {
     if (users.length === 0) return;
     try {
       const byHash = new Map(users.map((id) => [erasedHash(id), id]));
-      const rows = await this.options.db.$queryRawUnsafe<Array<{ id_hash: string }>>(
-        'SELECT "id_hash" FROM "erased_people" WHERE "id_hash" = ANY($1::text[])',
-        [...byHash.keys()],
-      );
-      for (const { id_hash } of rows) {
-        const userId = byHash.get(id_hash);
+      for (const hash of await presenceRepository.erasedAmong(this.options.db, [...byHash.keys()])) {
+        const userId = byHash.get(hash);
         if (userId) await this.erased(userId);
       }
     } catch (err) {
@@ -169,7 +166,7 @@ export class Presence {
   }
 
   private async announce(userId: string, state: Omit<PresenceEntry, 'userId'>, options: { ignoreSwitch?: boolean } = {}): Promise<void> {
-    const audience = await presenceAudience(this.options.db, userId, options);
+    const audience = await presenceRepository.audienceOf(this.options.db, userId, options);
     if (audience.length === 0) return;
     const data: EventData<'presence.changed.v1'> = { userId, ...state, audience };
     const envelope: EventEnvelope<'presence.changed.v1'> = { id: randomUUID(), type: 'presence.changed.v1', occurredAt: new Date(this.clock()).toISOString(), data };

@@ -1,6 +1,8 @@
 import { musicTrack, type FeedSession } from '@hoptrack/proto';
 import type { BeerSession, Db } from '../db';
 import { photosOf } from '../domain/views';
+import { cardsRepository } from '../repositories/cards.repository';
+import { sessionsRepository } from '../repositories/sessions.repository';
 
 /**
  * How many likers, comments and reactors per emoji a card keeps. A card shows
@@ -51,23 +53,6 @@ export interface Card {
   reactions: Array<{ emoji: string; count: number; userIds: string[] }>;
 }
 
-interface ListRow {
-  session_id: string;
-  id: string;
-  user_id: string;
-  n: bigint | number;
-}
-interface CommentRow extends ListRow {
-  content: string;
-  created_at: Date;
-}
-interface ReactionRow {
-  session_id: string;
-  emoji: string;
-  n: bigint | number;
-  user_ids: string[];
-}
-
 function groupBy<T extends { session_id: string }>(rows: T[]): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const row of rows) {
@@ -88,31 +73,10 @@ export async function buildCards(db: Db, ids: readonly string[]): Promise<Map<st
   if (ids.length === 0) return cards;
   const list = [...ids];
   const [sessions, likes, comments, reactions] = await Promise.all([
-    db.beerSession.findMany({ where: { id: { in: list } } }),
-    db.$queryRawUnsafe<ListRow[]>(
-      `SELECT session_id, id, user_id, n FROM (
-         SELECT l.session_id, l.id, l.user_id, l.created_at,
-                row_number() OVER (PARTITION BY l.session_id ORDER BY l.created_at DESC, l.id DESC) AS rank,
-                count(*) OVER (PARTITION BY l.session_id) AS n
-         FROM likes l WHERE l.session_id = ANY($1::uuid[])
-       ) ranked WHERE rank <= ${CARD_LIST} ORDER BY created_at DESC, id DESC`,
-      list,
-    ),
-    db.$queryRawUnsafe<CommentRow[]>(
-      `SELECT session_id, id, user_id, content, created_at, n FROM (
-         SELECT c.session_id, c.id, c.user_id, c.content, c.created_at,
-                row_number() OVER (PARTITION BY c.session_id ORDER BY c.created_at DESC, c.id DESC) AS rank,
-                count(*) OVER (PARTITION BY c.session_id) AS n
-         FROM comments c WHERE c.session_id = ANY($1::uuid[])
-       ) ranked WHERE rank <= ${CARD_LIST} ORDER BY created_at, id`,
-      list,
-    ),
-    db.$queryRawUnsafe<ReactionRow[]>(
-      `SELECT r.session_id, r.emoji, count(*) AS n, (array_agg(r.user_id::text ORDER BY r.created_at, r.id))[1:${CARD_LIST}] AS user_ids
-       FROM reactions r WHERE r.session_id = ANY($1::uuid[])
-       GROUP BY r.session_id, r.emoji ORDER BY min(r.created_at), r.emoji`,
-      list,
-    ),
+    sessionsRepository.findByIds(db, list),
+    cardsRepository.newestLikes(db, list, CARD_LIST),
+    cardsRepository.newestComments(db, list, CARD_LIST),
+    cardsRepository.reactionsByEmoji(db, list, CARD_LIST),
   ]);
   const likesOf = groupBy(likes);
   const commentsOf = groupBy(comments);

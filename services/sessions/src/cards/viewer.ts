@@ -1,6 +1,5 @@
-import { audienceSql, sql, uuid, type Sql } from '@hoptrack/runtime';
 import type { PreparedSql } from '../db';
-import { canSeeSession, mutedAuthor } from '../domain/visibility';
+import { cardsRepository } from '../repositories/cards.repository';
 
 /** What one viewer sees differently in a page of shared cards. */
 export interface ViewerBits {
@@ -20,14 +19,6 @@ export interface ViewerBits {
   hiddenReactions: Map<string, Map<string, number>>;
 }
 
-interface Row {
-  kind: 'seen' | 'like' | 'comment' | 'reaction';
-  session_id: string;
-  user_id: string;
-  emoji: string | null;
-  muted: boolean | null;
-}
-
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 /** Nothing seen, nothing of the viewer's, nobody hidden. */
@@ -35,38 +26,11 @@ export function noViewerBits(): ViewerBits {
   return { visible: new Set(), muted: new Set(), liked: new Set(), reacted: new Map(), hidden: new Set(), hiddenLikes: new Map(), hiddenComments: new Map(), hiddenReactions: new Map() };
 }
 
-/**
- * Planned once per connection (a named statement): planning it cost more than
- * running it. Its text is the same for every viewer and page (the viewer and
- * the ids are only parameters), as a named statement's must be.
- */
-function viewerBitsSql(viewerId: string, sessionIds: readonly string[]): Sql {
-  const [viewer, page] = [uuid(viewerId), sql`${[...sessionIds]}::uuid[]`];
-  return sql`WITH hidden AS (${audienceSql.blockedPeople(viewer)}),
-       people AS (SELECT array_append(ARRAY(SELECT id FROM hidden), ${viewer}) AS ids)
-  SELECT 'seen' AS kind, s.id AS session_id, s.user_id, NULL::text AS emoji, (s.user_id <> ${viewer} AND ${mutedAuthor(viewer)}) AS muted FROM beer_sessions s
-    WHERE s.id = ANY(${page}) AND ${canSeeSession(viewer)}
-  UNION ALL
-  SELECT 'like', l.session_id, l.user_id, NULL, NULL FROM unnest(${page}) AS page(id), people p, likes l
-    WHERE l.session_id = page.id AND l.user_id = ANY(p.ids)
-  UNION ALL
-  SELECT 'comment', c.session_id, c.user_id, NULL, NULL FROM comments c JOIN hidden h ON c.user_id = h.id WHERE c.session_id = ANY(${page})
-  UNION ALL
-  SELECT 'reaction', r.session_id, r.user_id, r.emoji, NULL FROM unnest(${page}) AS page(id), people p, reactions r
-    WHERE r.session_id = page.id AND r.user_id = ANY(p.ids)`;
-}
-
-/**
- * The page's one statement: which of `sessionIds` the viewer may see, their
- * own likes and reactions on them, and whatever people with a block between
- * them and the viewer did there (usually nothing). Each list is probed by
- * index per session of the page for the viewer and their few blocked people,
- * never filtered person by person against the whole graph.
- */
+/** The viewer's bits of a page, from the page's one statement (cardsRepository.viewerBits). */
 export async function viewerBits(prepared: PreparedSql, viewerId: string, sessionIds: readonly string[]): Promise<ViewerBits> {
   const bits = noViewerBits();
   if (sessionIds.length === 0) return bits;
-  const rows = await prepared.query<Row>('feed-viewer-bits', viewerBitsSql(viewerId, sessionIds));
+  const rows = await cardsRepository.viewerBits(prepared, viewerId, sessionIds);
   for (const row of rows) {
     const mine = row.user_id === viewerId;
     if (row.kind === 'seen') {

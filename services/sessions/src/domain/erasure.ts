@@ -7,6 +7,7 @@ import type { CardRenderer } from '../cards/renderer';
 import type { Prisma, PrismaClient } from '../db';
 import type { FanoutJob } from '../feed/fanout';
 import type { Timelines } from '../feed/timelines';
+import { erasureRepository } from '../repositories/erasure.repository';
 
 /**
  * One pass over a batch of the namespace's keys (KEYS), for one person
@@ -112,26 +113,14 @@ export class SessionsErasure {
   /** startErasure's `outside`: notes the sessions whose cards change, then sweeps Redis. */
   readonly outside = async (userId: string, tx: SqlClient): Promise<void> => {
     const id = userId.toLowerCase();
-    const rows = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-      `SELECT id::text AS id FROM beer_sessions WHERE user_id = $1::uuid
-       UNION SELECT session_id::text FROM likes WHERE user_id = $1::uuid
-       UNION SELECT session_id::text FROM comments WHERE user_id = $1::uuid
-       UNION SELECT session_id::text FROM reactions WHERE user_id = $1::uuid`,
-      id,
-    );
-    const found: Pending = { userId: id, sessionIds: rows.map((r) => r.id) };
+    const found: Pending = { userId: id, sessionIds: await erasureRepository.sessionIdsTouchedBy(tx, id) };
     this.pending.set(tx, found);
     await this.sweep(found, { waitForActiveJobs: false });
   };
 
   /** startErasure's `rows`. Others' sessions lose the person's likes, comments and reactions; their counts are counted from the rows. */
   readonly rows = async (tx: Prisma.TransactionClient, userId: string): Promise<void> => {
-    const exec = (sql: string) => tx.$executeRawUnsafe(sql, userId);
-    await exec('DELETE FROM likes WHERE user_id = $1::uuid');
-    await exec('DELETE FROM comments WHERE user_id = $1::uuid');
-    await exec('DELETE FROM reactions WHERE user_id = $1::uuid');
-    // Their sessions, and with them (cascade) what everyone left on them.
-    await exec('DELETE FROM beer_sessions WHERE user_id = $1::uuid');
+    await erasureRepository.deleteAllOf(tx, userId);
     // The audience's rows of them (its consumer deletes them too): gone with this commit, whichever runs first.
     await forgetPerson(tx, userId, { graph: true });
   };

@@ -1,6 +1,8 @@
 import type { ExportPart } from '@hoptrack/proto';
 import { FILES_PREFIX, peopleByIds } from '@hoptrack/runtime';
 import type { Db } from '../db';
+import { interactionsRepository } from '../repositories/interactions.repository';
+import { sessionsRepository } from '../repositories/sessions.repository';
 import { photosOf } from './views';
 
 /** Someone involved, as the export names them: id, username and display name only. */
@@ -28,18 +30,10 @@ const ownedPhotoKey = (stored: string, ownerId: string): string | null => {
  */
 export async function exportSessions(db: Db, userId: string): Promise<Omit<ExportPart, 'service'>> {
   const [sessions, likesGiven, commentsGiven, reactionsGiven] = await Promise.all([
-    db.beerSession.findMany({
-      where: { userId },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      include: {
-        likes: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-        comments: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-        reactions: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] },
-      },
-    }),
-    db.like.findMany({ where: { userId, session: { userId: { not: userId } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { session: { select: { userId: true } } } }),
-    db.comment.findMany({ where: { userId, session: { userId: { not: userId } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { session: { select: { userId: true } } } }),
-    db.reaction.findMany({ where: { userId, session: { userId: { not: userId } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: { session: { select: { userId: true } } } }),
+    sessionsRepository.listWithInteractionsByAuthor(db, userId),
+    interactionsRepository.likesOnOthersSessions(db, userId),
+    interactionsRepository.commentsOnOthersSessions(db, userId),
+    interactionsRepository.reactionsOnOthersSessions(db, userId),
   ]);
   const ids = [
     ...sessions.flatMap((s) => [...s.likes, ...s.comments, ...s.reactions].map((r) => r.userId)),

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateSessionForm, EventData, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
-import { accessOf, forbidden, identifier, notFound, queryRows, sql, uuid, type Logger, type Outbox, type Sql } from '@hoptrack/runtime';
+import { accessOf, forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PreparedSql, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
 import { cardOfNewSession } from '../cards/card';
 import type { CardRenderer } from '../cards/renderer';
+import { interactionsRepository } from '../repositories/interactions.repository';
+import { sessionsRepository, type Page } from '../repositories/sessions.repository';
 import { photosOf, publicSessionView } from './views';
-import { assertCanSeeSession, notBlockedWith } from './visibility';
+import { assertCanSeeSession } from './visibility';
 import type { PhotoUrls } from '../photos/photo-urls';
 
 export interface SessionsDeps {
@@ -24,11 +26,6 @@ export interface SessionsDeps {
   photos: PhotoUrls;
   /** Feed cards: rendered for a viewer, dropped from the read model when a session changes. */
   cards: CardRenderer;
-}
-
-interface Page {
-  limit: number;
-  offset: number;
 }
 
 /**
@@ -50,21 +47,6 @@ const facts = (s: BeerSession): EventData<'session.created.v1'> => ({
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
 });
-
-/**
- * A create is one statement: the session and its event (a data-modifying CTE
- * commits both or neither), sent by name. It was a Prisma transaction of four
- * round trips (BEGIN, INSERT, INSERT, COMMIT), the largest cost of a create.
- * The event's payload is not built in SQL: it is facts() of the same
- * in-memory row the INSERT writes, so a field added to facts() reaches
- * session.created.v1 here too. `musicTrack`: the track as JSON, or null.
- */
-const createSql = (s: BeerSession, musicTrack: string | null, [eventId, subject, payload]: [string, string, string]): Sql => sql`WITH created AS (
-    INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, photos, location, latitude, longitude, music_track, created_at, updated_at)
-    VALUES (${uuid(s.id)}, ${uuid(s.userId)}, ${s.title}, ${s.description}, ${s.beerCount}, ${s.duration}, ${s.avgAbv}, ${s.beerTypes}::text[], ${s.photo}, ${s.photos}::text[],
-            ${s.location}, ${s.latitude}, ${s.longitude}, ${musicTrack}::jsonb, ${s.createdAt}, ${s.updatedAt})
-  )
-  INSERT INTO outbox (id, subject, payload) VALUES (${uuid(eventId)}, ${subject}, ${payload}::jsonb)`;
 
 /** Prisma spells SQL NULL in a JSON column DbNull. */
 const jsonTrack = (track: CreateSessionForm['musicTrack']) => (track === null ? Prisma.DbNull : (track as Prisma.InputJsonValue));
@@ -109,7 +91,8 @@ export class Sessions {
       updatedAt: now,
     };
     const { row } = this.deps.outbox.prepare('session.created.v1', facts(session), requestId);
-    await this.deps.prepared.query('session-create', createSql(session, form.musicTrack === null ? null : JSON.stringify(form.musicTrack), row));
+    // One statement, sent by name: the session and its event commit together (sessionsRepository.createWithEvent).
+    await sessionsRepository.createWithEvent(this.deps.prepared, session, form.musicTrack === null ? null : JSON.stringify(form.musicTrack), row);
     this.deps.onEventsCommitted();
     // The author sees their session in their feed right away (ZADD: the worker adding it again changes nothing).
     await this.ownTimeline(() => this.deps.timelines.add([userId], { sessionId: session.id, authorId: userId, score: now.getTime() }));
@@ -136,7 +119,7 @@ export class Sessions {
         data.photos = [];
       }
       data.updatedAt = this.deps.clock();
-      const updated = await tx.beerSession.update({ where: { id }, data });
+      const updated = await sessionsRepository.update(tx, id, data);
       await this.deps.outbox.enqueue(tx, 'session.updated.v1', facts(updated), requestId);
       return updated;
     });
@@ -148,7 +131,7 @@ export class Sessions {
   async delete(userId: string, id: string, requestId?: string): Promise<void> {
     await this.deps.prisma.$transaction(async (tx) => {
       await this.assertOwner(tx, userId, id);
-      await tx.beerSession.delete({ where: { id } });
+      await sessionsRepository.delete(tx, id);
       await this.deps.outbox.enqueue(tx, 'session.deleted.v1', { sessionId: id, userId }, requestId);
     });
     this.deps.onEventsCommitted();
@@ -162,14 +145,7 @@ export class Sessions {
 
   /** The viewer's own sessions, newest first (the profile's My Activities). */
   async mine(userId: string, page: Page): Promise<FeedSession[]> {
-    const rows = await this.deps.prisma.beerSession.findMany({
-      select: { id: true },
-      where: { userId },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: page.limit,
-      skip: page.offset,
-    });
-    return this.deps.cards.render(userId, rows.map((r) => r.id));
+    return this.deps.cards.render(userId, await sessionsRepository.listIdsByAuthor(this.deps.prisma, userId, page));
   }
 
   /** A profile's Beer Sessions tab: private profiles to friends only (403), blocked people see nothing (404). */
@@ -177,18 +153,8 @@ export class Sessions {
     const access = await accessOf(this.deps.prisma, viewerId, userId);
     if (access === 'blocked' || access === 'unknown') throw notFound('User not found');
     if (access === 'private') throw forbidden('This profile is private');
-    const rows = await this.deps.prisma.beerSession.findMany({
-      where: { userId },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: page.limit,
-      skip: page.offset,
-    });
-    const counts = await queryRows<Array<{ session_id: string; n: bigint | number }>>(
-      this.deps.prisma,
-      sql`SELECT l.session_id, count(*) AS n FROM likes l
-          WHERE l.session_id = ANY(${rows.map((r) => r.id)}::uuid[]) AND ${notBlockedWith(uuid(viewerId), identifier('l.user_id'))} GROUP BY l.session_id`,
-    );
-    const likes = new Map(counts.map((c) => [c.session_id, Number(c.n)]));
+    const rows = await sessionsRepository.listByAuthor(this.deps.prisma, userId, page);
+    const likes = await interactionsRepository.countVisibleLikesPerSession(this.deps.prisma, viewerId, rows.map((r) => r.id));
     return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0, this.deps.photos.allForViewer(photosOf(r), viewerId)));
   }
 

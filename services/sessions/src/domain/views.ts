@@ -1,19 +1,12 @@
 import type { PublicSession, ReactionSummary, SessionComment, SessionPerson } from '@hoptrack/proto';
 import type { CachedPerson } from '@hoptrack/runtime';
 import type { BeerSession } from '../db';
+import type { CommentRow } from '../repositories/interactions.repository';
 
 export function personView(id: string, user: Omit<CachedPerson, 'id' | 'tokenVersion'> | undefined): SessionPerson {
   return user
     ? { id, username: user.username, displayName: user.displayName, profilePicture: user.profilePicture, avatar: user.avatar }
     : { id, username: 'unknown', displayName: 'Hoptrack user', profilePicture: null, avatar: null };
-}
-
-interface CommentRow {
-  id: string;
-  user_id: string;
-  session_id: string;
-  content: string;
-  created_at: Date;
 }
 
 export function commentView(c: CommentRow, user: SessionPerson): SessionComment {

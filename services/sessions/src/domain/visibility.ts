@@ -1,5 +1,6 @@
-import { audienceSql, identifier, notFound, queryRows, sql, uuid, type Sql } from '@hoptrack/runtime';
+import { audienceSql, identifier, notFound, sql, uuid, type Sql } from '@hoptrack/runtime';
 import type { Db } from '../db';
+import { sessionsRepository } from '../repositories/sessions.repository';
 
 /** The author of a session row `s`, the owner the rules below are about. */
 export const SESSION_AUTHOR = identifier('s.user_id');
@@ -22,11 +23,7 @@ export const notBlockedWith = (viewer: Sql, other: Sql): Sql => sql`NOT ${audien
 
 /** A session the viewer may act on (like, comment, react); otherwise 404, as if it did not exist. */
 export async function assertCanSeeSession(db: Db, viewerId: string, sessionId: string): Promise<{ userId: string }> {
-  const rows = await queryRows<Array<{ user_id: string }>>(
-    db,
-    sql`SELECT s.user_id FROM beer_sessions s WHERE s.id = ${uuid(sessionId)} AND ${canSeeSession(uuid(viewerId))}`,
-  );
-  const row = rows[0];
-  if (!row) throw notFound('Session not found');
-  return { userId: row.user_id };
+  const userId = await sessionsRepository.findAuthorWhere(db, sessionId, canSeeSession(uuid(viewerId)));
+  if (userId === null) throw notFound('Session not found');
+  return { userId };
 }

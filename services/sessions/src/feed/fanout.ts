@@ -1,6 +1,6 @@
-import { anyErased, audienceSql, identifier, queryRows, sql, uuid, type Logger } from '@hoptrack/runtime';
+import { anyErased, type Logger } from '@hoptrack/runtime';
 import type { PreparedSql, PrismaClient } from '../db';
-import { canSeeSession, notBlockedWith, notMutedAuthor, SESSION_AUTHOR } from '../domain/visibility';
+import { feedRepository } from '../repositories/feed.repository';
 import type { TimelineEntry, Timelines } from './timelines';
 
 /** The jobs of the fan-out queue. Every one is idempotent: run twice, the timelines end the same. */
@@ -77,13 +77,8 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
       if (await anyErased(deps.prisma, [job.followerId, job.authorId])) return;
       // A new friend may see a private author's sessions, and an unmute means unmuted: the event says
       // so even when the read model (another consumer of the same event) has not caught up yet.
-      const follower = uuid(job.followerId);
-      const rows = await queryRows<Array<{ id: string; created_at: Date }>>(
-        deps.prisma,
-        sql`SELECT s.id, s.created_at FROM beer_sessions s
-         WHERE s.user_id = ${uuid(job.authorId)} AND ${job.asFriend ? notBlockedWith(follower, SESSION_AUTHOR) : canSeeSession(follower)} AND ${job.unmuted ? sql`true` : notMutedAuthor(follower)}
-         ORDER BY s.created_at DESC, s.id DESC LIMIT ${deps.cap}`,
-      );
+      const scope = { asFriend: job.asFriend, unmuted: job.unmuted ?? false };
+      const rows = await feedRepository.listForBackfill(deps.prisma, job.followerId, job.authorId, scope, deps.cap);
       await deps.timelines.addMany(
         job.followerId,
         rows.map((r) => ({ sessionId: r.id, authorId: job.authorId, score: r.created_at.getTime() })),
@@ -102,38 +97,13 @@ async function chain(deps: FanoutDeps, job: Extract<FanoutJob, { after: string |
   return true;
 }
 
-/**
- * The batch of a fan-out job in one round trip: null when the session is
- * gone, else the followers allowed to see the author's sessions who did not
- * mute them, in id order after `after`. A named statement: Postgres plans it
- * once per connection, not on every job (planning cost more than running it).
- */
+/** The batch of a fan-out job in one round trip: null when the session is gone, else this batch's followers. */
 async function liveAudience(deps: FanoutDeps, job: Extract<FanoutJob, { kind: 'fanout' }>): Promise<{ followers: string[] } | null> {
-  // `after` is a parameter even when null (the first batch): one text for every batch, as a named statement needs.
-  const [author, follower] = [uuid(job.authorId), identifier('f.follower_id')];
-  const [row] = await deps.prepared.query<{ live: boolean; followers: string[] }>(
-    'fanout_live_audience',
-    sql`SELECT EXISTS (SELECT 1 FROM beer_sessions s WHERE s.id = ${uuid(job.sessionId)}) AS live,
-       ARRAY(
-         SELECT f.follower_id::text FROM follows f
-         WHERE f.followee_id = ${author} AND (${job.after}::uuid IS NULL OR f.follower_id > ${job.after}::uuid)
-           AND ${audienceSql.canSee(follower, author)}
-           AND NOT ${audienceSql.muted(follower, author)}
-         ORDER BY f.follower_id LIMIT ${deps.batch}
-       ) AS followers`,
-  );
-  return row?.live ? { followers: row.followers } : null;
+  const { live, followers } = await feedRepository.liveAudience(deps.prepared, job.sessionId, job.authorId, job.after, deps.batch);
+  return live ? { followers } : null;
 }
 
 /** Every follower, whatever they may see now: a removal must reach them all. */
 function everyFollower(deps: FanoutDeps, authorId: string, after: string | null): Promise<string[]> {
-  return deps.prisma
-    .$queryRawUnsafe<Array<{ follower_id: string }>>(
-      `SELECT follower_id FROM follows WHERE followee_id = $1::uuid AND ($2::uuid IS NULL OR follower_id > $2::uuid)
-       ORDER BY follower_id LIMIT $3`,
-      authorId,
-      after,
-      deps.batch,
-    )
-    .then((rows) => rows.map((r) => r.follower_id));
+  return feedRepository.listFollowers(deps.prisma, authorId, after, deps.batch);
 }

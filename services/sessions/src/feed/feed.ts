@@ -1,8 +1,8 @@
 import type { FeedFilter, FeedSession } from '@hoptrack/proto';
-import { audienceSql, decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable, joinSql, queryRows, sql, uuid } from '@hoptrack/runtime';
+import { decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { CardRenderer } from '../cards/renderer';
-import { canSeeSession, notMutedAuthor, SESSION_AUTHOR } from '../domain/visibility';
+import { feedRepository } from '../repositories/feed.repository';
 import type { TimelineEntry, Timelines } from './timelines';
 
 export interface Cursor {
@@ -17,12 +17,6 @@ export function encodeCursor(entry: Cursor): string {
 export function decodeCursor(text: string | undefined): Cursor | null {
   const cursor = decodeTimeCursor(text);
   return cursor && { score: cursor.at, sessionId: cursor.id };
-}
-
-interface Row {
-  id: string;
-  user_id: string;
-  created_at: Date;
 }
 
 /**
@@ -103,20 +97,7 @@ export class Feed {
 
   /** The same feed straight from Postgres, newest first after the cursor. */
   async fromPostgres(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number): Promise<TimelineEntry[]> {
-    const viewer = uuid(viewerId);
-    const own = sql`s.user_id = ${viewer}`;
-    const scope =
-      filter === 'mine'
-        ? own
-        : sql`(${filter === 'all' ? sql`${own} OR ` : sql``}${audienceSql.follows(viewer, SESSION_AUTHOR)})
-           AND ${canSeeSession(viewer)} AND (${own} OR ${notMutedAuthor(viewer)})`;
-    const where = joinSql([scope, ...(cursor ? [sql`(s.created_at, s.id) < (${new Date(cursor.score)}::timestamptz, ${uuid(cursor.sessionId)})`] : [])], ' AND ');
-    const rows = await queryRows<Row[]>(
-      this.prisma,
-      sql`SELECT s.id, s.user_id, s.created_at FROM beer_sessions s
-       WHERE ${where}
-       ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}`,
-    );
+    const rows = await feedRepository.listEntries(this.prisma, viewerId, filter, cursor, limit);
     return rows.map((r) => ({ sessionId: r.id, authorId: r.user_id, score: r.created_at.getTime() }));
   }
 }
