@@ -26,7 +26,14 @@ export const userSnapshot = z.object({
   /** Bumped by a password reset: tokens carrying an older version are void everywhere. */
   tokenVersion: z.number().int().nonnegative(),
   createdAt: z.string(),
+  /** Information only: written by whichever replica made the change, from its own clock, so it orders nothing. */
   updatedAt: z.string(),
+  /**
+   * The account's version, incremented by auth in the statement that makes
+   * the change: snapshots are ordered by it, never by a clock (issue 38).
+   * Absent on events published before; see runtime/src/db/snapshot.ts.
+   */
+  version: z.number().int().positive().optional(),
 });
 export type UserSnapshot = z.infer<typeof userSnapshot>;
 
@@ -45,6 +52,8 @@ const sessionFacts = z.object({
   hasMusic: z.boolean().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** The session's version, incremented by sessions with each edit: what orders two snapshots (issue 38). Absent on events published before. */
+  version: z.number().int().positive().optional(),
 });
 
 /** Someone (userId) did something to ownerId's session. */

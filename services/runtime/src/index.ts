@@ -58,7 +58,7 @@ export { migrate, readMigrations } from './db/migrate';
 export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';
 export { VersionedCache, type VersionedCacheOptions } from './cache/versioned-cache';
-export { upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
+export { newerSnapshot, upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
 export { FileSignature, FILES_PREFIX } from './files/file-signature';
 export { avatarKey, avatarUrl, UploadTokens, UPLOADS_PREFIX, type UploadClaims } from './files/upload-tokens';
 export { packageDir } from './package-dir';

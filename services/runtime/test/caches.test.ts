@@ -207,10 +207,10 @@ describe('PeopleCache', () => {
       const check = tokenVersionCheck(db, cache);
       expect(await check({ userId: registered.id, tokenVersion: 0 })).toBe(true);
       // The reset: a newer snapshot with the next token version.
-      const reset = { ...registered, tokenVersion: 1, updatedAt: new Date(Date.parse(registered.updatedAt) + 1000).toISOString() };
+      const reset = { ...registered, tokenVersion: 1, version: (registered.version ?? 0) + 1 };
       await publishEvent(bus, 'user.updated.v1', reset);
       await consumerSettled(bus, 'USERS', audienceDurables(durable).people.durable);
-      const stored = await redis.get(`${prefix}:person:${registered.id}`);
+      const stored = await redis.get(`${prefix}:personv:${registered.id}`);
       expect(stored).toMatch(/"tokenVersion":1/);
       const before = counter.statements;
       expect(await check({ userId: registered.id, tokenVersion: 0 })).toBe(false);

@@ -24,7 +24,9 @@ const later = (snapshot: UserSnapshot, ms: number) => new Date(new Date(snapshot
 const snapshotOf = async (id: string) => {
   const row = await social.prisma.user.findUnique({ where: { id } });
   if (!row) return null;
-  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  // A row at version 0 holds a snapshot published before versions, which carries none.
+  const { version, ...rest } = row;
+  return { ...rest, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(), ...(version > 0 ? { version } : {}) };
 };
 const usersTable = async () => (await social.prisma.user.findMany({ orderBy: { id: 'asc' } })).map((u) => ({ ...u }));
 

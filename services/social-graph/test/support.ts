@@ -119,13 +119,15 @@ export async function startTestSocial(options: { consumers?: readonly SocialCons
         tokenVersion: 0,
         createdAt: now,
         updatedAt: now,
+        version: 1,
       };
       await publishUser('user.registered.v1', snapshot);
       const token = await tokens.sign({ userId: snapshot.id, tokenVersion: 0 });
       return { id: snapshot.id, username: snapshot.username, displayName: snapshot.displayName, email: snapshot.email, token, snapshot };
     },
     async updateUser(user, changes) {
-      user.snapshot = { ...user.snapshot, ...changes, updatedAt: new Date(Date.now() + 1).toISOString() };
+      // As auth does: the version moves with each change (the clock stamp too, for information).
+      user.snapshot = { ...user.snapshot, ...changes, version: (user.snapshot.version ?? 0) + 1, updatedAt: new Date(Date.now() + 1).toISOString() };
       await publishUser('user.updated.v1', user.snapshot);
     },
     as: client,

@@ -128,7 +128,7 @@ export class Accounts {
       const used = await passwordResets.deleteToken(tx, hashResetToken(token), user.id);
       if (used !== 1) throw new HttpError(400, INVALID_RESET);
       await users.lockById(tx, user.id);
-      return users.update(tx, user.id, { password, tokenVersion: { increment: 1 } });
+      return users.update(tx, user.id, { password, tokenVersion: { increment: 1 } }, this.deps.clock());
       // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
     }, { settle: true });
   }
@@ -147,7 +147,7 @@ export class Accounts {
       if (!user) throw new HttpError(400, INVALID_VERIFICATION);
       const newEmail = user.pendingEmail;
       if (newEmail && (await users.findByEmail(tx, newEmail))) throw conflict('Email already registered', 'email');
-      const updated = await users.markEmailVerified(tx, user.id, newEmail);
+      const updated = await users.markEmailVerified(tx, user.id, newEmail, this.deps.clock());
       if (newEmail) eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
     });
     if (eventId) this.deps.onEventsCommitted();
@@ -160,7 +160,7 @@ export class Accounts {
     const password = await hashPassword(input.newPassword);
     const user = await this.inTransactionWithEvent('user.updated.v1', requestId, async (tx) => {
       await users.lockById(tx, userId);
-      return users.update(tx, userId, { password, tokenVersion: { increment: 1 } });
+      return users.update(tx, userId, { password, tokenVersion: { increment: 1 } }, this.deps.clock());
     }, { settle: true });
     return { user, token: await this.issueToken(user) };
   }
@@ -177,7 +177,7 @@ export class Accounts {
     const user = await this.deps.prisma.$transaction(async (tx) => {
       const locked = await users.lockById(tx, userId);
       if (!locked) throw notFound('User not found');
-      const pending = await users.setPendingEmail(tx, userId, input.newEmail);
+      const pending = await users.setPendingEmail(tx, userId, input.newEmail, this.deps.clock());
       await mailJobs.create(tx, { id: randomUUID(), kind: 'email-change-notice', recipient: locked.email, link: input.newEmail });
       return this.queueVerification(tx, pending, newVerificationToken(this.deps.clock()), input.newEmail);
     });
@@ -267,7 +267,7 @@ export class Accounts {
     const verifyUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(verification.token)}`;
     // The link is cleared from the job once sent.
     await mailJobs.create(tx, { id: randomUUID(), kind: 'email-verification', recipient: address, link: verifyUrl });
-    return users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt);
+    return users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt, this.deps.clock());
   }
 
   private issueToken(user: User): Promise<string> {
@@ -296,7 +296,7 @@ export class Accounts {
         Object.entries(changes).filter(([key, value]) => value !== undefined && current[key as keyof User] !== value),
       ) as UserChanges;
       if (Object.keys(effective).length === 0) return current;
-      const updated = await users.update(tx, userId, effective);
+      const updated = await users.update(tx, userId, effective, this.deps.clock());
       eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
       return updated;
     });

@@ -38,5 +38,6 @@ export function toSnapshot(user: User): UserSnapshot {
     tokenVersion: user.tokenVersion,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
+    version: user.version,
   };
 }

@@ -16,6 +16,14 @@ export type UserChanges = Partial<
   >
 > & { tokenVersion?: { increment: number } };
 
+/**
+ * Every change of an account: stamped with the service's clock (information),
+ * and its version incremented in the same statement — the version is what
+ * orders the account's snapshots in every other service (issue 38), so it
+ * must move with each change and only here.
+ */
+const changed = (now: Date) => ({ updatedAt: now, version: { increment: 1 } });
+
 /** All reads and writes of the users table. */
 export const usersRepository = {
   findById(db: Db, id: string): Promise<User | null> {
@@ -53,25 +61,32 @@ export const usersRepository = {
     );
     return found?.id ?? null;
   },
+  /** Version 1. */
   create(db: Db, data: NewUser): Promise<User> {
     return db.user.create({ data });
   },
-  update(db: Db, id: string, changes: UserChanges): Promise<User> {
-    return db.user.update({ where: { id }, data: changes });
+  update(db: Db, id: string, changes: UserChanges, now: Date): Promise<User> {
+    return db.user.update({ where: { id }, data: { ...changes, ...changed(now) } });
   },
   /** Stores the hash of a new verification link and its expiry (replacing the pending one). */
-  setVerificationToken(db: Db, id: string, tokenHash: string, expiresAt: Date): Promise<User> {
-    return db.user.update({ where: { id }, data: { emailVerificationToken: tokenHash, emailVerificationExpires: expiresAt } });
+  setVerificationToken(db: Db, id: string, tokenHash: string, expiresAt: Date, now: Date): Promise<User> {
+    return db.user.update({ where: { id }, data: { emailVerificationToken: tokenHash, emailVerificationExpires: expiresAt, ...changed(now) } });
   },
   /** The address waiting for its verification link; `email` stays until the link is opened. */
-  setPendingEmail(db: Db, id: string, pendingEmail: string): Promise<User> {
-    return db.user.update({ where: { id }, data: { pendingEmail } });
+  setPendingEmail(db: Db, id: string, pendingEmail: string, now: Date): Promise<User> {
+    return db.user.update({ where: { id }, data: { pendingEmail, ...changed(now) } });
   },
   /** The link was opened: verified, the link cleared, and a pending address (if any) becomes the account's. */
-  markEmailVerified(db: Db, id: string, newEmail: string | null): Promise<User> {
+  markEmailVerified(db: Db, id: string, newEmail: string | null, now: Date): Promise<User> {
     return db.user.update({
       where: { id },
-      data: { isEmailVerified: true, emailVerificationToken: null, emailVerificationExpires: null, ...(newEmail ? { email: newEmail, pendingEmail: null } : {}) },
+      data: {
+        isEmailVerified: true,
+        emailVerificationToken: null,
+        emailVerificationExpires: null,
+        ...(newEmail ? { email: newEmail, pendingEmail: null } : {}),
+        ...changed(now),
+      },
     });
   },
   delete(db: Db, id: string): Promise<User> {

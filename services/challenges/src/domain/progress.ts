@@ -54,6 +54,7 @@ export class Progress {
       duration: facts.duration,
       createdAt: facts.createdAt,
       updatedAt: facts.updatedAt,
+      version: facts.version ?? 0,
     });
     return { userId: facts.userId, at: new Date(facts.createdAt) };
   }

@@ -1,4 +1,4 @@
-import { executeSql, identifier, queryRows, sql, type Sql, type SqlClient } from '@hoptrack/runtime';
+import { executeSql, identifier, newerSnapshot, queryRows, sql, type Sql, type SqlClient } from '@hoptrack/runtime';
 
 /**
  * The facts progress is computed from (session_facts, review_facts,
@@ -20,21 +20,23 @@ export interface SessionFact {
   duration: number;
   createdAt: string;
   updatedAt: string;
+  /** The session's version (0: an event published before versions): what orders two of its events. */
+  version: number;
 }
 
 /** Each table's key column. */
 const KEYS: Record<FactTable, Sql> = { session_facts: identifier('session_id'), review_facts: identifier('review_id'), photo_facts: identifier('photo_id') };
 
 export const factsRepository = {
-  /** A session's newest state; an older update, or a create after its delete (the tombstone), changes nothing. */
+  /** A session's newest state (by version); an older update, or a create after its delete (the tombstone), changes nothing. */
   async saveSession(db: SqlClient, f: SessionFact): Promise<void> {
     await executeSql(
       db,
-      sql`INSERT INTO session_facts (session_id, user_id, beer_types, place, has_music, beer_count, duration, created_at, updated_at)
-       VALUES (${f.sessionId}::uuid, ${f.userId}::uuid, ${f.styles}::text[], ${f.place}, ${f.hasMusic}, ${f.beerCount}, ${f.duration}, ${f.createdAt}::timestamptz, ${f.updatedAt}::timestamptz)
+      sql`INSERT INTO session_facts (session_id, user_id, beer_types, place, has_music, beer_count, duration, created_at, updated_at, version)
+       VALUES (${f.sessionId}::uuid, ${f.userId}::uuid, ${f.styles}::text[], ${f.place}, ${f.hasMusic}, ${f.beerCount}, ${f.duration}, ${f.createdAt}::timestamptz, ${f.updatedAt}::timestamptz, ${f.version}::int)
        ON CONFLICT (session_id) DO UPDATE SET beer_types = EXCLUDED.beer_types, place = EXCLUDED.place, has_music = EXCLUDED.has_music,
-         beer_count = EXCLUDED.beer_count, duration = EXCLUDED.duration, updated_at = EXCLUDED.updated_at
-       WHERE NOT session_facts.deleted AND session_facts.updated_at <= EXCLUDED.updated_at`,
+         beer_count = EXCLUDED.beer_count, duration = EXCLUDED.duration, updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+       WHERE NOT session_facts.deleted AND ${newerSnapshot('session_facts')}`,
     );
   },
 

@@ -16,7 +16,7 @@ type Effects = EffectsOf<SqlClient, string[]>;
 
 const at = (event: EventEnvelope) => new Date(event.occurredAt);
 /** What the inbox keeps of a created or updated session: whose it is and its title (absent on events from before titles). */
-const sessionRef = (data: EventData<'session.created.v1'>): SessionRef => ({ sessionId: data.sessionId, ownerId: data.userId, title: data.title ?? null, updatedAt: data.updatedAt });
+const sessionRef = (data: EventData<'session.created.v1'>): SessionRef => ({ sessionId: data.sessionId, ownerId: data.userId, title: data.title ?? null, updatedAt: data.updatedAt, version: data.version ?? 0 });
 
 function effects(inbox: InboxWriter): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES' | 'CHALLENGES', Effects> {
   const interaction = (tx: SqlClient, data: EventData<'session.liked.v1'>, when: Date) => sessions.ensure(tx, data.sessionId, data.ownerId, when);

@@ -6,13 +6,16 @@ import { executeSql, sql, type SqlClient } from '@hoptrack/runtime';
  * styles”"). Challenge titles are the catalogue's, nobody's: an erasure keeps them.
  */
 export const challengeRefsRepository = {
-  /** Each event that carries the title refreshes it; the newest event wins, whatever order they arrive in. */
+  /**
+   * The first event that carries the title stores it. A challenge's title is
+   * fixed when the generator creates it, so every event says the same: there
+   * is nothing to order, and no clock is consulted (issue 38).
+   */
   async remember(db: SqlClient, challengeId: string, title: string, at: Date): Promise<void> {
     await executeSql(
       db,
       sql`INSERT INTO "challenge_refs" (challenge_id, title, updated_at) VALUES (${challengeId}::uuid, ${title}, ${at})
-       ON CONFLICT (challenge_id) DO UPDATE SET title = EXCLUDED.title, updated_at = EXCLUDED.updated_at
-        WHERE challenge_refs.updated_at <= EXCLUDED.updated_at`,
+       ON CONFLICT (challenge_id) DO NOTHING`,
     );
   },
 };

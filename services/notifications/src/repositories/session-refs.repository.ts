@@ -1,4 +1,4 @@
-import { executeSql, queryRows, sql, type SqlClient } from '@hoptrack/runtime';
+import { executeSql, newerSnapshot, queryRows, sql, type SqlClient } from '@hoptrack/runtime';
 
 /**
  * What the inbox keeps of sessions, from the sessions service's events: whose
@@ -11,17 +11,19 @@ export interface SessionRef {
   sessionId: string;
   ownerId: string;
   title: string | null;
-  /** The event's `updatedAt`: an older event never overwrites a newer title. */
   updatedAt: string;
+  /** The session's version (0: an event published before versions): an older event never overwrites a newer title (issue 38). */
+  version: number;
 }
 
 export const sessionRefsRepository = {
   async upsert(db: SqlClient, ref: SessionRef): Promise<void> {
     await executeSql(
       db,
-      sql`INSERT INTO "session_refs" (session_id, owner_id, title, updated_at) VALUES (${ref.sessionId}::uuid, ${ref.ownerId}::uuid, ${ref.title}, ${ref.updatedAt}::timestamptz)
-       ON CONFLICT (session_id) DO UPDATE SET title = COALESCE(EXCLUDED.title, session_refs.title), updated_at = EXCLUDED.updated_at
-        WHERE session_refs.updated_at <= EXCLUDED.updated_at`,
+      sql`INSERT INTO "session_refs" (session_id, owner_id, title, updated_at, version)
+        VALUES (${ref.sessionId}::uuid, ${ref.ownerId}::uuid, ${ref.title}, ${ref.updatedAt}::timestamptz, ${ref.version}::int)
+       ON CONFLICT (session_id) DO UPDATE SET title = COALESCE(EXCLUDED.title, session_refs.title), updated_at = EXCLUDED.updated_at, version = EXCLUDED.version
+        WHERE ${newerSnapshot('session_refs')}`,
     );
   },
 

@@ -5,21 +5,30 @@ import { isDependencyUnavailable } from '../http/unavailable';
 import { peopleByIds, type Person } from './people';
 
 /**
- * Stores each entry unless Redis holds one at least as new. Values are
- * `<updatedAt ms>|<json>`, so the comparison reads no JSON. KEYS: the people's
- * keys; ARGV: ttl, then stamp and JSON per key.
+ * Stores each entry unless Redis holds one at least as new, by the people
+ * table's rule (runtime/src/db/snapshot.ts): a higher version wins; two
+ * unversioned entries (0) are ordered by updatedAt. Values are
+ * `<version>|<updatedAt ms>|<json>`, so the comparison reads no JSON.
+ * KEYS: the people's keys; ARGV: ttl, then version, stamp and JSON per key.
  */
 const PUT_NEWER_SCRIPT = `
 local ttl = ARGV[1]
 for i = 1, #KEYS do
-  local stamp = tonumber(ARGV[2 * i])
+  local version = tonumber(ARGV[3 * i - 1])
+  local stamp = tonumber(ARGV[3 * i])
   local current = redis.call('GET', KEYS[i])
-  if not current or tonumber(string.match(current, '^(%d+)|')) < stamp then
-    redis.call('SET', KEYS[i], ARGV[2 * i] .. '|' .. ARGV[2 * i + 1], 'EX', ttl)
+  local newer = not current
+  if current then
+    local held, heldStamp = string.match(current, '^(%d+)|(%d+)|')
+    held = tonumber(held)
+    newer = held < version or (version == 0 and held == 0 and tonumber(heldStamp) < stamp)
+  end
+  if newer then
+    redis.call('SET', KEYS[i], ARGV[3 * i - 1] .. '|' .. ARGV[3 * i] .. '|' .. ARGV[3 * i + 1], 'EX', ttl)
   end
 end
 return 0`;
-const PUT_NEWER_COMMAND = 'hoptrackPutNewerPerson';
+const PUT_NEWER_COMMAND = 'hoptrackPutNewerVersionedPerson';
 const TTL_SECONDS = 24 * 3600;
 
 type PeopleRedis = Redis & { [PUT_NEWER_COMMAND](...args: Array<string | number>): Promise<unknown> };
@@ -40,12 +49,12 @@ const slim = (p: Person): CachedPerson => ({
   profilePicture: p.profilePicture,
   tokenVersion: p.tokenVersion,
 });
-const decode = (text: string): CachedPerson => JSON.parse(text.slice(text.indexOf('|') + 1)) as CachedPerson;
+const decode = (text: string): CachedPerson => JSON.parse(text.slice(text.indexOf('|', text.indexOf('|') + 1) + 1)) as CachedPerson;
 
 /** The person a user snapshot describes (the people table's columns, without the e-mail address). */
 export function personOfSnapshot(user: UserSnapshot): Person {
-  const { email: _email, createdAt, updatedAt, ...person } = user;
-  return { ...person, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt) };
+  const { email: _email, createdAt, updatedAt, version, ...person } = user;
+  return { ...person, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), version: version ?? 0 };
 }
 
 /**
@@ -53,7 +62,7 @@ export function personOfSnapshot(user: UserSnapshot): Person {
  * request's token-version check, every feed card's names and pictures).
  *
  * Kept current without invalidation races: snapshots only ever replace older
- * ones (by updatedAt, like the table itself). The audience consumer writes
+ * ones (by version, like the table itself). The audience consumer writes
  * each snapshot here as it applies it — before its transaction commits and
  * before the event is acknowledged — so once a password reset's barrier has
  * passed, the cache already holds the new token version; a reader filling a
@@ -74,7 +83,8 @@ export class PeopleCache {
   }
 
   private key(id: string): string {
-    return `${this.prefix}:person:${id}`;
+    // `personv`: the entries hold a version since issue 38; the older `person` ones expire unread.
+    return `${this.prefix}:personv:${id}`;
   }
 
   /** The people of `ids` the service knows (someone not heard of yet is absent). */
@@ -122,7 +132,7 @@ export class PeopleCache {
   private async store(people: Person[]): Promise<void> {
     if (people.length === 0) return;
     const args: Array<string | number> = [TTL_SECONDS];
-    for (const person of people) args.push(person.updatedAt.getTime(), JSON.stringify(slim(person)));
+    for (const person of people) args.push(person.version, person.updatedAt.getTime(), JSON.stringify(slim(person)));
     await this.redis[PUT_NEWER_COMMAND](people.length, ...people.map((p) => this.key(p.id)), ...args);
   }
 }

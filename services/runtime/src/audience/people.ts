@@ -16,6 +16,8 @@ export interface Person {
   tokenVersion: number;
   createdAt: Date;
   updatedAt: Date;
+  /** auth's version of the account (0: known only from snapshots published before versions): what orders two snapshots. */
+  version: number;
 }
 
 /** A service's own columns beside the people table's (social-graph keeps the e-mail address for friends). */
@@ -36,6 +38,7 @@ export function personRow(user: UserSnapshot): SnapshotRow {
     token_version: user.tokenVersion,
     created_at: new Date(user.createdAt),
     updated_at: new Date(user.updatedAt),
+    version: user.version ?? 0,
   };
 }
 
@@ -46,7 +49,7 @@ export function applyPerson(tx: SqlClient, user: UserSnapshot, extras?: PersonEx
 
 const PERSON_SELECT = `SELECT "id", "username", "display_name" AS "displayName", "bio", "avatar", "profile_picture" AS "profilePicture",
   "is_profile_private" AS "isProfilePrivate", "allow_direct_messages" AS "allowDirectMessages", "show_online_status" AS "showOnlineStatus",
-  "token_version" AS "tokenVersion", "created_at" AS "createdAt", "updated_at" AS "updatedAt" FROM "users"`;
+  "token_version" AS "tokenVersion", "created_at" AS "createdAt", "updated_at" AS "updatedAt", "version" FROM "users"`;
 
 /** The people of `ids` the module knows, by id (someone not heard of yet is absent). */
 export async function peopleByIds(db: SqlClient, ids: readonly string[]): Promise<Map<string, Person>> {

@@ -46,6 +46,7 @@ const facts = (s: BeerSession): EventData<'session.created.v1'> => ({
   hasMusic: s.musicTrack !== null,
   createdAt: s.createdAt.toISOString(),
   updatedAt: s.updatedAt.toISOString(),
+  version: s.version,
 });
 
 /** Prisma spells SQL NULL in a JSON column DbNull. */
@@ -89,6 +90,8 @@ export class Sessions {
       musicTrack: form.musicTrack,
       createdAt: now,
       updatedAt: now,
+      // The column's default: the insert (createSql) leaves it to the database.
+      version: 1,
     };
     const { row } = this.deps.outbox.prepare('session.created.v1', facts(session), requestId);
     // One statement, sent by name: the session and its event commit together (sessionsRepository.createWithEvent).

@@ -47,8 +47,9 @@ export const sessionsRepository = {
     return db.beerSession.findMany({ where: { id: { in: ids } } });
   },
 
+  /** The edit, and the session's version incremented in the same statement: its events are ordered by it (issue 38). */
   update(db: Db, id: string, data: Prisma.BeerSessionUpdateInput): Promise<BeerSession> {
-    return db.beerSession.update({ where: { id }, data });
+    return db.beerSession.update({ where: { id }, data: { ...data, version: { increment: 1 } } });
   },
 
   /** Deletes the session; what others left on it goes with it (cascade). */

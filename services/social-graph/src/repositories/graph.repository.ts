@@ -34,6 +34,7 @@ interface UserRow {
   token_version: number;
   created_at: Date;
   updated_at: Date;
+  version: number;
   total: bigint;
 }
 
@@ -52,6 +53,7 @@ function toUser(row: UserRow): User {
     tokenVersion: row.token_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    version: row.version,
   };
 }
 

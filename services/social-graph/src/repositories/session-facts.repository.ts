@@ -1,5 +1,5 @@
 import type { EventData } from '@hoptrack/proto';
-import { executeSql, sql, type SqlClient } from '@hoptrack/runtime';
+import { executeSql, newerSnapshot, sql, type SqlClient } from '@hoptrack/runtime';
 import type { Db } from '../db';
 
 /**
@@ -8,14 +8,17 @@ import type { Db } from '../db';
  * writes take any SQL client: it runs them over the pool Prisma shares.
  */
 export const sessionFactsRepository = {
-  /** Inserts the session's facts, or replaces them with these (a replay changes nothing). */
+  /** Inserts the session's facts, or replaces older ones (by version: a late create never undoes an edit; a replay changes nothing). */
   async upsert(db: SqlClient, data: EventData<'session.created.v1'>): Promise<void> {
     await executeSql(
       db,
-      sql`INSERT INTO "session_facts" ("session_id", "user_id", "beer_count", "duration_minutes", "created_at")
-       VALUES (${data.sessionId}::uuid, ${data.userId}::uuid, ${data.beerCount}, ${data.duration}, ${data.createdAt}::timestamptz)
+      sql`INSERT INTO "session_facts" ("session_id", "user_id", "beer_count", "duration_minutes", "created_at", "updated_at", "version")
+       VALUES (${data.sessionId}::uuid, ${data.userId}::uuid, ${data.beerCount}, ${data.duration}, ${data.createdAt}::timestamptz,
+         ${data.updatedAt}::timestamptz, ${data.version ?? 0}::int)
        ON CONFLICT ("session_id") DO UPDATE SET "user_id" = EXCLUDED."user_id", "beer_count" = EXCLUDED."beer_count",
-         "duration_minutes" = EXCLUDED."duration_minutes", "created_at" = EXCLUDED."created_at"`,
+         "duration_minutes" = EXCLUDED."duration_minutes", "created_at" = EXCLUDED."created_at",
+         "updated_at" = EXCLUDED."updated_at", "version" = EXCLUDED."version"
+       WHERE ${newerSnapshot('session_facts')}`,
     );
   },
   async deleteBySession(db: SqlClient, sessionId: string): Promise<void> {
