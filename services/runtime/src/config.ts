@@ -38,9 +38,14 @@ export const baseConfigSchema = z.object({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /**
    * How long a privacy change (block, unfriend, mute, private switch, password
-   * reset) waits for the other services' read models before answering; 0 = not at all.
+   * reset, deletion) waits for the other services' read models before
+   * answering; 0 = not at all. Reached only when a consumer is stalled (a
+   * healthy one applies the change in milliseconds; a retired one is not
+   * waited for): 10 s, the bound the tests run with too (issue 38, item 4) —
+   * a busy machine lags a healthy consumer past 2 s, and then the answer would
+   * promise a refusal that had not happened yet.
    */
-  READ_MODEL_BARRIER_MS: z.coerce.number().int().min(0).max(30_000).default(2000),
+  READ_MODEL_BARRIER_MS: z.coerce.number().int().min(0).max(30_000).default(10_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
