@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { AUDIENCE_PARTS, audienceMigrationDirs, audienceTables, readMigrations, type AudiencePart } from '@hoptrack/runtime';
+import { AUDIENCE_PARTS, audienceMigrationDirs, audienceTables, platformMigrationDirs, platformTables, readMigrations, type AudiencePart } from '@hoptrack/runtime';
 import pg from 'pg';
 
 /**
@@ -77,8 +77,8 @@ async function columnsOf(client: pg.Client, schema: string): Promise<ColumnRow[]
 }
 
 /**
- * The audience module's tables as its migrations alone build them: applied to
- * an empty schema of their own, then dropped.
+ * The runtime's tables (the audience module's and the platform's) as their
+ * migrations alone build them: applied to an empty schema of their own, then dropped.
  */
 async function audienceReference(client: pg.Client): Promise<Map<string, ColumnRow>> {
   const schema = `audience_reference_${process.pid}_${Date.now()}`;
@@ -86,7 +86,7 @@ async function audienceReference(client: pg.Client): Promise<Map<string, ColumnR
   try {
     await client.query('BEGIN');
     await client.query(`SET LOCAL search_path TO "${schema}"`);
-    for (const dir of audienceMigrationDirs(Object.keys(AUDIENCE_PARTS) as AudiencePart[])) {
+    for (const dir of [...platformMigrationDirs(), ...audienceMigrationDirs(Object.keys(AUDIENCE_PARTS) as AudiencePart[])]) {
       for (const migration of await readMigrations(dir)) await client.query(migration.sql);
     }
     await client.query('COMMIT');
@@ -104,7 +104,8 @@ async function audienceReference(client: pg.Client): Promise<Map<string, ColumnR
  */
 export async function assertSchemaMatchesDatabase(schemaPath: string, connectionString: string): Promise<void> {
   const expected = parsePrismaSchema(await readFile(schemaPath, 'utf8'));
-  const audience = new Set(audienceTables(Object.keys(AUDIENCE_PARTS) as AudiencePart[]));
+  // The runtime's tables: the audience module's and the platform's (idempotent requests), held to their own migrations.
+  const audience = new Set([...audienceTables(Object.keys(AUDIENCE_PARTS) as AudiencePart[]), ...platformTables()]);
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {

@@ -184,10 +184,12 @@ describe('photos', () => {
 
     // The server refuses: its message; then a bare failure: the fallback. The selection stays for another try.
     const uploads: number[] = [];
+    const keys: string[] = [];
     await page.route(`**/api/albums/${album.id}/photos`, async (route) => {
       if (route.request().method() !== 'POST') return route.fallback();
       const form = route.request().postDataBuffer()?.toString('latin1') ?? '';
       uploads.push(form.match(/name="photos"/g)?.length ?? 0);
+      keys.push((await route.request().headerValue('idempotency-key')) ?? '');
       if (uploads.length === 1) {
         await route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Not an image: first-4.png' }) });
       } else {
@@ -199,7 +201,11 @@ describe('photos', () => {
     await dismissToast(page);
     await add.getByRole('button', { name: 'Upload', exact: true }).click();
     await expectToast(page, 'Error', 'Failed to upload photos. Please try again.');
-    expect(uploads).toEqual([9, 9]);
+    // A 502 is tried again three times (issue 38), with the same Idempotency-Key: one action, one key; a new click, a new key.
+    expect(uploads).toEqual([9, 9, 9, 9, 9]);
+    expect(keys.every((key) => /^[0-9a-f]{32}$/.test(key))).toBe(true);
+    expect(new Set(keys.slice(1)).size).toBe(1);
+    expect(keys[1]).not.toBe(keys[0]);
     await expect.poll(() => previews.getByRole('img').count()).toBe(9);
   });
 

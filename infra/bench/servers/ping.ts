@@ -1,6 +1,6 @@
 import { defineRoutes, publicAccess } from '@hoptrack/proto';
 import { z } from 'zod';
-import { createLogger, createMetrics, createServer, mountRoutes } from '@hoptrack/runtime';
+import { createLogger, createMetrics, createServer, mountRoutes, type SqlClient } from '@hoptrack/runtime';
 
 /**
  * The "trivial GET" of the gateway-hop benchmark: a service built like every
@@ -15,6 +15,11 @@ const pingApi = defineRoutes('places', {
 });
 const logger = createLogger('bench-ping', process.env.LOG_LEVEL ?? 'warn');
 const app = createServer({ logger, metrics: createMetrics('bench-ping') });
-mountRoutes(app, pingApi, { ping: async () => ({ ok: true }) }, { authenticate: async () => undefined });
+/** No database: the one route is a GET, and only writes keep Idempotency-Key answers. */
+const noDatabase: SqlClient = {
+  $executeRawUnsafe: () => Promise.reject(new Error('the ping server has no database')),
+  $queryRawUnsafe: () => Promise.reject(new Error('the ping server has no database')),
+};
+mountRoutes(app, pingApi, { ping: async () => ({ ok: true }) }, { authenticate: async () => undefined, db: noDatabase });
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
 process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

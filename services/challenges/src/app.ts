@@ -41,6 +41,6 @@ export function buildChallengesApp(deps: ChallengesDepsIn): ChallengesApp {
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
   });
-  mountRoutes(app, challengesApi, challengesHandlers(challenges, invitations), { authenticate: audienceAuth(tokenVerifierFor(config), prisma) });
+  mountRoutes(app, challengesApi, challengesHandlers(challenges, invitations), { authenticate: audienceAuth(tokenVerifierFor(config), prisma), db: prisma, clock });
   return { app, relay, progress, generator, challenges, invitations };
 }

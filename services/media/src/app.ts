@@ -58,7 +58,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
       ...filesHandlers(store, urls, (viewerId, ownerId) => canSeeMediaOf(prisma, viewerId, ownerId)),
       ...internalHandlers(store, urls, prisma),
     },
-    { authenticate },
+    { authenticate, db: prisma, clock },
   );
   return { app, albums, uploads, urls, relay };
 }

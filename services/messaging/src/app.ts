@@ -53,6 +53,8 @@ export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
   });
   mountRoutes(app, messagingApi, messagingHandlers({ conversations, prisma, hub, presence }), {
     authenticate: audienceAuth(tokenVerifierFor(config), prisma),
+    db: prisma,
+    clock,
   });
   // Open live streams would hold `app.close()` forever: end them first, clients reconnect elsewhere.
   app.addHook('preClose', async () => hub.closeAll());

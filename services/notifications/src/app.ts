@@ -42,6 +42,6 @@ export function buildNotificationsApp(deps: NotificationsDepsIn): NotificationsA
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
   });
-  mountRoutes(app, notificationsApi, notificationsHandlers(notifications, tokens), { authenticate: audienceAuth(tokenVerifierFor(config), prisma) });
+  mountRoutes(app, notificationsApi, notificationsHandlers(notifications, tokens), { authenticate: audienceAuth(tokenVerifierFor(config), prisma), db: prisma });
   return { app, relay, outbox, notifications, digests };
 }

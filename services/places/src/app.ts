@@ -52,7 +52,7 @@ export function buildPlacesApp(deps: PlacesDeps): PlacesApp {
     app,
     placesApi,
     { ...catalogueHandlers(catalogue), ...reviewsHandlers(reviews), ...placesProxyHandlers(places) },
-    { authenticate: audienceAuth(tokenVerifierFor(config), prisma) },
+    { authenticate: audienceAuth(tokenVerifierFor(config), prisma), db: prisma },
   );
   return { app, catalogue, relay };
 }

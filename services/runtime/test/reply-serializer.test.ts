@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestsDatabase } from './requests-db';
 import { z } from 'zod';
 import { authResponse, feedSession, type FeedSession } from '@hoptrack/proto';
 import { compileReplySerializer } from '../src/http/reply-serializer';
@@ -7,6 +8,13 @@ import { mountRoutes } from '../src/http/routes';
 import { createServer } from '../src/http/server';
 import { createMetrics } from '../src/http/metrics';
 import { createLogger } from '../src/logger';
+
+/** The platform's idempotent-requests table, which every mounted write keeps its Idempotency-Key answers in. */
+let requests: Awaited<ReturnType<typeof requestsDatabase>>;
+beforeAll(async () => {
+  requests = await requestsDatabase('runtime_serializer');
+});
+afterAll(() => requests.close());
 
 /**
  * The compiled reply serializer must write exactly what re-validating with
@@ -93,7 +101,7 @@ describe('compiled reply serializer', () => {
     const table = defineRoutes('sessions', {
       page: { method: 'GET', path: '/page', summary: 'a page of cards', access: publicAccess('a test route'), responses: { 200: z.array(feedSession) } },
     });
-    mountRoutes(app, table, { page: async () => [card()] as unknown as FeedSession[] }, { authenticate: async () => undefined });
+    mountRoutes(app, table, { page: async () => [card()] as unknown as FeedSession[] }, { authenticate: async () => undefined, db: requests.db });
     const res = await app.inject({ method: 'GET', url: '/page' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(viaZod(z.array(feedSession), [card()]));

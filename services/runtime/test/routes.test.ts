@@ -1,13 +1,21 @@
 import { defineRoutes, publicAccess, signedLink } from '@hoptrack/proto';
 import { memoryLogger } from '@hoptrack/testing';
 import type { FastifyRequest } from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestsDatabase } from './requests-db';
 import { z } from 'zod';
 import { unauthorized } from '../src/http/errors';
 import { createMetrics } from '../src/http/metrics';
 import { registeredRoutes } from '../src/http/route-table';
 import { ContractMismatchError, mountRoutes, type Handlers } from '../src/http/routes';
 import { createServer } from '../src/http/server';
+
+/** The platform's idempotent-requests table, which every mounted write keeps its Idempotency-Key answers in. */
+let requests: Awaited<ReturnType<typeof requestsDatabase>>;
+beforeAll(async () => {
+  requests = await requestsDatabase('runtime_routes');
+});
+afterAll(() => requests.close());
 
 /**
  * Issue 37: a route is its contract and its handler. Forgetting either
@@ -65,7 +73,7 @@ function server(options: { uncontracted?: { reason: string } } = {}) {
 describe('routes mounted from contracts', () => {
   it('a contract that names no access is signed-in: 401 without a token, and the handler gets the identity with one', async () => {
     const app = server();
-    mountRoutes(app, table, handlers, { authenticate });
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
     const anonymous = await app.inject({ method: 'POST', url: '/api/things/abc', payload: { name: 'x' } });
     expect(anonymous.statusCode).toBe(401);
     const signed = await app.inject({ method: 'POST', url: '/api/things/abc', payload: { name: 'x' }, headers: { authorization: `Bearer ${TOKEN}` } });
@@ -76,7 +84,7 @@ describe('routes mounted from contracts', () => {
 
   it('checks the identity before the body: without a token an invalid body is a 401, not a 400 that tells what is expected', async () => {
     const app = server();
-    mountRoutes(app, table, handlers, { authenticate });
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
     const anonymous = await app.inject({ method: 'POST', url: '/api/things/a', payload: { nope: true } });
     expect(anonymous.statusCode).toBe(401);
     // The control: with the token the same request is refused by validation, naming the field.
@@ -88,7 +96,7 @@ describe('routes mounted from contracts', () => {
 
   it('opens only what its contract opens, with a reason', async () => {
     const app = server();
-    mountRoutes(app, table, handlers, { authenticate });
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
     expect((await app.inject({ method: 'GET', url: '/api/things' })).json()).toEqual(['one', 'two']);
     expect((await app.inject({ method: 'GET', url: '/api/things/files/a/b.webp' })).statusCode).toBe(204);
     expect(table.open.access).toEqual({ level: 'public', reason: 'a test of the public level' });
@@ -98,7 +106,7 @@ describe('routes mounted from contracts', () => {
 
   it("applies the contract's body limit (413)", async () => {
     const app = server();
-    mountRoutes(app, table, handlers, { authenticate });
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
     const headers = { authorization: `Bearer ${TOKEN}` };
     expect((await app.inject({ method: 'PUT', url: '/api/things/abc/small', payload: { text: 'short' }, headers })).statusCode).toBe(204);
     expect((await app.inject({ method: 'PUT', url: '/api/things/abc/small', payload: { text: 'x'.repeat(200) }, headers })).statusCode).toBe(413);
@@ -109,10 +117,10 @@ describe('routes mounted from contracts', () => {
     const { small: _dropped, ...withoutOne } = handlers;
     // @ts-expect-error -- the type of the handler map requires one handler per contract
     const incomplete: Handlers<typeof table> = withoutOne;
-    expect(() => mountRoutes(server(), table, incomplete, { authenticate })).toThrow(ContractMismatchError);
-    expect(() => mountRoutes(server(), table, incomplete, { authenticate })).toThrow(/contract places\.small \(PUT \/api\/things\/:id\/small\) has no handler/);
+    expect(() => mountRoutes(server(), table, incomplete, { authenticate, db: requests.db })).toThrow(ContractMismatchError);
+    expect(() => mountRoutes(server(), table, incomplete, { authenticate, db: requests.db })).toThrow(/contract places\.small \(PUT \/api\/things\/:id\/small\) has no handler/);
     const extra = { ...handlers, stray: async () => 'x' };
-    expect(() => mountRoutes(server(), table, extra, { authenticate })).toThrow(/handler stray has no contract/);
+    expect(() => mountRoutes(server(), table, extra, { authenticate, db: requests.db })).toThrow(/handler stray has no contract/);
   });
 
   it('stops at ready when a route was registered beside the contracts, whatever the registration style', async () => {
@@ -122,7 +130,7 @@ describe('routes mounted from contracts', () => {
       (app: ReturnType<typeof server>) => app.register(async (scope) => scope.post('/x', async () => 'hidden'), { prefix: '/api/v2' }),
     ]) {
       const app = server();
-      mountRoutes(app, table, handlers, { authenticate });
+      mountRoutes(app, table, handlers, { authenticate, db: requests.db });
       register(app);
       await expect(app.ready()).rejects.toThrow(/routes outside the contracts: (GET \/api\/secret|DELETE \/api\/users\/:id|POST \/api\/v2\/x)$/);
       await app.close().catch(() => undefined);
@@ -131,7 +139,7 @@ describe('routes mounted from contracts', () => {
 
   it('records the route table Fastify registered: the contracts, the runtime own routes, and nothing else', async () => {
     const app = server();
-    mountRoutes(app, table, handlers, { authenticate });
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
     await app.ready();
     const routes = registeredRoutes(app).map((r) => `${r.method} ${r.url} ${r.contract ?? (r.runtime ? 'runtime' : '-')}`);
     expect(routes.sort()).toEqual(
@@ -161,7 +169,7 @@ describe('routes mounted from contracts', () => {
 describe('handler types follow the contract', () => {
   it('answers a paged contract with the page\'s items, the next page\'s cursor in x-next-cursor and none on the last', async () => {
     const app = server();
-    mountRoutes(app, table, handlers, { authenticate });
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
     const headers = { authorization: `Bearer ${TOKEN}` };
     const first = await app.inject({ method: 'GET', url: '/api/things/pages', headers });
     expect(first.statusCode).toBe(200);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestsDatabase } from './requests-db';
 import { z } from 'zod';
 import { memoryLogger } from '@hoptrack/testing';
 import { notFound } from '../src/http/errors';
@@ -7,6 +8,13 @@ import { defineRoutes, publicAccess } from '@hoptrack/proto';
 import { createServer } from '../src/http/server';
 import { mountRoutes } from '../src/http/routes';
 import { API_SECURITY_HEADERS, HSTS } from '../src/http/security-headers';
+
+/** The platform's idempotent-requests table, which every mounted write keeps its Idempotency-Key answers in. */
+let requests: Awaited<ReturnType<typeof requestsDatabase>>;
+beforeAll(async () => {
+  requests = await requestsDatabase('runtime_headers');
+});
+afterAll(() => requests.close());
 
 /**
  * Issue 19, item 5: every answer of every service carries the security
@@ -29,7 +37,7 @@ describe('security headers on API answers', () => {
           throw notFound('No such thing');
         },
       },
-      { authenticate: async () => undefined },
+      { authenticate: async () => undefined, db: requests.db },
     );
     return app;
   };

@@ -59,7 +59,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   });
   const interactions = new Interactions({ prisma, outbox, onEventsCommitted, cards, people });
   const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions });
-  mountRoutes(app, sessionsApi, handlers, { authenticate: audienceAuth(tokenVerifierFor(config), prisma, people) });
+  mountRoutes(app, sessionsApi, handlers, { authenticate: audienceAuth(tokenVerifierFor(config), prisma, people), db: prisma, clock });
   new Counter({
     name: 'sessions_feed_card_reads_total',
     help: 'Feed cards read, by where they came from: process memory (version checked), Redis, or Postgres (a miss)',

@@ -52,6 +52,6 @@ export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
   });
-  mountRoutes(app, socialGraphApi, socialGraphHandlers(graph), { authenticate });
+  mountRoutes(app, socialGraphApi, socialGraphHandlers(graph), { authenticate, db: prisma, clock });
   return { app, graph, relay };
 }

@@ -10,8 +10,9 @@ import { fillUrl, type UrlParts } from './url';
  * names a contract of proto's tables — `api.sessions.like({ params: { id } })`
  * — and gets the OK answer typed by it. A JSON body goes as JSON, a
  * multipart form or raw bytes as they are; the stored token rides along as a
- * Bearer header; cookies are always included. Any other answer throws an
- * ApiError. A GET that the early script already started with the same token
+ * Bearer header; cookies are always included. A write carries an
+ * Idempotency-Key and is sent again, with the same key, when no answer came or
+ * the answer was 502/503/504 (issue 38). Any other answer throws an ApiError. A GET that the early script already started with the same token
  * (lib/earlyRequests.ts) takes that answer instead of asking again.
  */
 
@@ -41,8 +42,37 @@ async function send(route: Route, parts: CallParts = {}): Promise<Response> {
     body = JSON.stringify(parts.body);
   }
 
-  const res = await fetch(url, { method: route.method, headers, body, credentials: 'include', signal: parts.signal, cache: parts.cache });
-  return okOrThrow(res);
+  if (route.method === 'GET') {
+    // Reads are retried by TanStack Query (the queries' own retry): one try here.
+    return okOrThrow(await fetch(url, { method: route.method, headers, body, credentials: 'include', signal: parts.signal, cache: parts.cache }));
+  }
+  // A write is one person's action: one Idempotency-Key for it, kept across its retries, so a
+  // retry whose first try did reach the server answers that try's answer instead of writing twice.
+  headers.set('Idempotency-Key', newIdempotencyKey());
+  for (let attempt = 0; ; attempt += 1) {
+    let res: Response;
+    try {
+      res = await fetch(url, { method: route.method, headers, body, credentials: 'include', signal: parts.signal, cache: parts.cache });
+    } catch (err) {
+      // No answer (the connection dropped, the phone lost signal): send it again, unless the caller gave up.
+      if (parts.signal?.aborted || attempt >= WRITE_RETRIES.length) throw err;
+      await pause(WRITE_RETRIES[attempt]);
+      continue;
+    }
+    if (!RETRIED_STATUSES.has(res.status) || attempt >= WRITE_RETRIES.length || parts.signal?.aborted) return okOrThrow(res);
+    await pause(WRITE_RETRIES[attempt]);
+  }
+}
+
+/** The pauses before a write's retries (issue 38): about 3.5 s in all, then the error is shown. */
+const WRITE_RETRIES = [500, 1000, 2000] as const;
+/** Answers that say "try again": the gateway had no service to ask, or the service a dependency. */
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+const pause = (ms: number | undefined) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** 128 random bits as hex: crypto.getRandomValues works on plain http too, where randomUUID does not. */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 async function okOrThrow(res: Response): Promise<Response> {

@@ -34,7 +34,7 @@ export interface Bus {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Consumers that were down longer than this must rebuild from their owner; a week is the operators' window. */
-const STREAM_MAX_AGE_MS = 7 * DAY_MS;
+export const STREAM_MAX_AGE_MS = 7 * DAY_MS;
 /** Dead letters wait for an operator longer than events wait for consumers. */
 const DEADLETTER_MAX_AGE_MS = 30 * DAY_MS;
 /** JetStream forgets msg ids after this; the outbox relay re-publishes well inside it. */

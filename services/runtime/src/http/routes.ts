@@ -5,7 +5,9 @@ import type { ContextConfigDefault, FastifyReply, FastifyRequest, RawServerDefau
 import type { z, ZodType } from 'zod';
 import type { Authenticate } from '../auth/authenticate';
 import type { TokenClaims } from '../auth/tokens';
+import type { SqlClient } from '../db/sql';
 import { unauthorized } from './errors';
+import { idempotency, type Idempotency } from './idempotency';
 import type { ServiceApp } from './server';
 import type { ZodTypeProvider } from './validation';
 
@@ -77,6 +79,12 @@ export type Handlers<T extends RouteTable> = { readonly [K in keyof T]: RouteHan
 export interface MountOptions {
   /** The bearer check of signed-in contracts (runtime audienceAuth, or auth's own). */
   authenticate: Authenticate;
+  /** The service's database: every write contract keeps its Idempotency-Key answers there (http/idempotency.ts). */
+  db: SqlClient;
+  /** The service's clock (the keys' lease and time to live); the process clock by default. */
+  clock?: () => Date;
+  /** How long a repeat waits for the first request's answer before 409 (5 s; tests shorten it). */
+  idempotencyWaitMs?: number;
 }
 
 declare module 'fastify' {
@@ -104,10 +112,15 @@ export function mountRoutes<T extends RouteTable>(app: ServiceApp, table: T, han
       ].join('; '),
     );
   }
+  const keys = idempotency({
+    db: options.db,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.idempotencyWaitMs !== undefined ? { waitMs: options.idempotencyWaitMs } : {}),
+  });
   for (const contract of contracts) {
     const handler = (handlers as Record<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>)[contract.name];
     if (!handler) continue;
-    const route = routeOf(contract, handler, options);
+    const route = routeOf(contract, handler, options, keys);
     const upload = contract.upload;
     if (!upload) {
       app.route(route);
@@ -155,9 +168,12 @@ function routeOf(
   contract: RouteContract,
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   options: MountOptions,
+  keys: Idempotency,
 ): RouteOptions {
   const signedIn = contract.access.level === 'signed-in';
   const success = successStatusOf(contract);
+  // Every write takes an Idempotency-Key (issue 38): a retried request answers the first's answer.
+  const write = contract.method !== 'GET';
   return {
     method: contract.method,
     url: contract.path,
@@ -167,9 +183,24 @@ function routeOf(
     // Identity first, before the body is read or validated: a caller without a token learns nothing
     // from a 400 and makes the service parse nothing (a 100 MB upload included).
     ...(signedIn ? { onRequest: options.authenticate } : {}),
+    ...(write
+      ? {
+          onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+            try {
+              await keys.after(request, reply, payload);
+            } catch (err) {
+              // The answer goes out anyway; a repeat finds the claim and, once it lapses, runs afresh.
+              request.log.warn({ err }, 'idempotent answer not stored');
+            }
+            return payload;
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       // The identity check is the contract's, not the handler's: a signed-in handler never runs without one.
       if (signedIn && !request.auth) throw unauthorized();
+      // A repeat of a request already answered is answered from the first, and the handler does not run.
+      if (write && (await keys.before(contract, request, reply))) return reply;
       // The status of the answer is the contract's (a create's 201), unless the handler says otherwise.
       if (success !== undefined) reply.code(success);
       const result = await handler(request, reply);

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import type { RunningConsumer } from '../bus/consumer';
 import { instrumentBus } from '../bus/metrics';
 import { prepareDatabase } from '../db/prepare';
+import { platformMigrationDirs } from '../db/platform-parts';
+import { startPruner } from '../db/retention';
 import { addReadinessChecks } from '../http/server';
 import type { ServiceMetrics } from '../http/metrics';
 import type { Closer, ServiceConfig } from '../lifecycle';
@@ -51,7 +53,11 @@ export async function assembleService<S extends z.ZodType<ServiceConfig>, K exte
   addReadinessChecks(parts.app, { ...connections.readiness, nats: () => connections.bus.check() });
   instrumentBus(connections.bus, metrics.registry);
   parts.relay?.registerMetrics(metrics.registry);
-  const context: RunContext<z.infer<S>, K, P> = { config, logger, metrics, clock, connections, parts, poke: () => parts.relay?.poke() };
+  // Its database's platform stores (outbox, inbox, idempotent answers) stay bounded: pruned past their use.
+  const pruner = definition.database
+    ? startPruner({ url: definition.database.url(config), logger: logger.child({ component: 'pruner' }), registry: metrics.registry, clock })
+    : undefined;
+  const context: RunContext<z.infer<S>, K, P> = { config, logger, metrics, clock, connections, parts, poke: () => parts.relay?.poke(), ...(pruner ? { pruner } : {}) };
   const workers = options.workers === false ? [] : ((await definition.workers?.(context)) ?? []);
 
   const chosen = options.consumers ?? 'all';
@@ -73,6 +79,7 @@ export async function assembleService<S extends z.ZodType<ServiceConfig>, K exte
       ...workers,
       { name: 'event consumers', close: () => Promise.all(running.map((c) => c.stop())) },
       ...(parts.relay ? [{ name: 'outbox relay', close: () => (parts.relay as NonNullable<P['relay']>).stop() }] : []),
+      ...(pruner ? [{ name: 'pruner', close: () => pruner.stop() }] : []),
       { name: 'connections', close: () => connections.close() },
     ],
   };
@@ -80,7 +87,8 @@ export async function assembleService<S extends z.ZodType<ServiceConfig>, K exte
 
 /** Creates a service's database if missing and applies its pending migrations, its parts' included: start-up, seeds and the operators' Job. */
 export function migrateDatabase<C>(part: DatabasePart<C>, config: C, logger: Logger): Promise<void> {
-  return prepareDatabase(part.url(config), part.migrations, logger, { include: part.include ?? [] });
+  // The platform's parts in every service's database (idempotent requests), then the definition's own.
+  return prepareDatabase(part.url(config), part.migrations, logger, { include: [...platformMigrationDirs(), ...(part.include ?? [])] });
 }
 
 function subscribedTypes(connections: ServiceConnections): Map<EventType, string[]> {

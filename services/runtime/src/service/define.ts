@@ -7,6 +7,7 @@ import type { OutboxRelay } from '../bus/outbox';
 import type { ServiceMetrics } from '../http/metrics';
 import type { ReadinessCheck, ServiceApp } from '../http/server';
 import type { Closer, ServiceConfig } from '../lifecycle';
+import type { Pruner } from '../db/retention';
 
 /** What a service's connect step opens: at least the bus; closed last, after everything that uses it. */
 export interface ServiceConnections {
@@ -48,6 +49,8 @@ export interface BuildContext<C, K> extends ConnectContext<C> {
 
 export interface RunContext<C, K, P> extends BuildContext<C, K> {
   parts: P;
+  /** Keeps the platform's stores in the service's database bounded (db/retention.ts); there when it has a database. */
+  pruner?: Pruner;
   /** Wakes the outbox relay: a consumer that wrote events in its transaction calls it once they are committed. */
   poke(): void;
 }
