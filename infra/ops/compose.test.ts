@@ -83,7 +83,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('keeps Redis from evicting BullMQ keys and persists it', () => {
-    expect(compose.services.redis?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--maxmemory-policy', 'noeviction']));
+    expect(compose.services.redis?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction']));
   });
 
   it('lets every process scale: no fixed name, no published port', () => {

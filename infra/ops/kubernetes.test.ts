@@ -692,7 +692,8 @@ describe('deploy/k8s/infra', () => {
     expect(values.sentinel).toMatchObject({ enabled: true, masterService: { enabled: true } });
     const compose = parse(readRepo('docker-compose.yml'), { merge: true }) as { services: { redis: { command: string[] } } };
     const flags = compose.services.redis.command;
-    for (const flag of ['--appendonly', '--maxmemory-policy']) {
+    // The same persistence as compose and as the Redis fault test runs it (fsync always).
+    for (const flag of ['--appendonly', '--appendfsync', '--maxmemory-policy']) {
       const value = flags[flags.indexOf(flag) + 1];
       expect(values.commonConfiguration).toMatch(new RegExp(`^${flag.slice(2)} ${value}$`, 'm'));
     }
