@@ -124,6 +124,16 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     // Auth checks a token's version against its own users table, not the audience module's copy.
     { authenticate: bearerAuth(tokens, (claims) => accounts.isTokenCurrent(claims)), db: prisma, clock },
   );
-  const scrubber = new ErasureScrubber({ prisma, bus, redis, logger: logger.child({ component: 'erasure-scrubber' }), pollMs: config.ERASURE_POLL_MS });
+  const scrubber = new ErasureScrubber({
+    prisma,
+    bus,
+    redis,
+    logger: logger.child({ component: 'erasure-scrubber' }),
+    pollMs: config.ERASURE_POLL_MS,
+    outbox: new Outbox(config.BUS_NAMESPACE, clock),
+    onEventsCommitted: () => relay.poke(),
+    resweepMs: config.ERASURE_RESWEEP_MS,
+    clock,
+  });
   return { app, accounts, relay, tokens, mail, scrubber, exports };
 }

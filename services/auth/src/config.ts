@@ -41,6 +41,13 @@ export const authConfigSchema = serviceConfigSchema(
     ERASURE_CONSUMER: z.string().default('auth-erasure-reports'),
     /** How often the erasure scrubber looks for finished erasures whose streams still name the person. */
     ERASURE_POLL_MS: z.coerce.number().int().positive().default(2000),
+    /**
+     * How long after every service erased a deleted account auth sends the
+     * deletion again, for the second pass that erases what writes in flight
+     * at the deletion committed after the first (issue 38, item 3). Longer
+     * than any write takes from its token check to its commit. 0: no second pass.
+     */
+    ERASURE_RESWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
     /** The durable consumer of media's user.export.ready.v1 (one per deployment); auth's own export part is `<this>-export`. */
     EXPORT_CONSUMER: z.string().default('auth-exports'),
     /** How long a ready export may be downloaded. */

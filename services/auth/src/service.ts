@@ -24,9 +24,17 @@ export const authService = defineService({
     // every replica (rows are claimed with SKIP LOCKED) and, as consumers, start once the port is open and stop before the outbox relay.
     mail: async ({ parts }) => parts.mail.start(),
     scrubber: async ({ parts }) => parts.scrubber.start(),
-    // The services' erasure reports (issue 24): the last one completes an erasure and wakes the scrubber.
-    erasureReports: ({ config, connections, logger, parts }) =>
-      startErasureCoordinator({ bus: connections.bus, prisma: connections.prisma, durable: config.ERASURE_CONSUMER, logger, onComplete: () => parts.scrubber.poke() }),
+    // The services' erasure reports (issue 24): the last one of the second pass (issue 38) completes an erasure and wakes the scrubber.
+    erasureReports: ({ config, connections, logger, parts, clock }) =>
+      startErasureCoordinator({
+        bus: connections.bus,
+        prisma: connections.prisma,
+        durable: config.ERASURE_CONSUMER,
+        logger,
+        onComplete: () => parts.scrubber.poke(),
+        resweep: config.ERASURE_RESWEEP_MS > 0,
+        clock,
+      }),
     // Auth's own part of each data export (issue 24): the consumer is `<EXPORT_CONSUMER>-export`.
     export: exportConsumer('auth', ({ config, parts }) => ({ durable: config.EXPORT_CONSUMER, build: (userId) => parts.exports.part(userId) })),
     // Media's report that an export's zip is ready: the export becomes downloadable and the person is mailed.

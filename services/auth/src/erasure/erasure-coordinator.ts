@@ -4,8 +4,10 @@ import { erasuresRepository as erasures } from '../repositories/erasures.reposit
 import { usersRepository as users } from '../repositories/users.repository';
 
 /**
- * Collects the services' user.erased.v1 reports of a deletion; with the last
- * one the erasure is complete and the scrubber may clear the streams. A
+ * Collects the services' user.erased.v1 reports of a deletion. With the last
+ * report of the first pass the erasure waits for its second (the scrubber
+ * sends user.deleted.v1 again after the grace, issue 38); with the last of
+ * the second it is complete and the scrubber may clear the streams. A
  * report is an idempotent set insert, so redeliveries count once. A report
  * for an erasure already finished (a replayed deletion) opens a new record
  * under the id alone: the replay's own events name the person again, and
@@ -16,8 +18,11 @@ export function startErasureCoordinator(options: {
   prisma: PrismaClient;
   durable: string;
   logger: Logger;
-  /** Called once an erasure is complete: the scrubber runs a pass now. */
+  /** Called once an erasure's pass is complete: the scrubber runs now (a second pass to send, or the streams to scrub). */
   onComplete: () => void;
+  /** Whether a second pass follows the first (ERASURE_RESWEEP_MS > 0). */
+  resweep: boolean;
+  clock: () => Date;
 }): Promise<RunningConsumer> {
   return startConsumer({
     bus: options.bus,
@@ -32,10 +37,17 @@ export function startErasureCoordinator(options: {
           if (await users.exists(tx, userId)) return false;
           const row = await erasures.addReport(tx, userId, service);
           if (!row || row.completeAt || !ERASING_SERVICES.every((s) => row.reported.includes(s))) return false;
-          await erasures.markComplete(tx, userId, new Date());
-          return true;
+          // The first pass: the second follows the grace (the scrubber sends it). The second, or none wanted: complete.
+          if (options.resweep && !row.resweepAt) {
+            if (row.firstPassAt) return false;
+            await erasures.markFirstPass(tx, userId, options.clock());
+            return 'first pass';
+          }
+          await erasures.markComplete(tx, userId, options.clock());
+          return 'complete';
         });
-        if (complete) {
+        if (complete === 'first pass') logger.info('every service erased the person; the second pass follows the grace');
+        if (complete === 'complete') {
           logger.info('every service erased the person; scrubbing the streams');
           options.onComplete();
         }

@@ -1,4 +1,4 @@
-import { forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger } from '@hoptrack/runtime';
+import { forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../db';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
@@ -16,7 +16,21 @@ const BATCH = 10;
 export class ErasureScrubber {
   private readonly poller: Poller;
 
-  constructor(private readonly options: { prisma: PrismaClient; bus: Bus; redis: Redis; logger: Logger; pollMs: number }) {
+  constructor(
+    private readonly options: {
+      prisma: PrismaClient;
+      bus: Bus;
+      redis: Redis;
+      logger: Logger;
+      pollMs: number;
+      /** Sends the second pass's user.deleted.v1 (auth's outbox, with the erasure's row in one transaction). */
+      outbox: Outbox;
+      onEventsCommitted: () => void;
+      /** The grace between an erasure's first pass and its second (ERASURE_RESWEEP_MS; 0: none). */
+      resweepMs: number;
+      clock: () => Date;
+    },
+  ) {
     this.poller = new Poller(() => this.pass(), { pollMs: options.pollMs, logger: options.logger, failure: 'erasure scrub failed; next poll retries' });
   }
 
@@ -30,6 +44,35 @@ export class ErasureScrubber {
   }
 
   private async pass(): Promise<void> {
+    await this.resweep();
+    await this.scrub();
+  }
+
+  /**
+   * The second pass (issue 38, item 3): a write authenticated just before the
+   * deletion may commit after a service's first pass, naming the person again.
+   * Once the grace has passed, user.deleted.v1 goes out again: every service
+   * erases once more (a replayed deletion is harmless), and the streams are
+   * scrubbed after that pass, so what those writes published goes too.
+   */
+  private async resweep(): Promise<void> {
+    const { prisma, outbox, logger, resweepMs } = this.options;
+    if (resweepMs <= 0) return;
+    const sent = await prisma.$transaction(async (tx) => {
+      const due = await erasures.lockDueForResweep(tx, resweepMs, BATCH);
+      for (const { userId } of due) {
+        await outbox.enqueue(tx, 'user.deleted.v1', { userId });
+        await erasures.startResweep(tx, userId, this.options.clock());
+      }
+      return due.length;
+    });
+    if (sent > 0) {
+      logger.info({ erasures: sent }, 'second erasure pass sent');
+      this.options.onEventsCommitted();
+    }
+  }
+
+  private async scrub(): Promise<void> {
     const { prisma, bus, redis, logger } = this.options;
     await prisma.$transaction(
       async (tx) => {

@@ -2,10 +2,12 @@ import { queryRows, sql } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import type { Erasure } from '../generated/prisma/client';
 
-/** What an erasure's record says after a report: the services that reported, and whether it was already complete. */
+/** What an erasure's record says after a report: the services that reported, and how far it is. */
 export interface ErasureProgress {
   reported: string[];
   completeAt: Date | null;
+  firstPassAt: Date | null;
+  resweepAt: Date | null;
 }
 
 /** An erasure due for scrubbing. */
@@ -31,12 +33,36 @@ export const erasuresRepository = {
       sql`
             INSERT INTO "erasures" ("user_id", "email", "reported") VALUES (${userId}::uuid, '', ARRAY[${service}])
             ON CONFLICT ("user_id") DO UPDATE SET "reported" = (SELECT array_agg(DISTINCT s) FROM unnest("erasures"."reported" || ARRAY[${service}]) AS s)
-            RETURNING "reported", "complete_at" AS "completeAt"`,
+            RETURNING "reported", "complete_at" AS "completeAt", "first_pass_at" AS "firstPassAt", "resweep_at" AS "resweepAt"`,
     );
     return row;
   },
   markComplete(db: Db, userId: string, at: Date): Promise<Erasure> {
     return db.erasure.update({ where: { userId }, data: { completeAt: at } });
+  },
+  /** Every service reported the first pass: the second is due after the grace. */
+  markFirstPass(db: Db, userId: string, at: Date): Promise<Erasure> {
+    return db.erasure.update({ where: { userId }, data: { firstPassAt: at } });
+  },
+  /**
+   * Up to `limit` erasures whose first pass ended at least `graceMs` ago and
+   * whose second has not been sent, locked for the rest of the transaction
+   * (SKIP LOCKED: one replica sends each). The grace is measured by the
+   * database's clock, the one that stamped first_pass_at's row.
+   */
+  lockDueForResweep(db: Db, graceMs: number, limit: number): Promise<Array<{ userId: string }>> {
+    return queryRows<Array<{ userId: string }>>(
+      db,
+      sql`
+          SELECT "user_id"::text AS "userId" FROM "erasures"
+          WHERE "first_pass_at" IS NOT NULL AND "resweep_at" IS NULL AND "complete_at" IS NULL
+            AND "first_pass_at" <= now() - make_interval(secs => ${graceMs / 1000}::float8)
+          ORDER BY "first_pass_at" LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+    );
+  },
+  /** The second pass is sent: its reports are counted afresh. */
+  startResweep(db: Db, userId: string, at: Date): Promise<Erasure> {
+    return db.erasure.update({ where: { userId }, data: { resweepAt: at, reported: [] } });
   },
   /**
    * Up to `limit` complete erasures, oldest first, locked for the rest of the

@@ -1,3 +1,4 @@
+import { appendFileSync, existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import multipart from '@fastify/multipart';
 import { NEXT_CURSOR_HEADER, type RouteContract, type RouteSpec, type RouteTable } from '@hoptrack/proto';
@@ -112,6 +113,7 @@ export function mountRoutes<T extends RouteTable>(app: ServiceApp, table: T, han
       ].join('; '),
     );
   }
+  const gate = writeFaultGate();
   const keys = idempotency({
     db: options.db,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -120,7 +122,7 @@ export function mountRoutes<T extends RouteTable>(app: ServiceApp, table: T, han
   for (const contract of contracts) {
     const handler = (handlers as Record<string, (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>>)[contract.name];
     if (!handler) continue;
-    const route = routeOf(contract, handler, options, keys);
+    const route = routeOf(contract, handler, options, keys, gate);
     const upload = contract.upload;
     if (!upload) {
       app.route(route);
@@ -169,6 +171,7 @@ function routeOf(
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   options: MountOptions,
   keys: Idempotency,
+  gate: WriteFaultGate | undefined,
 ): RouteOptions {
   const signedIn = contract.access.level === 'signed-in';
   const success = successStatusOf(contract);
@@ -199,6 +202,8 @@ function routeOf(
     handler: async (request, reply) => {
       // The identity check is the contract's, not the handler's: a signed-in handler never runs without one.
       if (signedIn && !request.auth) throw unauthorized();
+      // Fault tests only: a write that asks to be held waits here, its identity already checked.
+      if (write && gate && request.headers[FAULT_HOLD_HEADER] === 'write') await gate.hold();
       // A repeat of a request already answered is answered from the first, and the handler does not run.
       if (write && (await keys.before(contract, request, reply))) return reply;
       // The status of the answer is the contract's (a create's 201), unless the handler says otherwise.
@@ -213,6 +218,32 @@ function routeOf(
         return page.items;
       }
       return result;
+    },
+  };
+}
+
+/**
+ * Fault injection for tests only (WRITE_FAULT_GATE_FILE; refused in
+ * production): a write carrying `x-fault-hold: write` stops after its token
+ * was checked and before its handler runs, until the gate file exists — a
+ * write authenticated before something (an account's deletion) and committed
+ * after it, on demand. Each held request adds a line to `<file>.held`, so the
+ * test knows it is there. Without the variable the header means nothing.
+ */
+const FAULT_HOLD_HEADER = 'x-fault-hold';
+
+interface WriteFaultGate {
+  hold(): Promise<void>;
+}
+
+function writeFaultGate(): WriteFaultGate | undefined {
+  const file = process.env.WRITE_FAULT_GATE_FILE;
+  if (!file) return undefined;
+  if (process.env.NODE_ENV === 'production') throw new Error('WRITE_FAULT_GATE_FILE is for fault tests only; unset it in production');
+  return {
+    async hold() {
+      appendFileSync(`${file}.held`, '.\n');
+      while (!existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 20));
     },
   };
 }
