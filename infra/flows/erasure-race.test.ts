@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Issue 38, item 3: erasure that wins every race. Dora starts a write of
- * every kind through the gateway — a session, a comment, a like and a
+ * every kind through the gateway — a session, a comment (with an
+ * Idempotency-Key, whose kept answer names her as well), a like and a
  * reaction on Eli's session, a review, a direct message, a friend request, an
  * album and a photo in it — and each is held right after its token was
  * checked (the runtime's WRITE_FAULT_GATE_FILE, tests only). She deletes her
@@ -47,9 +48,9 @@ interface Write {
   send(): Promise<Response>;
 }
 
-/** A write held at the gate: Dora's token, the header that asks for the hold. */
-function heldWrite(user: RegisteredUser, method: string, path: string, body: { json: unknown } | { form: FormData }): Promise<Response> {
-  const headers: Record<string, string> = { authorization: `Bearer ${user.token}`, 'x-fault-hold': 'write' };
+/** A write held at the gate: Dora's token, the header that asks for the hold, and an Idempotency-Key when given (its kept answer names her too). */
+function heldWrite(user: RegisteredUser, method: string, path: string, body: { json: unknown } | { form: FormData }, key?: string): Promise<Response> {
+  const headers: Record<string, string> = { authorization: `Bearer ${user.token}`, 'x-fault-hold': 'write', ...(key ? { 'idempotency-key': key } : {}) };
   if ('json' in body) headers['content-type'] = 'application/json';
   return fetch(`${stack.baseUrl}${path}`, { method, headers, body: 'json' in body ? JSON.stringify(body.json) : body.form });
 }
@@ -75,7 +76,7 @@ describe('an account deleted while its writes are in flight', () => {
 
     const writes: Write[] = [
       { kind: 'session', send: () => heldWrite(dora, 'POST', '/api/sessions', { form: form({ title: 'Logged in flight' }) }) },
-      { kind: 'comment', send: () => heldWrite(dora, 'POST', `/api/sessions/${session.id}/comments`, { json: { content: 'Written in flight' } }) },
+      { kind: 'comment', send: () => heldWrite(dora, 'POST', `/api/sessions/${session.id}/comments`, { json: { content: 'Written in flight' } }, 'dora-comment-in-flight') },
       { kind: 'like', send: () => heldWrite(dora, 'POST', `/api/sessions/${session.id}/like`, { json: {} }) },
       { kind: 'reaction', send: () => heldWrite(dora, 'POST', `/api/sessions/${session.id}/react`, { json: { emoji: '🍺' } }) },
       { kind: 'review', send: () => heldWrite(dora, 'POST', `/api/bars/${bar.id}/reviews`, { json: { rating: 5, reviewText: 'Reviewed in flight' } }) },

@@ -57,7 +57,7 @@ export { pgSqlClient, sharedPool, type SharedPool } from './db/pg-sql-client';
 export { migrate, readMigrations } from './db/migrate';
 export { PLATFORM_PARTS, platformMigrationDirs, platformTables } from './db/platform-parts';
 export { BOUNDED_STORES, pruneStores, startPruner, type Pruner } from './db/retention';
-export { idempotency, IDEMPOTENCY_HEADER, IDEMPOTENCY_TTL_MS, REPLAYED_HEADER, type Idempotency, type IdempotencyOptions } from './http/idempotency';
+export { forgetAnswersNaming, idempotency, IDEMPOTENCY_HEADER, IDEMPOTENCY_TTL_MS, REPLAYED_HEADER, type Idempotency, type IdempotencyOptions } from './http/idempotency';
 export { prepareDatabase } from './db/prepare';
 export { escapeLike } from './db/like';
 export { VersionedCache, type VersionedCacheOptions } from './cache/versioned-cache';

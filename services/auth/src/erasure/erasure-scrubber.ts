@@ -1,4 +1,4 @@
-import { forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
+import { forgetAnswersNaming, forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../db';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
@@ -83,6 +83,7 @@ export class ErasureScrubber {
           const keys = await scrubRedisKeys(redis, needles);
           if (streams.waiting > 0) continue;
           await forgetEventsNaming(tx, needles);
+          await forgetAnswersNaming(tx, needles);
           await erasures.delete(tx, userId);
           logger.info({ streamMessages: streams.deleted, redisKeys: keys }, 'erasure finished');
         }

@@ -5,6 +5,7 @@ import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
 import { startConsumer, type RunningConsumer } from '../bus/consumer';
 import type { SqlClient } from '../db/sql';
+import { forgetAnswersNaming } from '../http/idempotency';
 import { forgetEventsNaming, markErased } from './erased';
 
 /** The services that erase: those whose process contract in proto promises an erase part. */
@@ -56,6 +57,8 @@ export async function startErasure<Tx extends SqlClient>(options: ErasureOptions
           await options.outside?.(userId, tx);
           await options.rows(tx, userId);
           await forgetEventsNaming(tx, [userId]);
+          // The answers kept for their Idempotency-Keys (and others' answers that name them) go too.
+          await forgetAnswersNaming(tx, [userId]);
         }, { timeout: 120_000 });
         await reportErased(options.bus, event, options.service);
         logger.info({ eventId: event.id }, 'person erased');

@@ -166,3 +166,19 @@ export function idempotency(options: IdempotencyOptions) {
 }
 
 export type Idempotency = ReturnType<typeof idempotency>;
+
+/**
+ * The kept answers that name a person, for their erasure (issue 24's search
+ * of every store): the answers to their own requests (the scope starts with
+ * their id) and any answer whose body names them. The table holds a day of
+ * answers at most (db/retention.ts), so this reads a day, never the history.
+ */
+export async function forgetAnswersNaming(tx: SqlClient, needles: readonly string[]): Promise<void> {
+  for (const needle of needles) {
+    const text = needle.toLowerCase();
+    await executeSql(
+      tx,
+      sql`DELETE FROM "idempotent_requests" WHERE strpos(lower("scope"), ${text}) > 0 OR strpos(lower(coalesce("body", '')), ${text}) > 0`,
+    );
+  }
+}
