@@ -50,6 +50,14 @@ const table = defineRoutes('places', {
     responses: { 201: z.object({ id: z.string(), name: z.string() }) },
   },
   broken: { method: 'POST', path: '/api/things/broken', summary: 'fails the first time', body: z.object({ name: z.string() }) },
+  signIn: {
+    method: 'POST',
+    path: '/api/things/sign-in',
+    summary: 'a credential route: its answer carries a token',
+    rateLimit: 'credential',
+    body: z.object({ name: z.string().min(1) }),
+    responses: { 201: z.object({ id: z.string(), name: z.string() }) },
+  },
 });
 
 let brokenCalls = 0;
@@ -64,6 +72,7 @@ const handlers: Handlers<typeof table> = {
     await gate;
     return insert(request.auth.userId, request.body.name);
   },
+  signIn: async (request) => insert(request.auth.userId, request.body.name),
   broken: async (request) => {
     brokenCalls += 1;
     if (brokenCalls === 1) throw new HttpError(503, 'not now');
@@ -181,6 +190,15 @@ describe('Idempotency-Key on every write contract', () => {
     const taken = await post(app, '/api/things', 'alice', { name: 'Orphan' }, 'key-7');
     expect(taken.statusCode).toBe(201);
     expect(await things()).toBe(3);
+  });
+
+  it('keeps no answer of a credential route (it holds a token): the key is ignored and a repeat runs again', async () => {
+    const app = server();
+    await post(app, '/api/things/sign-in', 'alice', { name: 'Token' }, 'key-8');
+    const again = await post(app, '/api/things/sign-in', 'alice', { name: 'Token' }, 'key-8');
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(await things()).toBe(2);
+    expect((await requests.pool.query('SELECT 1 FROM "idempotent_requests" WHERE "key" = $1', ['key-8'])).rowCount).toBe(0);
   });
 
   it('refuses a key that is not 1 to 255 visible characters', async () => {

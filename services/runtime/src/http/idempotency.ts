@@ -115,7 +115,9 @@ export function idempotency(options: IdempotencyOptions) {
   /** Before the handler: claims the key, or answers from the first request. */
   async function before(contract: RouteContract, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const header = request.headers[IDEMPOTENCY_HEADER];
-    if (header === undefined) return false;
+    // A credential route's answer holds a bearer token (login, register, a password change): never kept in a
+    // table for a day. Its key is ignored, and a retry runs again (a second sign-in, or 409 for the taken address).
+    if (header === undefined || contract.rateLimit === 'credential') return false;
     const key = Array.isArray(header) ? header[0] : header;
     if (!key || !KEY.test(key)) throw new HttpError(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', 'Idempotency-Key');
     const claim = { scope: `${request.auth?.userId ?? 'anonymous'} ${contract.service}.${contract.name}`, key };
