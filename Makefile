@@ -6,7 +6,7 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web up down logs bench bench-smoke footprint clean
+.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web backup restore up down logs bench bench-smoke footprint clean
 
 help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app (REPLICAS=2: two copies of each)"
@@ -72,9 +72,21 @@ e2e: install build infra build-web tools
 
 test: tools typecheck test-integration e2e bench-smoke
 
-# The fault and attack tests alone (make test runs them too); figures in docs/reliability.md.
+# The fault and attack tests: the slow tier (infra/faults, which make test leaves out to stay
+# inside CI's 30 minutes), then the fault rows make test runs too; figures in docs/reliability.md.
 test-faults: install build infra tools
+	npx vitest run --project faults
 	npx vitest run --project integration --project two-copy infra/reliability services/runtime/test/outbox-faults.test.ts services/auth/test/crash-loop.test.ts services/sessions/test/worker-crash.test.ts services/media/test/worker.test.ts
+
+# Every service database, the object store and the streams into one folder, and back into an
+# empty system, the erasure ledger re-applied (docs/operations.md, 'Back up and restore').
+BACKUP_DIR ?= backups/$(shell date -u +%Y%m%dT%H%M%SZ)
+backup: build
+	node infra/ops/dist/backup.js backup $(BACKUP_DIR)
+
+restore: build
+	@test -n "$(BACKUP)" || { echo "make restore BACKUP=<folder made by make backup>"; exit 64; }
+	node infra/ops/dist/backup.js restore $(BACKUP)
 
 # The documented soak: 10 minutes of mixed traffic with faults (make test runs 45 s of it).
 soak: install build infra tools

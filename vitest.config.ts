@@ -11,6 +11,13 @@ const browserBounds = { testTimeout: BROWSER_TEST_BOUND_MS, hookTimeout: HOOK_BO
 /** Every test process's fetch leaves the servers' keep-alive timeout a wide margin (see the file). */
 const setupFiles = ['infra/testing/client-keep-alive.ts'];
 const TWO_COPY_FILES = ['infra/reliability/soak.test.ts', 'infra/reliability/rolling-restart.test.ts'];
+/**
+ * The slow fault tier (`make test-faults`, not `make test`): a three-node NATS
+ * cluster losing its leader and going away, object storage stopped mid-upload,
+ * a backup restored into an empty stack. With them `make test` would pass the
+ * CI budget of 30 minutes on 2 cores (docs/testing.md), so they run on their own.
+ */
+const SLOW_FAULT_FILES = ['infra/faults/**/*.test.ts'];
 
 /**
  * Three tiers (see docs/testing.md): unit and integration tests of the
@@ -28,7 +35,7 @@ export default defineConfig({
           expect: pollBound,
           setupFiles,
           include: ['proto/**/*.test.ts', 'services/**/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'infra/**/*.test.ts'],
-          exclude: [...TWO_COPY_FILES, '**/node_modules/**'],
+          exclude: [...TWO_COPY_FILES, ...SLOW_FAULT_FILES, '**/node_modules/**'],
           // Two files at a time: most of a file's time is waiting (processes starting, events
           // flowing), not CPU. Each worker has databases of its own (testDatabaseSuffix adds the
           // pool id) and every file its own bus namespace, so files never share state.
@@ -50,6 +57,18 @@ export default defineConfig({
           include: TWO_COPY_FILES,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+          ...integrationBounds,
+        },
+      },
+      {
+        test: {
+          // Each file runs a whole stack on private servers and kills parts of it: one at a time.
+          name: 'faults',
+          expect: pollBound,
+          setupFiles,
+          include: SLOW_FAULT_FILES,
+          fileParallelism: false,
+          sequence: { groupOrder: 3 },
           ...integrationBounds,
         },
       },

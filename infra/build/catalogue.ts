@@ -69,9 +69,11 @@ export const COMMANDS = [
   // express-gateway loads its plugin by path, so the plugin is its own file.
   { dir: 'gateway', entry: 'src/plugin/index.ts' },
   { dir: 'services/auth', entry: 'src/seed.ts' },
+  { dir: 'services/auth', entry: 'src/reapply-erasures.ts' },
   { dir: 'services/places', entry: 'src/catalogue/seed-main.ts' },
   { dir: 'infra/ops', entry: 'migrate.ts' },
   { dir: 'infra/ops', entry: 'dead-letters.ts' },
+  { dir: 'infra/ops', entry: 'backup.ts' },
 ] as const;
 
 /** `services/sessions` + `src/workers/fanout/main.ts` → `services/sessions/dist/workers/fanout/main.js`. */

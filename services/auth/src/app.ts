@@ -21,6 +21,7 @@ import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
 import { DataExports } from './domain/exports';
+import type { ErasureLedger } from './repositories/erasure-ledger.repository';
 import { createMailer, type Mailer } from './domain/mailer';
 import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
@@ -35,6 +36,7 @@ export interface AuthDeps {
   prisma: PrismaClient;
   bus: Bus;
   redis: Redis;
+  ledger: ErasureLedger;
   /** Injected so tests can move time (token and reset-link expiry). */
   clock?: () => Date;
   mailer?: Mailer;
@@ -70,6 +72,7 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     // With the relay off here (another replica publishes), this process cannot hurry its events out.
     settle: config.READ_MODEL_BARRIER_MS > 0 && config.OUTBOX_RELAY === 'on' ? (eventIds) => barrier.await(eventIds, 'USERS') : undefined,
     prisma,
+    ledger: deps.ledger,
     outbox: new Outbox(config.BUS_NAMESPACE, clock),
     onEventsCommitted: () => relay.poke(),
     tokens,

@@ -48,6 +48,13 @@ export const authConfigSchema = serviceConfigSchema(
      * than any write takes from its token check to its commit. 0: no second pass.
      */
     ERASURE_RESWEEP_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+    /**
+     * The erasure ledger's database (issue 38, item 7): the ids of deleted accounts, which a
+     * restore erases again. Not backed up with the rest and never restored over; production
+     * puts it on another server than the services' databases (docs/operations.md). Unset:
+     * auth's server, database `<auth database>_erasure_ledger`.
+     */
+    ERASURE_LEDGER_URL: z.url().optional(),
     /** The durable consumer of media's user.export.ready.v1 (one per deployment); auth's own export part is `<this>-export`. */
     EXPORT_CONSUMER: z.string().default('auth-exports'),
     /** How long a ready export may be downloaded. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { AuthConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
 import { databaseRepository } from './repositories/database.repository';
+import { ErasureLedger, ledgerUrlFor } from './repositories/erasure-ledger.repository';
 
 export const migrationsDir = path.join(packageDir('@hoptrack/auth'), 'prisma/migrations');
 
@@ -17,6 +18,8 @@ export interface AuthConnections {
   prisma: PrismaClient;
   bus: Bus;
   redis: Redis;
+  /** Ids of deleted accounts, outside the backed-up data: a restore erases them again. */
+  ledger: ErasureLedger;
   /** /readyz's look at the database and Redis (the runtime checks the bus). */
   readiness: Record<string, ReadinessCheck>;
   close(): Promise<void>;
@@ -29,14 +32,18 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS']);
+  const ledger = new ErasureLedger(ledgerUrlFor(config.DATABASE_URL, config.ERASURE_LEDGER_URL));
+  await ledger.prepare();
   return {
     prisma,
     bus,
     redis,
+    ledger,
     readiness: { postgres: () => databaseRepository.ping(prisma), redis: () => redis.ping() },
     async close() {
       await bus.close();
       redis.disconnect();
+      await ledger.close();
       await prisma.$disconnect();
     },
   };

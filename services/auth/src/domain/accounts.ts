@@ -12,6 +12,7 @@ import { conflict, forbidden, HttpError, notFound, unauthorized, type Logger, ty
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
 import { dataExportsRepository as dataExports } from '../repositories/data-exports.repository';
+import type { ErasureLedger } from '../repositories/erasure-ledger.repository';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
 import { mailJobsRepository as mailJobs } from '../repositories/mail-jobs.repository';
 import { passwordResetsRepository as passwordResets } from '../repositories/password-resets.repository';
@@ -22,6 +23,8 @@ import { toSnapshot } from './user-views';
 
 export interface AccountsDeps {
   prisma: PrismaClient;
+  /** Where every deletion is recorded before it commits, outside the backed-up data (a restore erases them again). */
+  ledger: Pick<ErasureLedger, 'record'>;
   outbox: Outbox;
   /** Asks the relay to publish now what the last commit wrote to the outbox. */
   onEventsCommitted: () => void;
@@ -194,10 +197,28 @@ export class Accounts {
    * everywhere; each service's erasure of the rest follows (docs/decisions.md).
    */
   async deleteAccount(userId: string, password: string, requestId: string): Promise<void> {
-    const user = await this.assertPassword(userId, password, 'password');
-    let eventId = '';
+    await this.assertPassword(userId, password, 'password');
+    const eventId = await this.erase(userId, requestId);
+    if (eventId) await this.deps.settle?.([eventId]);
+  }
+
+  /**
+   * Erases an account brought back by a restore from a backup taken before its
+   * deletion (the ledger names it; services/auth/src/reapply-erasures.ts): the
+   * same erasure as a deletion, without the password (the person asked when
+   * they deleted it). False when the restored data does not hold the account.
+   */
+  async eraseRestored(userId: string, requestId: string): Promise<boolean> {
+    return (await this.erase(userId, requestId)) !== null;
+  }
+
+  /** The deletion's one transaction; the ledger has the id first, so a restore can never miss it. Null: no such account. */
+  private async erase(userId: string, requestId: string): Promise<string | null> {
+    await this.deps.ledger.record(userId);
+    let eventId: string | null = null;
     await this.deps.prisma.$transaction(async (tx) => {
-      await users.lockById(tx, userId);
+      const user = await users.lockById(tx, userId);
+      if (!user) return;
       await erasures.open(tx, userId, user.email);
       await passwordResets.deleteForUser(tx, userId);
       await dataExports.deleteOwnedBy(tx, userId);
@@ -206,8 +227,8 @@ export class Accounts {
       await users.delete(tx, userId);
       eventId = (await this.deps.outbox.enqueue(tx, 'user.deleted.v1', { userId }, requestId)).id;
     });
-    this.deps.onEventsCommitted();
-    await this.deps.settle?.([eventId]);
+    if (eventId) this.deps.onEventsCommitted();
+    return eventId;
   }
 
   /** A new link replaces the pending one (the older link stops working). */
