@@ -86,8 +86,8 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
     if (input !== undefined) child.stdin?.end(input);
     let out = '';
     let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} ${args[0] ?? ''} exited ${code}: ${err.trim().slice(-2000)}`))));
   });
