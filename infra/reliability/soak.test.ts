@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, logSessionViaApi, registerUser, waitForSocialUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { callApi, registerUser, waitForSocialUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { storesOf } from '@hoptrack/testing/erasure-search';
+import { formatReconciled, WriteLedger, type Reconciled } from '@hoptrack/testing/ledger';
 import { largestByName, pendingWork, scrapeMetrics } from '@hoptrack/testing/metrics';
 import { startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 import { startStack, type ServiceName, type Stack } from '@hoptrack/testing/stack';
@@ -11,8 +15,16 @@ import { startStack, type ServiceName, type Stack } from '@hoptrack/testing/stac
  * quarter of the run: a fan-out worker SIGKILLed, a thumbnail worker
  * SIGKILLed, a messaging instance restarted (SIGTERM). Each fault hits one
  * copy while its twin keeps working, so no request may answer 5xx at all;
- * every process's memory stays flat and every backlog drains at the end; p95
- * latency and the largest outbox and consumer lag are reported.
+ * every process's memory stays flat and every backlog drains at the end (a
+ * process that does not answer its metrics is not drained); p95 latency and
+ * the largest outbox and consumer lag are reported.
+ *
+ * Issue 38, item 9: the writes are a ledger of what clients were told
+ * (infra/testing/ledger.ts) — sessions, messages and albums acknowledged,
+ * and writes the API refuses (a negative beer count, a message to nobody, a
+ * name past its limit), each marked — compared at the end with what the
+ * databases hold: every acknowledged object stored once, nothing stored for
+ * a refusal, nothing more than the unknown answers explain.
  */
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 45);
 const PEOPLE = 6;
@@ -62,16 +74,57 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
       const started = Date.now();
       const status = await call().catch(() => 599);
       samples.push({ ms: Date.now() - started, status, what });
+      return status;
     };
-    const actions: Array<(me: RegisteredUser, other: RegisteredUser) => Promise<void>> = [
+    const ledger = new WriteLedger();
+    /** A write whose answer goes into the ledger: the id of a 2xx body, the marker of a refusal, else unknown. */
+    const write = (kind: string, marker: string, call: () => Promise<{ status: number; body: unknown }>) =>
+      timed(kind, async () => {
+        const answer = await call().catch(() => ({ status: 599, body: null }));
+        ledger.record(kind, answer.status, (answer.body as { id?: string } | null)?.id, marker);
+        return answer.status;
+      });
+    const sessionForm = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return form;
+    };
+    const postForm = async (me: RegisteredUser, path: string, form: FormData) => {
+      const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${me.token}` }, body: form });
+      return { status: res.status, body: (await res.json().catch(() => null)) as unknown };
+    };
+    const marker = (kind: string) => `soak ${kind} ${randomUUID()}`;
+    const actions: Array<(me: RegisteredUser, other: RegisteredUser) => Promise<unknown>> = [
       (me) => timed('feed', async () => (await callApi(baseUrl, me.token, 'GET', '/api/sessions?filter=all')).status),
-      (me) => timed('log session', async () => (await logSessionViaApi(baseUrl, me, { title: 'Soak stout' }).then(() => 201, () => 500))),
-      (me, other) => timed('message', async () => (await callApi(baseUrl, me.token, 'POST', '/api/messages', { toUserId: other.id, content: 'cheers' })).status),
+      (me) => {
+        const m = marker('session');
+        return write('session', m, () => postForm(me, '/api/sessions', sessionForm({ title: m })));
+      },
+      (me, other) => {
+        const m = marker('message');
+        return write('message', m, () => callApi(baseUrl, me.token, 'POST', '/api/messages', { toUserId: other.id, content: m }));
+      },
       (me) => timed('conversations', async () => (await callApi(baseUrl, me.token, 'GET', '/api/conversations')).status),
       (me) => timed('search', async () => (await callApi(baseUrl, me.token, 'GET', '/api/users/search?q=soak')).status),
       (me) => timed('bar', async () => (await callApi(baseUrl, me.token, 'GET', `/api/bars/${bars[0]?.id}`)).status),
       (me) => timed('profile', async () => (await callApi(baseUrl, me.token, 'GET', '/api/me')).status),
-      (me) => timed('album', async () => (await callApi(baseUrl, me.token, 'POST', '/api/albums', { name: 'Soak' })).status),
+      (me) => {
+        const m = marker('album');
+        return write('album', m, () => callApi(baseUrl, me.token, 'POST', '/api/albums', { name: m.slice(0, 100) }));
+      },
+      // Refusals, one of each kind: the marker is what would be stored, were the write let through.
+      (me) => {
+        const m = marker('session');
+        return write('session', m, () => postForm(me, '/api/sessions', sessionForm({ title: m, beerCount: '-1' })));
+      },
+      (me) => {
+        const m = marker('message');
+        return write('message', m, () => callApi(baseUrl, me.token, 'POST', '/api/messages', { toUserId: randomUUID(), content: m }));
+      },
+      (me) => {
+        const m = marker('album');
+        return write('album', m, () => callApi(baseUrl, me.token, 'POST', '/api/albums', { name: `${m} ${'x'.repeat(100)}` }));
+      },
     ];
 
     /** Every running instance, named `service#n`: the restarted one replaces its predecessor in stack.instances. */
@@ -124,7 +177,7 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
     const end = start + SECONDS * 1000;
     const traffic = people.map(async (me, i) => {
       while (Date.now() < end) {
-        const action = actions[Math.floor(Math.random() * actions.length)] as (me: RegisteredUser, other: RegisteredUser) => Promise<void>;
+        const action = actions[Math.floor(Math.random() * actions.length)] as (me: RegisteredUser, other: RegisteredUser) => Promise<unknown>;
         await action(me, people[(i + 1) % PEOPLE] as RegisteredUser);
       }
     });
@@ -152,6 +205,31 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
     } while (waiting.length > 0 && Date.now() < drainBy);
     const drained = waiting.length === 0;
 
+    // The ledger against the databases: every object of each kind the soak's people own, and the markers among them.
+    const ids = people.map((p) => p.id);
+    const stored = async (database: string, query: string): Promise<Array<{ id: string; text: string }>> => {
+      const url = storesOf(stack).databaseUrls.find((u) => new URL(u).pathname.slice(1).startsWith(database));
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query<{ id: string; text: string }>(query, [ids])).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const reconciled: Reconciled[] = [];
+    for (const [kind, database, query] of [
+      ['session', 'hoptrack_sessions', 'SELECT id::text AS id, title AS text FROM beer_sessions WHERE user_id = ANY($1::uuid[])'],
+      ['message', 'hoptrack_messaging', 'SELECT id::text AS id, content AS text FROM messages WHERE sender_id = ANY($1::uuid[])'],
+      ['album', 'hoptrack_media', 'SELECT id::text AS id, name AS text FROM photo_albums WHERE user_id = ANY($1::uuid[])'],
+    ] as const) {
+      const rows = await stored(database, query);
+      const texts = rows.map((r) => r.text);
+      const refusedSeen = ledger.entries().find(([k]) => k === kind)?.[1].refusedMarkers.filter((m) => texts.some((t) => t.startsWith(m.slice(0, 100)))) ?? [];
+      reconciled.push(ledger.reconcile(kind, rows.map((r) => r.id), refusedSeen));
+    }
+    console.info(`[figure] soak ledger: ${reconciled.map(formatReconciled).join('; ')}`);
+
     const errors = samples.filter((s) => s.status >= 500);
     const latencies = samples.filter((s) => s.status < 500).map((s) => s.ms).sort((a, b) => a - b);
     const p95 = latencies[Math.floor(latencies.length * 0.95)] ?? 0;
@@ -168,6 +246,12 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
         `memory MiB (early → late, per process): ${growth.map((g) => `${g.name} ${g.earlyMiB.toFixed(0)}→${g.lateMiB.toFixed(0)}`).join(', ')}`,
     );
     expect(errors.map((e) => `${e.what} ${e.status}`)).toEqual([]);
+    for (const r of reconciled) {
+      expect({ kind: r.kind, lost: r.lost, doubled: r.doubled, storedRefused: r.storedRefused }).toEqual({ kind: r.kind, lost: [], doubled: 0, storedRefused: [] });
+      // The soak really wrote and was really refused, of every kind.
+      expect(r.acknowledged, `${r.kind} acknowledged`).toBeGreaterThan(0);
+      expect(r.refused, `${r.kind} refused`).toBeGreaterThan(0);
+    }
     expect(waiting).toEqual([]);
     expect(drainedExits).toEqual(drainedExits.map(({ name }) => ({ name, code: 0 })));
     expect(drainedExits.length).toBeGreaterThan(0);

@@ -9,16 +9,24 @@ export interface Series {
   value: number;
 }
 
-/** Every series the process exposes now; none when it does not answer (stopped, restarting). */
-export async function scrapeMetrics(url: string): Promise<Series[]> {
-  const text = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(3000) })
-    .then((r) => r.text())
-    .catch(() => '');
+/** The process's /metrics text, or null when it does not answer (stopped, restarting, hung). */
+async function metricsText(url: string): Promise<string | null> {
+  return fetch(`${url}/metrics`, { signal: AbortSignal.timeout(3000) })
+    .then((r) => (r.ok ? r.text() : null))
+    .catch(() => null);
+}
+
+function parseSeries(text: string): Series[] {
   return text
     .split('\n')
     .map((line) => /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? ([0-9.eE+-]+|NaN)$/.exec(line))
     .filter((m): m is RegExpExecArray => m !== null)
     .map(([, name, labels, value]) => ({ name: name as string, labels: labels ?? '', value: Number(value) }));
+}
+
+/** Every series the process exposes now; none when it does not answer (stopped, restarting). */
+export async function scrapeMetrics(url: string): Promise<Series[]> {
+  return parseSeries((await metricsText(url)) ?? '');
 }
 
 /** The largest value of each metric name (the lag of the most behind consumer, a process's RSS). */
@@ -38,7 +46,14 @@ export function largestByName(series: Series[]): Record<string, number> {
 export async function pendingWork(processes: Array<{ name: string; url: string }>): Promise<string[]> {
   const waiting: string[] = [];
   for (const proc of processes) {
-    for (const s of await scrapeMetrics(proc.url)) {
+    const text = await metricsText(proc.url);
+    // A process that does not answer has not drained anything: a dead worker's metrics read as
+    // nothing pending, which is the one answer a drain check must never take from it.
+    if (text === null) {
+      waiting.push(`${proc.name} does not answer /metrics`);
+      continue;
+    }
+    for (const s of parseSeries(text)) {
       const pending =
         s.name === 'outbox_pending_events' ||
         s.name === 'bus_consumer_pending_events' ||
