@@ -89,14 +89,18 @@ describe('outbox', () => {
 });
 
 describe('consumer', () => {
-  it('handles each event once despite a failure and a duplicate delivery', async () => {
+  /**
+   * One event delivered three times: once failing, once after it (a redelivery), and once more as a
+   * copy under another msg id (an upstream re-sending, past JetStream's dedup). `inbox`: the
+   * consumer has its inbox (processed_events), as every read model does — or not (the control).
+   * Answers the event ids the handler's transaction recorded, once every delivery was acknowledged.
+   */
+  const deliveredThrice = async (withInbox: boolean) => {
     const db = pgSqlClient(pool);
     const outbox = new Outbox(bus.namespace);
     const user = snapshot();
     const envelope = await outbox.enqueue(db, 'user.updated.v1', user);
     await new OutboxRelay({ db, bus, logger }).drain();
-    // A second copy of the same event id, published past JetStream's dedup (a different msg id),
-    // as happens when an upstream re-sends: the inbox must still apply it once.
     await bus.publish(`${bus.namespace}.user.updated.v1`, JSON.stringify(envelope), randomUUID());
 
     let attempts = 0;
@@ -106,27 +110,39 @@ describe('consumer', () => {
       stream: 'USERS',
       durable,
       logger,
-      inbox: sqlInbox(db),
+      ...(withInbox ? { inbox: sqlInbox(db) } : {}),
       ackWaitMs: 2000,
       handlers: {
         'user.updated.v1': async (event, { tx }) => {
           attempts += 1;
-          await tx?.$executeRawUnsafe('INSERT INTO "seen" ("user_id", "event_id") VALUES ($1, $2)', event.data.id, event.id);
+          const client = tx ?? db;
+          await client.$executeRawUnsafe('INSERT INTO "seen" ("user_id", "event_id") VALUES ($1, $2)', event.data.id, event.id);
           if (attempts === 1) throw new Error('transient failure');
         },
       },
     });
     try {
-      await eventually(async () => (await pool.query('SELECT 1 FROM "seen" WHERE user_id = $1', [user.id])).rowCount === 1);
+      await eventually(async () => (await pool.query('SELECT 1 FROM "seen" WHERE user_id = $1', [user.id])).rowCount! >= 1);
       await eventually(() => attempts >= 2);
       // The duplicate has been delivered and acknowledged (skipped by the inbox) once nothing is pending.
       await consumerSettled(bus, 'USERS', durable);
-      const seen = await pool.query('SELECT event_id FROM "seen" WHERE user_id = $1', [user.id]);
-      expect(seen.rows).toEqual([{ event_id: envelope.id }]);
-      expect(lines.some((l) => l.msg === 'event handler failed; will be redelivered' && l.eventId === envelope.id)).toBe(true);
+      const seen = await pool.query<{ event_id: string }>('SELECT event_id FROM "seen" WHERE user_id = $1', [user.id]);
+      return { envelope, applied: seen.rows.map((r) => r.event_id) };
     } finally {
       await consumer.stop();
     }
+  };
+
+  it('handles each event once despite a failure and a duplicate delivery', async () => {
+    const { envelope, applied } = await deliveredThrice(true);
+    expect(applied).toEqual([envelope.id]);
+    expect(lines.some((l) => l.msg === 'event handler failed; will be redelivered' && l.eventId === envelope.id)).toBe(true);
+  });
+
+  it('control: without its inbox, the consumer applies the re-sent copy a second time', async () => {
+    const { envelope, applied } = await deliveredThrice(false);
+    // The failed try rolled back with nothing (without an inbox there is no transaction: its row stays), so 2 or 3.
+    expect(applied.filter((id) => id === envelope.id).length).toBeGreaterThanOrEqual(2);
   });
 
   it('parks a poison event after its last delivery, and the events behind it keep flowing', async () => {

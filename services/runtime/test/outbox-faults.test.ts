@@ -76,12 +76,19 @@ describe('outbox under faults', () => {
     expect(rows[0]?.n).toBe(0);
   });
 
-  it('a relay killed after publishing and before marking: the next relay re-publishes, JetStream drops the duplicates', async () => {
+  /**
+   * A relay dies after publishing 100 rows and before marking them; the next one publishes them
+   * again. `msgIdOf` is what the relay's publishes carry as JetStream's msg id: the event's id (as
+   * the relay does), or — the negative control — a new id per publish, which leaves JetStream's
+   * duplicate window nothing to recognise.
+   */
+  const killedBeforeMarking = async (msgIdOf: (eventId: string) => string) => {
     const db = pgSqlClient(pool);
     const outbox = new Outbox(bus.namespace);
     const users = Array.from({ length: 100 }, () => testUserSnapshot(randomUUID()));
     for (const user of users) await outbox.enqueue(db, 'user.updated.v1', user);
     const before = (await bus.jsm.streams.info(streamNameFor(bus.namespace, 'USERS'))).state.messages;
+    const relayBus: Bus = { ...bus, publish: (subject, payload, msgId) => bus.publish(subject, payload, msgIdOf(msgId)) };
 
     // The dying relay: its transaction publishes every row, then fails to mark them (the process died).
     const dying: TransactionalSqlClient = {
@@ -98,18 +105,30 @@ describe('outbox under faults', () => {
           return fn(failingMark);
         }),
     };
-    await expect(new OutboxRelay({ db: dying, bus, logger }).drain()).rejects.toThrow('killed before marking');
+    await expect(new OutboxRelay({ db: dying, bus: relayBus, logger }).drain()).rejects.toThrow('killed before marking');
     const { rows: unmarked } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
     expect(unmarked[0]?.n).toBe(100);
 
-    // The next relay (after the restart) publishes the same rows again, with the same msg ids.
-    await new OutboxRelay({ db, bus, logger }).drain();
+    // The next relay (after the restart) publishes the same rows again.
+    await new OutboxRelay({ db, bus: relayBus, logger }).drain();
     const after = (await bus.jsm.streams.info(streamNameFor(bus.namespace, 'USERS'))).state.messages;
     const ids = new Set(users.map((u) => u.id));
     const copies = (await publishedIds()).filter((id) => ids.has(id));
-    console.info(`[figure] relay killed before marking: ${after - before} stream messages for 100 events, ${copies.length - ids.size} duplicates kept`);
-    expect(after - before).toBe(100);
-    expect(copies).toHaveLength(100);
-    expect(new Set(copies).size).toBe(100);
+    return { stored: after - before, copies: copies.length, distinct: new Set(copies).size };
+  };
+
+  it('a relay killed after publishing and before marking: the next relay re-publishes, JetStream drops the duplicates', async () => {
+    const { stored, copies, distinct } = await killedBeforeMarking((eventId) => eventId);
+    console.info(`[figure] relay killed before marking: ${stored} stream messages for 100 events, ${copies - distinct} duplicates kept`);
+    expect(stored).toBe(100);
+    expect(copies).toBe(100);
+    expect(distinct).toBe(100);
+  });
+
+  it('control: with a new msg id on each publish, the same death leaves every event twice in the stream', async () => {
+    const { stored, copies, distinct } = await killedBeforeMarking(() => randomUUID());
+    console.info(`[figure] control, relay killed before marking with a msg id per publish: ${stored} stream messages for 100 events, ${copies - distinct} duplicates kept`);
+    expect(stored).toBe(200);
+    expect(copies - distinct).toBe(100);
   });
 });
