@@ -61,6 +61,8 @@ export interface Stack {
   gateway: RunningProcess;
   /** The SMTP catcher's HTTP address (`GET /messages`), when the stack runs one (no SMTP_URL given). */
   mailUrl: string | null;
+  /** The local S3 server (s3rver), when the stack runs one (no S3_ENDPOINT given): a fault test stops it and starts it again with `startProcess(s3.options)`. */
+  s3: RunningProcess | null;
   stop(): Promise<void>;
 }
 
@@ -109,8 +111,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   try {
     // Files go to S3: the operator's endpoint if given, else a local s3rver (a folder per e2e run).
     let s3Endpoint = process.env.S3_ENDPOINT;
+    let s3: RunningProcess | null = null;
     if (!s3Endpoint) {
-      const s3 = await startProcess({
+      s3 = await startProcess({
         name: 's3',
         entry: 'infra/stack/s3.ts',
         port: options.s3Port ?? (await freePort()),
@@ -215,6 +218,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       replicas,
       gateway,
       mailUrl,
+      s3,
       async stop() {
         await stopAll();
         if (mode === 'e2e') await dropStreams(namespace, shared.NATS_URL);

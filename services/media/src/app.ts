@@ -49,6 +49,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
     metrics: deps.metrics,
     trustProxy: config.TRUST_PROXY,
   });
+  // An object-store outage is a StorageUnavailable (an HttpError of 503): the runtime's handler answers it.
   mountRoutes(
     app,
     mediaApi,

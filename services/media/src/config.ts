@@ -10,6 +10,12 @@ export const mediaConfigSchema = serviceConfigSchema(
     S3_SECRET_KEY: z.string().min(1).default('S3RVER'),
     S3_REGION: z.string().default('us-east-1'),
     S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{2,62}$/, { error: 'must be a valid bucket name' }).default('hoptrack-media'),
+    /**
+     * How long a call to S3 may go without a byte before it fails as an outage (503 on the
+     * request path, a later try for a job): until S3's answer starts, so a slow browser
+     * downloading a file is never cut by it.
+     */
+    S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     /** How long an upload URL handed to a browser stays valid. */
     UPLOAD_URL_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
     /**
@@ -56,6 +62,15 @@ export const mediaConfigSchema = serviceConfigSchema(
     /** How long a job's lock lasts; a worker that dies mid-job frees it after this and another run picks it up. */
     THUMBNAIL_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
     THUMBNAIL_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
+    /**
+     * (worker) The orphan sweep (workers/orphans/sweeper.ts): objects no row names are deleted
+     * once they are older than ORPHAN_GRACE_MS, which must exceed the longest time between an
+     * object's put and the commit of the row naming it (an upload, an export's zip, a profile
+     * picture until auth records it and media's read model hears of it). Every ORPHAN_SWEEP_MS;
+     * 0 = no sweep.
+     */
+    ORPHAN_GRACE_MS: z.coerce.number().int().min(1000).default(3600_000),
+    ORPHAN_SWEEP_MS: z.coerce.number().int().min(0).default(600_000),
   },
 );
 

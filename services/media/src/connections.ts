@@ -29,6 +29,7 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
     config.S3_ENDPOINT,
     { accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, region: config.S3_REGION },
     config.S3_BUCKET,
+    { requestTimeoutMs: config.S3_REQUEST_TIMEOUT_MS },
   );
 }
 

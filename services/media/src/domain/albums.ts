@@ -84,38 +84,48 @@ export class Albums {
 
   /**
    * Stores the originals (already checked to be images), then records them and
-   * announces each with media.photo.stored.v1 in one transaction. The worker
-   * makes the thumbnails. Objects of a failed transaction are removed again.
+   * announces each with media.photo.stored.v1 in one transaction: no row ever
+   * names an object not yet stored. The worker makes the thumbnails. When a
+   * put fails (the store down half-way through ten), or the transaction does,
+   * the objects already stored are removed again before the answer; should
+   * that fail too, the orphan sweep takes them later.
    */
   async addPhotos(ownerId: string, albumId: string, files: IncomingPhoto[], description: string | undefined): Promise<PhotoView[]> {
     await this.owned(ownerId, albumId);
-    const prepared = files.map((file) => ({ ...file, id: randomUUID() }));
-    await Promise.all(prepared.map((f) => this.deps.store.put(photoKeys(ownerId, f.id).original, f.data, f.contentType)));
+    const prepared = files.map((file) => {
+      const id = randomUUID();
+      return { ...file, id, key: photoKeys(ownerId, id).original };
+    });
+    const puts = await Promise.allSettled(prepared.map((f) => this.deps.store.put(f.key, f.data, f.contentType)));
+    const failed = puts.find((put) => put.status === 'rejected');
+    if (failed) {
+      await this.removeKeys(prepared.filter((_, i) => puts[i]?.status === 'fulfilled').map((f) => f.key), 'upload failed');
+      throw failed.reason;
+    }
     try {
       const created = await this.deps.prisma.$transaction(async (tx) => {
         const rows: Photo[] = [];
         for (const file of prepared) {
-          const key = photoKeys(ownerId, file.id).original;
           rows.push(
             await photosRepository.create(tx, {
               id: file.id,
               userId: ownerId,
               albumId,
-              filename: key,
+              filename: file.key,
               originalName: file.originalName.slice(0, 255),
               description: description || null,
               fileSize: file.data.length,
               mimeType: file.contentType,
             }),
           );
-          await this.deps.outbox.enqueue(tx, 'media.photo.stored.v1', { photoId: file.id, userId: ownerId, albumId, key });
+          await this.deps.outbox.enqueue(tx, 'media.photo.stored.v1', { photoId: file.id, userId: ownerId, albumId, key: file.key });
         }
         return rows;
       });
       this.deps.onEventsCommitted();
       return created.map((p) => this.photoView(p, ownerId));
     } catch (err) {
-      await Promise.all(prepared.map((f) => this.deps.store.remove(photoKeys(ownerId, f.id).original).catch(() => undefined)));
+      await this.removeKeys(prepared.map((f) => f.key), 'upload not recorded');
       throw err;
     }
   }
@@ -153,12 +163,15 @@ export class Albums {
     await this.deps.outbox.enqueue(tx, 'media.photo.deleted.v1', { photoId: photo.id, userId: photo.userId, albumId: photo.albumId });
   }
 
-  private async removeObjects(photos: Photo[]): Promise<void> {
-    const keys = photos.flatMap((p) => Object.values(photoKeys(p.userId, p.id)));
+  /** Removes deleted photos' objects (their rows are gone already): one the store keeps is the orphan sweep's. */
+  private removeObjects(photos: Photo[]): Promise<void> {
+    return this.removeKeys(photos.flatMap((p) => Object.values(photoKeys(p.userId, p.id))), 'photo deleted');
+  }
+
+  /** Best effort: what cannot be removed now is left to the orphan sweep (no row names it), and logged. */
+  private async removeKeys(keys: string[], why: string): Promise<void> {
     await Promise.all(
-      keys.map((key) =>
-        this.deps.store.remove(key).catch((err: unknown) => this.deps.logger.warn({ err, key }, 'object left behind after delete')),
-      ),
+      keys.map((key) => this.deps.store.remove(key).catch((err: unknown) => this.deps.logger.warn({ err, key, why }, 'object left to the orphan sweep'))),
     );
   }
 

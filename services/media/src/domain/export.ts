@@ -38,7 +38,7 @@ export function albumFolder(name: string): string {
 }
 
 /** The profile picture's key, from the URL auth recorded (served as FILES_PREFIX + key), when it is one of the person's own. */
-function profilePictureKey(userId: string, url: string | null): string | null {
+export function profilePictureKey(userId: string, url: string | null): string | null {
   if (!url) return null;
   const match = /(?:^|\/)(avatars\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.(webp|jpg|png))(?:$|\?)/.exec(url);
   return match?.[1] && match[2] === userId.toLowerCase() ? match[1] : null;

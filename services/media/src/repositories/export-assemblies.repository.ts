@@ -65,4 +65,9 @@ export const exportAssembliesRepository = {
   deleteOwnedBy(db: SqlClient, userId: string): Promise<number> {
     return executeSql(db, sql`DELETE FROM export_assemblies WHERE user_id = ${userId}::uuid`);
   },
+
+  /** Which of `ids` are exports (collecting or done), with their owners: one query for a page of the orphan sweep. */
+  ownersAmong(db: SqlClient, ids: readonly string[]): Promise<Array<{ id: string; user_id: string }>> {
+    return queryRows(db, sql`SELECT export_id::text AS id, user_id::text FROM export_assemblies WHERE export_id = ANY(${[...ids]}::uuid[])`);
+  },
 };

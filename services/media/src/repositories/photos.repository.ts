@@ -79,4 +79,9 @@ export const photosRepository = {
   deleteOwnedBy(db: SqlClient, userId: string): Promise<number> {
     return executeSql(db, sql`DELETE FROM photos WHERE user_id = ${userId}::uuid`);
   },
+
+  /** Which of `ids` are photos, with their owners: one query for a whole page of the orphan sweep. */
+  ownersAmong(db: SqlClient, ids: readonly string[]): Promise<Array<{ id: string; user_id: string }>> {
+    return queryRows(db, sql`SELECT id::text, user_id::text FROM photos WHERE id = ANY(${[...ids]}::uuid[])`);
+  },
 };

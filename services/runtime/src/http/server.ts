@@ -99,6 +99,13 @@ export function createServer(options: ServerOptions): ServiceApp {
         JSON.stringify({ statusCode: 503, error: statusText(503), message: 'Service temporarily unavailable, please retry shortly', requestId: request.id }),
       );
     }
+    if (error instanceof HttpError && error.statusCode === 503) {
+      // A service saying "not now" on purpose (a store of its own is down): its words reach the person, with when to try again.
+      request.log.warn({ err: error, method: request.method, url: request.url }, 'dependency unavailable');
+      return reply.status(503).header('retry-after', '5').type('application/json').send(
+        JSON.stringify({ statusCode: 503, error: statusText(503), message: error.message, field: error.field, requestId: request.id }),
+      );
+    }
     const statusCode = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     const field = error instanceof HttpError || error instanceof ValidationError ? error.field : undefined;
     if (statusCode >= 500) {

@@ -1,6 +1,7 @@
 import type { Logger } from '@hoptrack/runtime';
 import { bullConnection as connection, createQueueWorker, type QueueSettings } from '@hoptrack/runtime/queues';
-import { Queue, type Worker } from 'bullmq';
+import { DelayedError, Queue, type Worker } from 'bullmq';
+import { StorageUnavailable } from '../../storage/outage';
 
 export const THUMBNAIL_JOB = 'thumbnail';
 export interface ThumbnailJob {
@@ -24,10 +25,36 @@ export async function enqueueThumbnail(queue: Queue<ThumbnailJob>, photoId: stri
   });
 }
 
+/** Waits between the tries of a job that met the object store down: doubling from 1 s, at most 30 s. */
+export function storageRetryDelayMs(triesStarted: number): number {
+  return Math.min(30_000, 1000 * 2 ** Math.max(0, triesStarted - 1));
+}
+
+/**
+ * A job that meets the object store down (StorageUnavailable) spends none of
+ * its attempts: it is put back as delayed and runs again after
+ * storageRetryDelayMs, for as long as the outage lasts, so every photo is
+ * rendered once the store is back. Its attempts (THUMBNAIL_ATTEMPTS, with
+ * their own backoff) are for the other faults: a database that is down, a bug.
+ */
 export function createThumbnailWorker(
   settings: QueueSettings,
   process: (photoId: string) => Promise<string>,
   logger: Logger,
 ): Worker<ThumbnailJob, string> {
-  return createQueueWorker<ThumbnailJob, string>(settings, (job) => process(job.data.photoId), logger);
+  return createQueueWorker<ThumbnailJob, string>(
+    settings,
+    async (job) => {
+      try {
+        return await process(job.data.photoId);
+      } catch (err) {
+        if (!(err instanceof StorageUnavailable) || !job.token) throw err;
+        const delayMs = storageRetryDelayMs(job.attemptsStarted);
+        logger.warn({ queue: settings.name, jobId: job.id, delayMs, err }, 'object storage unavailable; thumbnail job delayed');
+        await job.moveToDelayed(Date.now() + delayMs, job.token);
+        throw new DelayedError();
+      }
+    },
+    logger,
+  );
 }

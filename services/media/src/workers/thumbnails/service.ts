@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { mediaConfigSchema, type MediaConfig } from '../../config';
 import { database, openConnections } from '../../connections';
 import { renderPhotoVersions } from '../../images/images';
+import { OrphanSweeper } from '../orphans/sweeper';
 import { applyCpuLimits } from './cpu-limits';
 import { processPhoto } from './process-photo';
 import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail, type QueueSettings } from './queue';
@@ -24,7 +25,8 @@ function queueSettings(config: MediaConfig): QueueSettings {
 }
 
 /**
- * The thumbnail worker: its own process, scaled on its own. media.photo.stored.v1
+ * The media worker: thumbnails, and the orphan sweep of the bucket
+ * (../orphans/sweeper.ts). Its own process, scaled on its own. media.photo.stored.v1
  * (JetStream, durable) becomes a BullMQ job; jobs retry with backoff, and a job
  * whose worker died is taken up again once its lock lapses. It serves only
  * /healthz, /readyz and /metrics (queue depth included). What it reads and
@@ -64,7 +66,7 @@ export const mediaWorkerService = defineService({
   },
   // The BullMQ worker takes jobs as soon as it exists (before the port opens; its events wait in the
   // outbox until the relay starts), and at shutdown it stops first, finishing the jobs it holds.
-  workers({ config, logger, metrics, connections, poke }) {
+  workers({ config, logger, metrics, clock, connections, poke }) {
     const settings = queueSettings(config);
     const slots = new RenderSlots(config.THUMBNAIL_CONCURRENCY);
     const render = (original: Buffer) =>
@@ -83,7 +85,19 @@ export const mediaWorkerService = defineService({
     };
     const worker = createThumbnailWorker(settings, (photoId) => processPhoto({ ...deps, logger: logger.child({ photoId }) }, photoId), logger);
     observeQueueWorker(metrics.registry, worker, settings.name);
-    return [{ name: 'thumbnail worker', close: () => worker.close() }];
+    const closers = [{ name: 'thumbnail worker', close: () => worker.close() }];
+    if (config.ORPHAN_SWEEP_MS > 0) {
+      const sweeper = new OrphanSweeper({
+        store: connections.store,
+        db: connections.prisma,
+        logger: logger.child({ component: 'orphan-sweeper' }),
+        registry: metrics.registry,
+        clock,
+        graceMs: config.ORPHAN_GRACE_MS,
+      });
+      closers.push(sweeper.start(config.ORPHAN_SWEEP_MS));
+    }
+    return closers;
   },
   consumers: {
     storedPhotos: ({ config, connections, logger }) =>
