@@ -1,8 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chownSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect as connectNats, type NatsConnection } from 'nats';
 import { READY_BOUND_MS } from './bounds';
 import { eventually } from './events';
 import { freePort } from './processes';
@@ -56,6 +57,8 @@ function serverProcess(name: string, command: string[], port: number, ready: () 
     url: '',
     lines,
     async start() {
+      // Already running: a second process on its port and data would fail and orphan the first.
+      if (child && child.exitCode === null && child.signalCode === null) return;
       const [bin, ...args] = command;
       child = spawn(bin as string, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
@@ -139,4 +142,95 @@ export async function privateRedis(): Promise<PrivateServer> {
   server.url = `redis://127.0.0.1:${port}`;
   await server.start();
   return server;
+}
+
+/** One node of a private NATS cluster: a PrivateServer with its JetStream `server_name`. */
+export interface ClusterNode extends PrivateServer {
+  name: string;
+}
+
+export interface PrivateNatsCluster {
+  nodes: ClusterNode[];
+  /** Every node's client address, comma-joined: NATS_URL as the runtime's connectBus reads it. */
+  url: string;
+  /** Resolves once every running node answers its /healthz (a meta leader elected, its streams and consumers current). */
+  ready(timeoutMs?: number): Promise<void>;
+  /** The node leading a stream's replicas now (its Raft group leader), or null while none is elected. */
+  leaderOf(stream: string): Promise<ClusterNode | null>;
+  /** Stops every node and removes their data. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A JetStream cluster as production runs it (deploy/k8s: three nodes, R3
+ * streams), on loopback: three `nats-server` processes, each with a config
+ * file of its own (client, route and monitoring ports, file storage in a
+ * temporary directory), routed to each other. Each node's process starts on
+ * its port being open — a node alone cannot elect a meta leader, so its
+ * health waits for the others — and the cluster returns once every node
+ * reports healthy.
+ */
+export async function privateNatsCluster(size = 3): Promise<PrivateNatsCluster> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'hoptrack-nats-cluster-'));
+  const ports = await Promise.all(Array.from({ length: size }, async () => ({ client: await freePort(), route: await freePort(), monitor: await freePort() })));
+  const routes = ports.map((p) => `nats-route://127.0.0.1:${p.route}`).join(', ');
+  const nodes = ports.map((p, i): ClusterNode => {
+    const name = `n${i + 1}`;
+    const config = path.join(dir, `${name}.conf`);
+    writeFileSync(
+      config,
+      [
+        `server_name: ${name}`,
+        `listen: 127.0.0.1:${p.client}`,
+        `http: 127.0.0.1:${p.monitor}`,
+        `jetstream { store_dir: "${path.join(dir, name)}" }`,
+        `cluster { name: hoptrack-test, listen: 127.0.0.1:${p.route}, routes: [${routes}] }`,
+      ].join('\n'),
+    );
+    const node = serverProcess(`nats ${name}`, ['nats-server', '-c', config], p.client, () => portOpen(p.client));
+    return Object.assign(node, { name, url: `nats://127.0.0.1:${p.client}` });
+  });
+  const monitor = (i: number, what: string) => fetch(`http://127.0.0.1:${ports[i]?.monitor}/${what}`, { signal: AbortSignal.timeout(2000) });
+  /** Healthy, and knows the meta leader (an early /healthz answers ok before the first election). */
+  const healthy = async (i: number) => {
+    try {
+      if (!(await monitor(i, 'healthz')).ok) return false;
+      const jsz = (await (await monitor(i, 'jsz')).json()) as { meta_cluster?: { leader?: string } };
+      return Boolean(jsz.meta_cluster?.leader);
+    } catch {
+      return false;
+    }
+  };
+  const url = nodes.map((n) => n.url).join(',');
+  let admin: NatsConnection | undefined;
+  const cluster: PrivateNatsCluster = {
+    nodes,
+    url,
+    async ready(timeoutMs = READY_BOUND_MS) {
+      // A node that is down (its client port closed) is not waited for: the others serve without it.
+      const each = () => Promise.all(ports.map(async (p, i) => !(await portOpen(p.client)) || (await healthy(i))));
+      await eventually(async () => (await each()).every(Boolean), 'NATS cluster healthy', timeoutMs);
+    },
+    async leaderOf(stream) {
+      // One connection for the questions, reconnecting to whichever node is up.
+      admin ??= await connectNats({ servers: url.split(','), name: 'test-cluster-admin', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+      // A short timeout: while no leader is elected the question goes unanswered, and the election is timed by it.
+      const jsm = await admin.jetstreamManager({ checkAPI: false, timeout: 1000 });
+      const leader = (await jsm.streams.info(stream)).cluster?.leader;
+      return nodes.find((n) => n.name === leader) ?? null;
+    },
+    async stop() {
+      await admin?.close();
+      await Promise.all(nodes.map((n) => n.stop()));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await Promise.all(nodes.map((n) => n.start()));
+    await cluster.ready();
+  } catch (err) {
+    await cluster.stop();
+    throw err;
+  }
+  return cluster;
 }

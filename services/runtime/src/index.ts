@@ -45,6 +45,7 @@ export { Poller } from './bus/poller';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
 export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADERS, type DeadLetter } from './bus/dead-letters';
 export { startConsumer, sqlInbox, type EventHandlers, type HandlerContext, type Inbox, type InboxGuard, type RunningConsumer } from './bus/consumer';
+export { findGap, sqlPositions, trackPosition, type ConsumerGap, type PositionStore } from './bus/positions';
 export { startReadModels, startEffectConsumers, type ReadModelHandler, type ReadModelHandlers, type Effect, type Effects, type EffectConsumersOptions } from './bus/read-models';
 export { LiveHub, type LiveHubOptions, type StreamObserver } from './live/hub';
 export { startLiveFeed, type LiveFeedOptions, type LiveReaction, type LiveReactions, type LiveSubject, type RunningLiveFeed } from './live/feed';

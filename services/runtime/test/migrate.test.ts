@@ -65,7 +65,12 @@ describe('migrate', () => {
     expect(tables.rows.map((r) => r.table_name)).toEqual(['outbox', 'processed_events']);
     const [part] = busMigrationDirs();
     const sql = readFileSync(path.join(part ?? '', '20200101000000_outbox_inbox', 'migration.sql'), 'utf8');
-    for (const statement of `${OUTBOX_TABLE_SQL}${INBOX_TABLE_SQL}`.split(';').map((s) => s.trim()).filter(Boolean)) expect(sql).toContain(statement);
+    // The positions beside the inbox come from the platform part every service has (db/platform-parts.ts), not this one.
+    const statements = `${OUTBOX_TABLE_SQL}${INBOX_TABLE_SQL}`
+      .split(';')
+      .map((s) => s.trim())
+      .filter((s) => s && !s.includes('consumer_positions') && !s.includes('issue 38'));
+    for (const statement of statements) expect(sql).toContain(statement);
   });
 
   it('refuses a migration edited after it was applied', async () => {

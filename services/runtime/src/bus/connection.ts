@@ -61,7 +61,7 @@ export async function connectBus(options: BusOptions): Promise<Bus> {
       options.logger.info({ nats: status.type, data: String(status.data ?? '') }, 'nats status');
     }
   })().catch(() => undefined);
-  const jsm = await nc.jetstreamManager();
+  const jsm = await retryJetStream(() => nc.jetstreamManager());
   const js = nc.jetstream();
   return {
     namespace: options.namespace,
@@ -94,14 +94,63 @@ export async function ensureStreams(bus: Bus, names: StreamName[] = Object.keys(
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
       num_replicas: bus.streamReplicas,
     };
+    await retryJetStream(async () => {
+      try {
+        const current = (await bus.jsm.streams.info(config.name)).config;
+        // An update is a proposal to the cluster's meta leader: made only when something changed, so
+        // a dozen processes starting together (each ensuring its streams and DEADLETTER) ask for none.
+        const same =
+          current.subjects?.join() === config.subjects.join() &&
+          current.max_age === config.max_age &&
+          current.duplicate_window === config.duplicate_window &&
+          current.num_replicas === config.num_replicas &&
+          current.storage === config.storage &&
+          current.retention === config.retention;
+        if (!same) await bus.jsm.streams.update(config.name, config);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        await bus.jsm.streams.add(config);
+      }
+    });
+  }
+}
+
+/** How long a JetStream API call at start-up is tried before the process gives up (and its orchestrator restarts it). */
+const JETSTREAM_RETRY_MS = 60_000;
+
+/**
+ * JetStream's API on a cluster (NATS_STREAM_REPLICAS=3) does not answer
+ * while a leader is being elected — the meta leader when the cluster starts
+ * or a node is lost, a stream's when its leader's node goes — nor while it
+ * is swamped: a dozen processes starting together, each creating streams and
+ * consumers, made requests time out after 5 s and killed a service at start
+ * (issue 38, item 5). Such failures are retried with backoff for up to
+ * `boundMs`; any other error (a bad config, not found) is thrown at once.
+ */
+export async function retryJetStream<T>(call: () => Promise<T>, boundMs = JETSTREAM_RETRY_MS): Promise<T> {
+  const deadline = Date.now() + boundMs;
+  for (let attempt = 0; ; attempt++) {
     try {
-      await bus.jsm.streams.info(config.name);
-      await bus.jsm.streams.update(config.name, config);
+      return await call();
     } catch (err) {
-      if (!isNotFound(err)) throw err;
-      await bus.jsm.streams.add(config);
+      if (!isTransient(err) || Date.now() >= deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(4000, 250 * 2 ** attempt)));
     }
   }
+}
+
+/**
+ * JetStream API error codes that mean "not now": the cluster is unavailable
+ * (10008), no peers to place replicas on while nodes are down (10005), a
+ * stream or consumer offline while its Raft group has no leader (10118, 10119).
+ */
+const TRANSIENT_API_ERRORS = new Set([10005, 10008, 10118, 10119]);
+
+function isTransient(err: unknown): boolean {
+  const { code, api_error: api } = err as { code?: string; api_error?: { code?: number; err_code?: number } };
+  // The client's own: no answer in time, or no responders (the API's subjects not served right now).
+  if (code === 'TIMEOUT' || code === '503') return true;
+  return api?.code === 503 || TRANSIENT_API_ERRORS.has(api?.err_code ?? 0);
 }
 
 export async function deleteStreams(bus: Bus): Promise<void> {

@@ -16,9 +16,10 @@ import {
 } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { SqlClient } from '../db/sql';
-import { ensureStreams, type Bus } from './connection';
+import { ensureStreams, retryJetStream, type Bus } from './connection';
 import { parkDeadLetter } from './dead-letters';
 import type { ConsumeOutcome } from './metrics';
+import { findGap, keyedPositions, sqlPositions, trackPosition, type ConsumerGap, type PositionStore } from './positions';
 
 /** One handler per event type, typed from the contract in proto/. */
 export type EventHandlers<Tx = SqlClient> = {
@@ -41,6 +42,8 @@ export interface Inbox<Tx = SqlClient> {
    * refuses is marked processed and not applied).
    */
   runOnce(consumer: string, event: Pick<EventEnvelope, 'id' | 'type' | 'data'>, fn: (tx: Tx) => Promise<void>): Promise<boolean>;
+  /** Where the consumer last stood, in the same database (bus/positions.ts): a consumer with a read model finds a gap at its start. */
+  positions?: PositionStore;
 }
 
 /**
@@ -66,6 +69,7 @@ export function sqlInbox<Tx extends SqlClient = SqlClient>(
 ): Inbox<Tx> {
   const { guard } = options;
   return {
+    positions: sqlPositions(db),
     runOnce(consumer, event, fn) {
       const bound = guard?.bind(event);
       return db.$transaction(async (tx) => {
@@ -131,6 +135,12 @@ export interface ConsumerOptions<Tx = SqlClient> {
    * see them before the commit.
    */
   afterCommit?: () => void;
+  /**
+   * Called at start when the stream deleted events past its age that this
+   * consumer never read (it was away longer; bus/positions.ts), after the
+   * error log and the `bus_consumer_missed_events_total` count.
+   */
+  onGap?: (gap: ConsumerGap) => void;
 }
 
 export interface RunningConsumer {
@@ -139,6 +149,19 @@ export interface RunningConsumer {
 }
 
 const ACK_WAIT_MS = 30_000;
+/**
+ * How long each pull request of a consumer lives (nats.js `consume({ expires })`;
+ * its idle heartbeat is half of it). It is also how long the client waits
+ * between its attempts to find its consumer again after a reconnect or missed
+ * heartbeats: with nats.js's 30 s default, consumers resumed 45 s after a
+ * whole JetStream cluster came back and live streams 27 s after (issue 38,
+ * item 5); with 5 s, within about 5 s of JetStream answering again. The cost
+ * is one pull request per idle consumer every 5 s. The live feed's ordered
+ * consumers use it too.
+ */
+export const PULL_EXPIRES_MS = 5000;
+/** How often a consumer with a read model takes its position (one look at the stream and the consumer, a row written when caught up). */
+const POSITION_INTERVAL_MS = 60_000;
 /** Deliveries of one event before it is parked. */
 const MAX_DELIVER = 20;
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
@@ -155,7 +178,7 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
   if (types.length === 0) throw new Error(`consumer ${options.durable} has no handlers`);
   // Where this consumer parks what it cannot handle.
   await ensureStreams(bus, ['DEADLETTER']);
-  await bus.jsm.consumers.add(stream, {
+  await retryJetStream(() => bus.jsm.consumers.add(stream, {
     durable_name: options.durable,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
@@ -165,11 +188,14 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
     max_ack_pending: options.maxAckPending ?? 64,
     max_deliver: options.maxDeliver ?? MAX_DELIVER,
     ack_wait: nanos(options.ackWaitMs ?? ACK_WAIT_MS),
-  });
+  }));
   // What it reads is what its handlers name in this stream (a consumer given a shared handler map reads only its stream's part).
   bus.consumers.push({ stream: options.stream, durable: options.durable, types: types.filter((type) => streamOf(type) === options.stream) });
-  const consumer = await bus.js.consumers.get(stream, options.durable);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxAckPending ?? 64 });
+  const positions = options.inbox?.positions ? keyedPositions(options.inbox.positions, `${options.stream}/`) : undefined;
+  if (positions) await reportGap(options, stream, positions);
+  const tracker = positions ? trackPosition({ bus, stream, durable: options.durable, store: positions, logger, intervalMs: POSITION_INTERVAL_MS }) : undefined;
+  const consumer = await retryJetStream(() => bus.js.consumers.get(stream, options.durable));
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxAckPending ?? 64, expires: PULL_EXPIRES_MS });
 
   const loop = (async () => {
     for await (const msg of messages) {
@@ -179,10 +205,25 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
 
   return {
     async stop() {
+      tracker?.stop();
       await messages.close();
       await loop;
     },
   };
+}
+
+/**
+ * A consumer back after longer than its stream's age says so, before it
+ * reads on: the events it never read are gone, and its read model may lack
+ * what they said. Not silent (an error, a count, an alert: ConsumerMissedEvents);
+ * rebuilding the read model is the operator's step (docs/operations.md).
+ */
+async function reportGap<Tx>(options: ConsumerOptions<Tx>, stream: string, positions: PositionStore): Promise<void> {
+  const gap = await findGap(options.bus, stream, options.durable, positions);
+  if (!gap) return;
+  options.logger.error({ stream, consumer: options.durable, from: gap.from, to: gap.to }, "consumer missed events deleted past the stream's age: rebuild its read model");
+  options.bus.metrics?.missed.inc({ consumer: options.durable }, gap.to - gap.from + 1);
+  options.onGap?.(gap);
 }
 
 /**

@@ -7,6 +7,8 @@ export interface BusMetrics {
   published: Counter<'type'>;
   consumed: Counter<'consumer' | 'type' | 'outcome'>;
   handlerDuration: Histogram<'consumer' | 'type'>;
+  /** Events a consumer's stream deleted before it read them (bus/positions.ts): at most this many were for it. */
+  missed: Counter<'consumer'>;
 }
 
 /**
@@ -69,6 +71,12 @@ export function instrumentBus(bus: Bus, registry: Registry): void {
       help: 'Time to apply one event (inbox and handler)',
       labelNames: ['consumer', 'type'] as const,
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers: [registry],
+    }),
+    missed: new Counter({
+      name: 'bus_consumer_missed_events_total',
+      help: "Events deleted past the stream's age before the consumer read them, found at its start (an upper bound: some may not have been for it)",
+      labelNames: ['consumer'] as const,
       registers: [registry],
     }),
   };

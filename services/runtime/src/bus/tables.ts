@@ -5,6 +5,8 @@ import { packageDir } from '../package-dir';
 const BUS_PART = 'migrations/bus';
 const BUS_MIGRATION = readFileSync(path.join(packageDir('@hoptrack/runtime'), BUS_PART, '20200101000000_outbox_inbox', 'migration.sql'), 'utf8');
 const INBOX_START = BUS_MIGRATION.indexOf('CREATE TABLE IF NOT EXISTS "processed_events"');
+/** The consumers' positions (bus/positions.ts), a platform part every service's database has (db/platform-parts.ts). */
+const POSITIONS_MIGRATION = readFileSync(path.join(packageDir('@hoptrack/runtime'), 'migrations/positions', '20261127030000_consumer_positions', 'migration.sql'), 'utf8');
 
 /**
  * The outbox and inbox tables, as the bus part's migration makes them (one
@@ -14,7 +16,8 @@ const INBOX_START = BUS_MIGRATION.indexOf('CREATE TABLE IF NOT EXISTS "processed
  * create them from these.
  */
 export const OUTBOX_TABLE_SQL = BUS_MIGRATION.slice(0, INBOX_START);
-export const INBOX_TABLE_SQL = BUS_MIGRATION.slice(INBOX_START);
+/** The inbox: what each consumer processed, and where it last stood (its position, read at its start). */
+export const INBOX_TABLE_SQL = `${BUS_MIGRATION.slice(INBOX_START)}\n${POSITIONS_MIGRATION}`;
 
 /**
  * The same tables as a migration part (runtime migrations/bus): a new service

@@ -4,12 +4,15 @@ import { packageDir } from '../package-dir';
 /**
  * The platform's own tables, in every service's database whatever its
  * definition says: what the runtime itself keeps per request (the answers of
- * idempotent writes, http/idempotency.ts). Applied by migrateDatabase with the
+ * idempotent writes, http/idempotency.ts) and per consumer (its position,
+ * bus/positions.ts). Applied by migrateDatabase with the
  * service's migrations; the services' Prisma schemas do not declare them (the
  * schema check holds them to these migrations instead).
  */
 export const PLATFORM_PARTS = {
   requests: { tables: ['idempotent_requests'], migrations: 'migrations/requests' },
+  // Where each consumer with a read model last stood (bus/positions.ts): a gap past the streams' age is found at its start.
+  positions: { tables: ['consumer_positions'], migrations: 'migrations/positions' },
 } as const;
 
 export function platformMigrationDirs(): string[] {

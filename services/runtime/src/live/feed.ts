@@ -1,6 +1,7 @@
 import { parseEvent, streamNameFor, type DeclaredPush, type EventEnvelope, type StreamName } from '@hoptrack/proto';
 import { DeliverPolicy, type ConsumerMessages } from 'nats';
 import type { Bus } from '../bus/connection';
+import { PULL_EXPIRES_MS } from '../bus/consumer';
 import type { Logger } from '../logger';
 import type { LiveHub } from './hub';
 
@@ -97,7 +98,7 @@ export async function startLiveFeed(options: LiveFeedOptions): Promise<RunningLi
   const running = await Promise.all(
     [...liveHandlers(options.pushes, options.reactions, logger)].map(async ([stream, handle]) => {
       const consumer = await bus.js.consumers.get(streamNameFor(bus.namespace, stream), { deliver_policy: DeliverPolicy.New });
-      const messages: ConsumerMessages = await consumer.consume();
+      const messages: ConsumerMessages = await consumer.consume({ expires: PULL_EXPIRES_MS });
       const loop = (async () => {
         for await (const msg of messages) {
           try {

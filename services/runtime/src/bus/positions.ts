@@ -1,0 +1,96 @@
+import type { Logger } from 'pino';
+import type { SqlClient } from '../db/sql';
+import type { Bus } from './connection';
+
+/**
+ * Where a consumer with a read model last stood, kept in its own database
+ * (issue 38, item 8): a stream sequence up to which it had handled every
+ * event for it. JetStream deletes events past the stream's age (7 days); a
+ * consumer away longer finds the events it never read gone, and the server
+ * moves it past them without a word. Its own position says so: when the
+ * stream's first event is past the position, events in between were deleted
+ * unread, and some may have been for it.
+ *
+ * Why not JetStream's own consumer state: a filtered consumer's delivered
+ * sequence stays at the last event *for it* (measured: at 1 on a stream
+ * whose first was 9 while it was caught up), so a quiet consumer would look
+ * like one that missed a week. The position is taken only when the consumer
+ * has nothing pending, as the stream's last sequence at that moment.
+ *
+ * Kept in the consumer's database, so a database restored from a backup
+ * carries the position it had then, and the check runs against it.
+ */
+export interface PositionStore {
+  load(durable: string): Promise<number | null>;
+  save(durable: string, streamSeq: number): Promise<void>;
+}
+
+/** The platform part `positions` (runtime migrations/positions): one row per durable. */
+export function sqlPositions<Tx extends SqlClient>(db: { $transaction<R>(fn: (tx: Tx) => Promise<R>): Promise<R> }): PositionStore {
+  return {
+    async load(durable) {
+      const rows = await db.$transaction((tx) =>
+        tx.$queryRawUnsafe<Array<{ seq: string }>>('SELECT "stream_seq"::text AS "seq" FROM "consumer_positions" WHERE "durable" = $1', durable),
+      );
+      return rows[0] ? Number(rows[0].seq) : null;
+    },
+    async save(durable, streamSeq) {
+      // Never backwards: two copies of a consumer save side by side, and the later save may carry the older look.
+      await db.$transaction((tx) =>
+        tx.$executeRawUnsafe(
+          `INSERT INTO "consumer_positions" ("durable", "stream_seq", "recorded_at") VALUES ($1, $2, now())
+           ON CONFLICT ("durable") DO UPDATE SET "stream_seq" = GREATEST("consumer_positions"."stream_seq", EXCLUDED."stream_seq"), "recorded_at" = now()`,
+          durable,
+          streamSeq,
+        ),
+      );
+    },
+  };
+}
+
+/** Events a consumer never read that its stream no longer holds: sequences `from`..`to`. */
+export interface ConsumerGap {
+  stream: string;
+  durable: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * The gap, if any, between where the consumer last stood and the stream's
+ * first event. Null for a consumer without a position yet (it has read
+ * nothing, or predates positions: it reads the stream from its start).
+ */
+export async function findGap(bus: Bus, stream: string, durable: string, store: PositionStore): Promise<ConsumerGap | null> {
+  const position = await store.load(durable);
+  if (position === null) return null;
+  // An empty stream reports first = last + 1, so the same comparison holds for it.
+  const first = (await bus.jsm.streams.info(stream)).state.first_seq;
+  if (first <= position + 1) return null;
+  return { stream, durable, from: position + 1, to: first - 1 };
+}
+
+/**
+ * Takes the consumer's position every `intervalMs` while it runs: the
+ * stream's last sequence read *before* a look at the consumer that finds
+ * nothing pending and nothing unacknowledged — every event up to it was
+ * handled. A look that finds work pending saves nothing.
+ */
+export function trackPosition(options: { bus: Bus; stream: string; durable: string; store: PositionStore; logger: Logger; intervalMs: number }): { stop(): void; once(): Promise<void> } {
+  const { bus, stream, durable, store, logger } = options;
+  const once = async () => {
+    const last = (await bus.jsm.streams.info(stream)).state.last_seq;
+    const info = await bus.jsm.consumers.info(stream, durable);
+    if (info.num_pending === 0 && info.num_ack_pending === 0 && last > 0) await store.save(durable, last);
+  };
+  const timer = setInterval(() => {
+    once().catch((err: unknown) => logger.warn({ err, durable }, 'consumer position not taken'));
+  }, options.intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), once };
+}
+
+/** The same store under keys of `prefix` + durable (one database's consumers of several streams). */
+export function keyedPositions(store: PositionStore, prefix: string): PositionStore {
+  return { load: (durable) => store.load(prefix + durable), save: (durable, seq) => store.save(prefix + durable, seq) };
+}
