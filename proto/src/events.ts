@@ -71,6 +71,12 @@ export const eventSchemas = {
    * the person, then reports user.erased.v1. Replays erase nothing more.
    */
   'user.deleted.v1': z.object({ userId: uuid }),
+  /**
+   * A consumer of USERS (`consumer`, its durable) found events its stream deleted unread — it was
+   * away longer than the streams' age: auth announces again every account changed since `since`
+   * (user.updated.v1, ordered by version) and every deletion recorded since (user.deleted.v1).
+   */
+  'user.changes.requested.v1': z.object({ since: z.string(), consumer: z.string() }),
   /** `service` erased everything of userId it held (its answer to user.deleted.v1). */
   'user.erased.v1': z.object({ userId: uuid, service: z.string() }),
   /** userId asked for their data (POST /api/me/export): every service contributes its part. */

@@ -5,6 +5,8 @@ export * from './define';
 
 /** What the audience module's consumers read in every service that keeps the part (runtime startAudience). */
 const PEOPLE = ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1'] as const satisfies readonly EventType[];
+/** A people read model that missed events asks auth for the changes since (runtime audience/consumer.ts). */
+const ASKS_PEOPLE_CHANGES = ['user.changes.requested.v1'] as const satisfies readonly EventType[];
 const GRAPH = [
   'social.friendship.requested.v1',
   'social.friendship.accepted.v1',
@@ -38,20 +40,20 @@ export const PROCESS_CONTRACTS = defineProcesses({
     service: 'auth',
     role: 'accounts, sessions of sign-in, tokens; coordinates erasure and export',
     publishes: ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1', 'user.export.requested.v1', ...EXPORTS.publishes],
-    consumes: ['user.erased.v1', 'user.export.ready.v1', ...EXPORTS.consumes],
+    consumes: ['user.erased.v1', 'user.export.ready.v1', ...ASKS_PEOPLE_CHANGES, ...EXPORTS.consumes],
     lifecycle: { export: true },
   },
   'social-graph': {
     service: 'social-graph',
     role: 'friendships, blocks, mutes, pins; stat tiles',
-    publishes: [...GRAPH, 'social.friend.pinned.v1', 'social.friend.unpinned.v1', ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: [...GRAPH, 'social.friend.pinned.v1', 'social.friend.unpinned.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...SESSION_CHANGES, ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
   media: {
     service: 'media',
     role: 'albums, photos, files; assembles data exports',
-    publishes: ['media.photo.stored.v1', 'media.photo.deleted.v1', 'user.export.ready.v1', ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: ['media.photo.stored.v1', 'media.photo.deleted.v1', 'user.export.ready.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, 'user.export.contributed.v1', ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
@@ -64,14 +66,14 @@ export const PROCESS_CONTRACTS = defineProcesses({
   places: {
     service: 'places',
     role: 'bars, beers, reviews',
-    publishes: ['place.review.created.v1', 'place.review.deleted.v1', ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: ['place.review.created.v1', 'place.review.deleted.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
   sessions: {
     service: 'sessions',
     role: 'beer sessions, likes, comments, reactions; the feed',
-    publishes: [...SESSION_CHANGES, ...SESSION_INTERACTIONS, ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: [...SESSION_CHANGES, ...SESSION_INTERACTIONS, ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, 'session.updated.v1', 'session.deleted.v1', ...SESSION_INTERACTIONS, ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
@@ -94,14 +96,14 @@ export const PROCESS_CONTRACTS = defineProcesses({
   messaging: {
     service: 'messaging',
     role: 'conversations, messages; the live stream',
-    publishes: ['message.sent.v1', 'message.read.v1', 'presence.changed.v1', ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: ['message.sent.v1', 'message.read.v1', 'presence.changed.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
   notifications: {
     service: 'notifications',
     role: 'each person\'s notifications; digests by mail',
-    publishes: ['notification.changed.v1', ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: ['notification.changed.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [
       ...PEOPLE,
       ...GRAPH,
@@ -120,7 +122,7 @@ export const PROCESS_CONTRACTS = defineProcesses({
   challenges: {
     service: 'challenges',
     role: 'daily challenges, progress, invitations',
-    publishes: ['challenge.completed.v1', 'challenge.invited.v1', 'challenge.invitation.answered.v1', ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: ['challenge.completed.v1', 'challenge.invited.v1', 'challenge.invitation.answered.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, ...SESSION_CHANGES, 'media.photo.stored.v1', 'media.photo.deleted.v1', 'place.review.created.v1', 'place.review.deleted.v1', ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },

@@ -55,6 +55,8 @@ export const authConfigSchema = serviceConfigSchema(
      * auth's server, database `<auth database>_erasure_ledger`.
      */
     ERASURE_LEDGER_URL: z.url().optional(),
+    /** The durable consumer of the people read models' user.changes.requested.v1 (one per deployment). */
+    CHANGES_CONSUMER: z.string().default('auth-user-changes'),
     /** The durable consumer of media's user.export.ready.v1 (one per deployment); auth's own export part is `<this>-export`. */
     EXPORT_CONSUMER: z.string().default('auth-exports'),
     /** How long a ready export may be downloaded. */

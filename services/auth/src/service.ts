@@ -1,4 +1,4 @@
-import { defineService, exportConsumer, startConsumer, type BuildContext } from '@hoptrack/runtime';
+import { defineService, exportConsumer, startConsumer, type BuildContext, type EventHandlers } from '@hoptrack/runtime';
 import { buildAuthApp } from './app';
 import { authConfigSchema, type AuthConfig } from './config';
 import { database, openConnections, type AuthConnections } from './connections';
@@ -35,16 +35,27 @@ export const authService = defineService({
         resweep: config.ERASURE_RESWEEP_MS > 0,
         clock,
       }),
+    // A people read model that missed events past the streams' age asks for what changed since (issue 38, item 8).
+    // A long history of changes takes a while to page through: two minutes before a redelivery.
+    userChanges: (context) =>
+      usersConsumer(context, context.config.CHANGES_CONSUMER, 'user-changes', {
+        'user.changes.requested.v1': async (event) => void (await context.parts.accounts.reannounceSince(new Date(event.data.since), event.id)),
+      }, 120_000),
     // Auth's own part of each data export (issue 24): the consumer is `<EXPORT_CONSUMER>-export`.
     export: exportConsumer('auth', ({ config, parts }) => ({ durable: config.EXPORT_CONSUMER, build: (userId) => parts.exports.part(userId) })),
     // Media's report that an export's zip is ready: the export becomes downloadable and the person is mailed.
-    exportReady: ({ config, connections, logger, parts }) =>
-      startConsumer({
-        bus: connections.bus,
-        stream: 'USERS',
-        durable: config.EXPORT_CONSUMER,
-        logger: logger.child({ component: 'exports' }),
-        handlers: { 'user.export.ready.v1': (event) => parts.exports.markReady(event.data) },
-      }),
+    exportReady: (context) =>
+      usersConsumer(context, context.config.EXPORT_CONSUMER, 'exports', { 'user.export.ready.v1': (event) => context.parts.exports.markReady(event.data) }),
   },
 });
+
+/** One of auth's own consumers of the USERS stream, on the service's bus, logging as `component`. */
+function usersConsumer(
+  { connections, logger }: Pick<BuildContext<AuthConfig, AuthConnections>, 'connections' | 'logger'>,
+  durable: string,
+  component: string,
+  handlers: EventHandlers,
+  ackWaitMs?: number,
+) {
+  return startConsumer({ bus: connections.bus, stream: 'USERS', durable, logger: logger.child({ component }), handlers, ...(ackWaitMs ? { ackWaitMs } : {}) });
+}

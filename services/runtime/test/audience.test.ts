@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamNameFor, type UserSnapshot } from '@hoptrack/proto';
-import { consumerSettled, memoryLogger, publishEvent, testDatabaseUrl, testNamespace, testUserSnapshot } from '@hoptrack/testing';
+import { consumerSettled, memoryLogger, publishEvent, readEvents, testDatabaseUrl, testNamespace, testUserSnapshot } from '@hoptrack/testing';
 import { accessOf, accessToMany, audienceSql, canSee, type Access } from '../src/audience/policy';
 import { startAudience, audienceDurables } from '../src/audience/consumer';
 import { tokenVersionCheck } from '../src/audience/revocation';
@@ -13,6 +13,7 @@ import { audienceMigrationDirs } from '../src/audience/tables';
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
 import { INBOX_TABLE_SQL } from '../src/bus/tables';
 import { startConsumer, type RunningConsumer } from '../src/bus/consumer';
+import { sqlPositions } from '../src/bus/positions';
 import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
 import { pgSqlClient } from '../src/db/pg-sql-client';
@@ -265,5 +266,26 @@ describe('an erased person', () => {
     expect(hashes.some((h) => h.id_hash.includes(gone.id))).toBe(false);
     expect(hashes.length).toBeGreaterThan(0);
     await Promise.all(running.map((c) => c.stop()));
+  });
+});
+
+describe('a people read model that missed events', () => {
+  it('asks auth for the changes since it was last caught up (user.changes.requested.v1), once per gap', async () => {
+    const gapPrefix = `gap${randomUUID().slice(0, 6)}`;
+    const positions = sqlPositions(pgSqlClient(pool));
+    const stream = streamNameFor(bus.namespace, 'USERS');
+    // It was caught up at the stream's end; then events came and the stream lost them (purged, as by its age).
+    await positions.save(`USERS/${gapPrefix}-people`, (await bus.jsm.streams.info(stream)).state.last_seq);
+    const caughtUpAt = (await positions.load(`USERS/${gapPrefix}-people`))?.recordedAt;
+    await publishEvent(bus, 'user.registered.v1', person());
+    await bus.jsm.streams.purge(stream);
+    const started = await startAudience({ bus, db: pgSqlClient(pool), durable: gapPrefix, logger, parts: ['people'] });
+    await Promise.all(started.map((c) => c.stop()));
+    // A second start (same gap: the position did not move) asks again under the same msg id, which JetStream drops.
+    await Promise.all((await startAudience({ bus, db: pgSqlClient(pool), durable: gapPrefix, logger, parts: ['people'] })).map((c) => c.stop()));
+    const requests = (await readEvents(bus, 'USERS', 'user.changes.requested.v1')).filter((e) => e.data.consumer === `${gapPrefix}-people`);
+    expect(requests).toHaveLength(1);
+    // Since when it was last caught up, less the margin for the two clocks.
+    expect(Date.parse(requests[0]?.data.since ?? '')).toBe((caughtUpAt?.getTime() ?? 0) - 3600_000);
   });
 });

@@ -24,7 +24,7 @@ import { toSnapshot } from './user-views';
 export interface AccountsDeps {
   prisma: PrismaClient;
   /** Where every deletion is recorded before it commits, outside the backed-up data (a restore erases them again). */
-  ledger: Pick<ErasureLedger, 'record'>;
+  ledger: Pick<ErasureLedger, 'record' | 'pageSince'>;
   outbox: Outbox;
   /** Asks the relay to publish now what the last commit wrote to the outbox. */
   onEventsCommitted: () => void;
@@ -214,7 +214,7 @@ export class Accounts {
 
   /** The deletion's one transaction; the ledger has the id first, so a restore can never miss it. Null: no such account. */
   private async erase(userId: string, requestId: string): Promise<string | null> {
-    await this.deps.ledger.record(userId);
+    await this.deps.ledger.record(userId, this.deps.clock());
     let eventId: string | null = null;
     await this.deps.prisma.$transaction(async (tx) => {
       const user = await users.lockById(tx, userId);
@@ -229,6 +229,44 @@ export class Accounts {
     });
     if (eventId) this.deps.onEventsCommitted();
     return eventId;
+  }
+
+  /**
+   * A people read model missed events past the streams' age and asked
+   * (user.changes.requested.v1): every account changed since `since` is
+   * announced again (its current snapshot, ordered by version, so a consumer
+   * that has it changes nothing) and every deletion the ledger recorded since
+   * (user.deleted.v1; a replay erases nothing more where it was applied).
+   * Page by page: the cost is the changes since, not the history.
+   */
+  async reannounceSince(since: Date, requestId: string): Promise<{ updated: number; deleted: number }> {
+    const PAGE = 500;
+    let updated = 0;
+    let deleted = 0;
+    for (let after: string | null = null; ; ) {
+      const page = await users.changedSince(this.deps.prisma, since, after, PAGE);
+      await this.deps.prisma.$transaction(async (tx) => {
+        for (const user of page) await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(user), requestId);
+      });
+      updated += page.length;
+      if (page.length < PAGE) break;
+      after = page.at(-1)?.id ?? null;
+    }
+    for (let after: string | null = null; ; ) {
+      const ids = await this.deps.ledger.pageSince(since, after, PAGE);
+      // A ledger entry whose deletion failed (the account is still here) was announced above, not as deleted.
+      const alive = await users.existing(this.deps.prisma, ids);
+      const gone = ids.filter((id) => !alive.has(id));
+      await this.deps.prisma.$transaction(async (tx) => {
+        for (const userId of gone) await this.deps.outbox.enqueue(tx, 'user.deleted.v1', { userId }, requestId);
+      });
+      deleted += gone.length;
+      if (ids.length < PAGE) break;
+      after = ids.at(-1) ?? null;
+    }
+    this.deps.onEventsCommitted();
+    this.deps.logger.info({ since: since.toISOString(), updated, deleted }, 'accounts announced again for a read model that missed events');
+    return { updated, deleted };
   }
 
   /** A new link replaces the pending one (the older link stops working). */

@@ -28,9 +28,9 @@ export class ErasureLedger {
     );
   }
 
-  /** Records the deletion before it commits (a deletion that then fails is erased again on a restore, as its owner asked). */
-  async record(userId: string): Promise<void> {
-    await this.pool.query('INSERT INTO erasure_ledger (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING', [userId]);
+  /** Records the deletion before it commits (a deletion that then fails is erased again on a restore, as its owner asked); `at` by auth's clock, as its accounts' changes. */
+  async record(userId: string, at: Date): Promise<void> {
+    await this.pool.query('INSERT INTO erasure_ledger (user_id, recorded_at) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING', [userId, at]);
   }
 
   /** Up to `limit` ids after `after` (keyset paging: a restore reads the ledger in pages, never at once). */
@@ -38,6 +38,15 @@ export class ErasureLedger {
     const rows = await this.pool.query<{ user_id: string }>(
       'SELECT user_id::text AS user_id FROM erasure_ledger WHERE $1::uuid IS NULL OR user_id > $1::uuid ORDER BY user_id LIMIT $2',
       [after, limit],
+    );
+    return rows.rows.map((row) => row.user_id);
+  }
+
+  /** Up to `limit` ids recorded at or after `since`, after `after` (a re-announcement of the deletions a consumer missed). */
+  async pageSince(since: Date, after: string | null, limit: number): Promise<string[]> {
+    const rows = await this.pool.query<{ user_id: string }>(
+      'SELECT user_id::text AS user_id FROM erasure_ledger WHERE recorded_at >= $1 AND ($2::uuid IS NULL OR user_id > $2::uuid) ORDER BY user_id LIMIT $3',
+      [since, after, limit],
     );
     return rows.rows.map((row) => row.user_id);
   }

@@ -26,6 +26,14 @@ const changed = (now: Date) => ({ updatedAt: now, version: { increment: 1 } });
 
 /** All reads and writes of the users table. */
 export const usersRepository = {
+  /** Up to `limit` accounts changed at or after `since`, after `afterId` in id order (keyset pages: a re-announcement). */
+  changedSince(db: Db, since: Date, afterId: string | null, limit: number): Promise<User[]> {
+    return db.user.findMany({ where: { updatedAt: { gte: since }, ...(afterId ? { id: { gt: afterId } } : {}) }, orderBy: { id: 'asc' }, take: limit });
+  },
+  /** Which of these ids are accounts. */
+  async existing(db: Db, ids: string[]): Promise<Set<string>> {
+    return new Set((await db.user.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((u) => u.id));
+  },
   findById(db: Db, id: string): Promise<User | null> {
     return db.user.findUnique({ where: { id } });
   },

@@ -1,7 +1,9 @@
-import { streamNameFor, type StreamName, type UserSnapshot } from '@hoptrack/proto';
+import { randomUUID } from 'node:crypto';
+import { eventSchemas, streamNameFor, subjectFor, type EventEnvelope, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import type { RunningConsumer } from '../bus/consumer';
+import type { ConsumerGap } from '../bus/positions';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
 import { audienceInbox, forgetPerson } from './erased';
@@ -116,6 +118,7 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
         logger,
         inbox,
         streams: { USERS: { 'user.registered.v1': apply, 'user.updated.v1': apply, 'user.deleted.v1': erase } },
+        onGap: (gap) => requestUserChanges(options.bus, gap),
       })),
     );
   }
@@ -123,4 +126,27 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
     running.push(...(await startReadModels<Tx>({ bus: options.bus, durable: durables.graph.durable, logger, inbox, streams: { SOCIAL: graphHandlers } })));
   }
   return running;
+}
+
+/**
+ * How far before a gap's `since` auth is asked to look: the position's time is the consumer
+ * database's clock and `updated_at` auth's, and a margin costs only a few more snapshots
+ * (applied by version, so a resent one changes nothing).
+ */
+const CHANGES_MARGIN_MS = 3600_000;
+
+/**
+ * The people read model missed events (it was away longer than the streams' age): it asks
+ * auth to announce again what changed since it was last caught up (user.changes.requested.v1).
+ * Straight to the bus at the consumer's start, with a msg id per consumer and gap: if the
+ * publish fails, the start fails and the next start, finding the same gap, asks again.
+ */
+async function requestUserChanges(bus: Bus, gap: ConsumerGap): Promise<void> {
+  const envelope: EventEnvelope<'user.changes.requested.v1'> = {
+    id: randomUUID(),
+    type: 'user.changes.requested.v1',
+    occurredAt: new Date().toISOString(),
+    data: eventSchemas['user.changes.requested.v1'].parse({ since: new Date(gap.since.getTime() - CHANGES_MARGIN_MS).toISOString(), consumer: gap.durable }),
+  };
+  await bus.publish(subjectFor(bus.namespace, 'user.changes.requested.v1'), JSON.stringify(envelope), `changes:${gap.durable}:${gap.from}-${gap.to}`);
 }

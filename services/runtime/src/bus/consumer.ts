@@ -138,9 +138,11 @@ export interface ConsumerOptions<Tx = SqlClient> {
   /**
    * Called at start when the stream deleted events past its age that this
    * consumer never read (it was away longer; bus/positions.ts), after the
-   * error log and the `bus_consumer_missed_events_total` count.
+   * error log and the `bus_consumer_missed_events_total` count: e.g. ask the
+   * owner to announce again what changed since. Awaited before the consumer
+   * reads on; if it throws, the start fails and the next start finds the gap again.
    */
-  onGap?: (gap: ConsumerGap) => void;
+  onGap?: (gap: ConsumerGap) => Promise<void> | void;
 }
 
 export interface RunningConsumer {
@@ -208,6 +210,8 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
       tracker?.stop();
       await messages.close();
       await loop;
+      // Where it stands as it goes (a graceful stop is the usual start of a long absence).
+      await tracker?.once().catch((err: unknown) => logger.warn({ err, durable: options.durable }, 'consumer position not taken at stop'));
     },
   };
 }
@@ -215,15 +219,15 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
 /**
  * A consumer back after longer than its stream's age says so, before it
  * reads on: the events it never read are gone, and its read model may lack
- * what they said. Not silent (an error, a count, an alert: ConsumerMissedEvents);
- * rebuilding the read model is the operator's step (docs/operations.md).
+ * what they said. Not silent (an error, a count, an alert: ConsumerMissedEvents),
+ * and `onGap` repairs what it can (the people read models ask auth again).
  */
 async function reportGap<Tx>(options: ConsumerOptions<Tx>, stream: string, positions: PositionStore): Promise<void> {
   const gap = await findGap(options.bus, stream, options.durable, positions);
   if (!gap) return;
   options.logger.error({ stream, consumer: options.durable, from: gap.from, to: gap.to }, "consumer missed events deleted past the stream's age: rebuild its read model");
   options.bus.metrics?.missed.inc({ consumer: options.durable }, gap.to - gap.from + 1);
-  options.onGap?.(gap);
+  await options.onGap?.(gap);
 }
 
 /**

@@ -20,8 +20,14 @@ import type { Bus } from './connection';
  * Kept in the consumer's database, so a database restored from a backup
  * carries the position it had then, and the check runs against it.
  */
+export interface Position {
+  streamSeq: number;
+  /** When it was taken (the database's clock): the consumer had handled everything published before. */
+  recordedAt: Date;
+}
+
 export interface PositionStore {
-  load(durable: string): Promise<number | null>;
+  load(durable: string): Promise<Position | null>;
   save(durable: string, streamSeq: number): Promise<void>;
 }
 
@@ -30,9 +36,10 @@ export function sqlPositions<Tx extends SqlClient>(db: { $transaction<R>(fn: (tx
   return {
     async load(durable) {
       const rows = await db.$transaction((tx) =>
-        tx.$queryRawUnsafe<Array<{ seq: string }>>('SELECT "stream_seq"::text AS "seq" FROM "consumer_positions" WHERE "durable" = $1', durable),
+        tx.$queryRawUnsafe<Array<{ seq: string; at: Date }>>('SELECT "stream_seq"::text AS "seq", "recorded_at" AS "at" FROM "consumer_positions" WHERE "durable" = $1', durable),
       );
-      return rows[0] ? Number(rows[0].seq) : null;
+      const row = rows[0];
+      return row ? { streamSeq: Number(row.seq), recordedAt: new Date(row.at) } : null;
     },
     async save(durable, streamSeq) {
       // Never backwards: two copies of a consumer save side by side, and the later save may carry the older look.
@@ -48,12 +55,14 @@ export function sqlPositions<Tx extends SqlClient>(db: { $transaction<R>(fn: (tx
   };
 }
 
-/** Events a consumer never read that its stream no longer holds: sequences `from`..`to`. */
+/** Events a consumer never read that its stream no longer holds: sequences `from`..`to`, all published after `since`. */
 export interface ConsumerGap {
   stream: string;
   durable: string;
   from: number;
   to: number;
+  /** When the consumer was last known caught up: what it missed came after. */
+  since: Date;
 }
 
 /**
@@ -66,8 +75,8 @@ export async function findGap(bus: Bus, stream: string, durable: string, store: 
   if (position === null) return null;
   // An empty stream reports first = last + 1, so the same comparison holds for it.
   const first = (await bus.jsm.streams.info(stream)).state.first_seq;
-  if (first <= position + 1) return null;
-  return { stream, durable, from: position + 1, to: first - 1 };
+  if (first <= position.streamSeq + 1) return null;
+  return { stream, durable, from: position.streamSeq + 1, to: first - 1, since: position.recordedAt };
 }
 
 /**

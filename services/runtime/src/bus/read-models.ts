@@ -2,7 +2,7 @@ import type { EventEnvelope, EventType, StreamName } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { SqlClient } from '../db/sql';
 import type { Bus } from './connection';
-import { startConsumer, type HandlerContext, type Inbox, type RunningConsumer } from './consumer';
+import { startConsumer, type ConsumerOptions, type HandlerContext, type Inbox, type RunningConsumer } from './consumer';
 
 /** A read-model handler: the event's data, applied inside the inbox transaction. */
 export type ReadModelHandler<Tx, T extends EventType> = (data: EventEnvelope<T>['data'], tx: Tx) => Promise<void>;
@@ -17,6 +17,8 @@ export interface ReadModelOptions<Tx extends SqlClient> {
   inbox: Inbox<Tx>;
   /** The handlers of each stream read (one durable per stream; `durable` is suffixed when there are several). */
   streams: Partial<Record<StreamName, ReadModelHandlers<Tx>>>;
+  /** What a consumer that missed events past its stream's age does about it (ConsumerOptions.onGap). */
+  onGap?: ConsumerOptions<Tx>['onGap'];
 }
 
 function inTransaction<Tx, T extends EventType>(handler: ReadModelHandler<Tx, T>) {
@@ -50,6 +52,7 @@ export async function startReadModels<Tx extends SqlClient>(options: ReadModelOp
         stream,
         durable: entries.length === 1 ? options.durable : `${options.durable}-${stream.toLowerCase()}`,
         handlers: wrap<Tx>(handlers),
+        ...(options.onGap ? { onGap: options.onGap } : {}),
       }),
     ),
   );
