@@ -32,7 +32,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS']);
-  const ledger = new ErasureLedger(ledgerUrlFor(config.DATABASE_URL, config.ERASURE_LEDGER_URL));
+  const ledger = new ErasureLedger(ledgerUrlFor(config.DATABASE_URL, config.ERASURE_LEDGER_URL), logger);
   await ledger.prepare();
   return {
     prisma,

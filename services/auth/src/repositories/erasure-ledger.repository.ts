@@ -1,4 +1,4 @@
-import { ensureDatabase } from '@hoptrack/runtime';
+import { ensureDatabase, type Logger } from '@hoptrack/runtime';
 import pg from 'pg';
 
 /**
@@ -14,9 +14,15 @@ import pg from 'pg';
 export class ErasureLedger {
   private readonly pool: pg.Pool;
 
-  constructor(private readonly url: string) {
+  constructor(
+    private readonly url: string,
+    logger: Pick<Logger, 'warn'>,
+  ) {
     // One connection: a write per account deletion, a read per restore.
     this.pool = new pg.Pool({ connectionString: url, max: 1 });
+    // An idle connection the server dropped (a restart, a failover) is an 'error' event on the pool:
+    // unheard, it would end the process; the next query connects again.
+    this.pool.on('error', (err) => logger.warn({ err }, 'erasure ledger connection lost'));
   }
 
   /** Creates the database and its one table when missing (every auth start; cheap when they exist). */

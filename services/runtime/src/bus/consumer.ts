@@ -223,6 +223,8 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
  * and `onGap` repairs what it can (the people read models ask auth again).
  */
 async function reportGap<Tx>(options: ConsumerOptions<Tx>, stream: string, positions: PositionStore): Promise<void> {
+  // Every consumer with a position reports the series, at 0 until it misses something: the alert's increase() needs a start.
+  options.bus.metrics?.missed.inc({ consumer: options.durable }, 0);
   const gap = await findGap(options.bus, stream, options.durable, positions);
   if (!gap) return;
   options.logger.error({ stream, consumer: options.durable, from: gap.from, to: gap.to }, "consumer missed events deleted past the stream's age: rebuild its read model");
