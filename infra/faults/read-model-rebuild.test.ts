@@ -67,7 +67,15 @@ describe('a read model whose consumer was away longer than its stream keeps even
 
     restarted = await startProcess({ ...sessions.options, readyPath: '/readyz' });
     // Sessions' copy of her follows auth again: the rename and the private switch.
-    await expect.poll(() => annInSessions(ann.id), { timeout: 60_000 }).toEqual({ display_name: 'Ann Away', is_profile_private: true });
+    const said = (proc: RunningProcess | undefined, pattern: RegExp) => (proc?.lines ?? []).filter((l) => pattern.test(l)).slice(-5).join('\n');
+    await expect
+      .poll(() => annInSessions(ann.id), { timeout: 60_000 })
+      .toEqual({ display_name: 'Ann Away', is_profile_private: true })
+      .catch((err: unknown) => {
+        // What each side said, read once the wait is over.
+        const lines = [`at its stop:`, said(sessions, /position|stopp|shut/i), `at its start:`, said(restarted, /missed|position|changes/i), `auth:`, said(stack.services.auth, /announced again|user-changes/i)];
+        throw new Error(`${String(err)}\n${lines.join('\n')}`);
+      });
 
     const requests = await readEvents(bus, 'USERS', 'user.changes.requested.v1');
     const fromSessions = requests.filter((e) => e.data.consumer.startsWith('sessions'));

@@ -275,8 +275,8 @@ describe('a people read model that missed events', () => {
     const positions = sqlPositions(pgSqlClient(pool));
     const stream = streamNameFor(bus.namespace, 'USERS');
     // It was caught up at the stream's end; then events came and the stream lost them (purged, as by its age).
-    await positions.save(`USERS/${gapPrefix}-people`, (await bus.jsm.streams.info(stream)).state.last_seq);
-    const caughtUpAt = (await positions.load(`USERS/${gapPrefix}-people`))?.recordedAt;
+    await positions.save(`${stream}/${gapPrefix}-people`, (await bus.jsm.streams.info(stream)).state.last_seq);
+    const caughtUpAt = (await positions.load(`${stream}/${gapPrefix}-people`))?.recordedAt;
     await publishEvent(bus, 'user.registered.v1', person());
     await bus.jsm.streams.purge(stream);
     const started = await startAudience({ bus, db: pgSqlClient(pool), durable: gapPrefix, logger, parts: ['people'] });

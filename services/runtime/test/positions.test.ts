@@ -94,6 +94,12 @@ describe('consumer positions', () => {
     expect(await findGap(bus, stream, 'never-ran', store)).toBeNull();
   });
 
+  it('a stream made anew behind the position (its data lost) is a gap too', async () => {
+    const last = (await bus.jsm.streams.info(stream)).state.last_seq;
+    await store.save('remade', last + 100);
+    expect(await findGap(bus, stream, 'remade', store)).toMatchObject({ from: 1, to: Math.max(1, last) });
+  });
+
   it('never moves a position backwards (two copies saving side by side)', async () => {
     await store.save('twin', 10);
     await store.save('twin', 7);
@@ -110,7 +116,7 @@ describe('consumer positions', () => {
     await publish();
     const last = await publish();
     // The consumer had stood at its first event; the stream then lost the rest unread (purged, as by its age).
-    await store.save(`USERS/reader`, first);
+    await store.save(`${streamNameFor(bus.namespace, 'USERS')}/reader`, first);
     await bus.jsm.streams.purge(streamNameFor(bus.namespace, 'USERS'));
     const gaps: ConsumerGap[] = [];
     const consumer = await startConsumer({
@@ -127,7 +133,7 @@ describe('consumer positions', () => {
     expect(lines.some((l) => String(l.msg).startsWith('consumer missed events') && l.from === first + 1 && l.to === last)).toBe(true);
 
     // Caught up again once it ran: a later start finds nothing.
-    await store.save('USERS/reader', last);
+    await store.save(`${streamNameFor(bus.namespace, 'USERS')}/reader`, last);
     const again: ConsumerGap[] = [];
     await (await startConsumer({ bus, stream: 'USERS', durable: 'reader', logger, inbox: sqlInbox(pgSqlClient(database.pool)), handlers: { 'user.updated.v1': async () => undefined }, onGap: (gap) => void again.push(gap) })).stop();
     expect(again).toEqual([]);

@@ -193,7 +193,9 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
   }));
   // What it reads is what its handlers name in this stream (a consumer given a shared handler map reads only its stream's part).
   bus.consumers.push({ stream: options.stream, durable: options.durable, types: types.filter((type) => streamOf(type) === options.stream) });
-  const positions = options.inbox?.positions ? keyedPositions(options.inbox.positions, `${options.stream}/`) : undefined;
+  // Keyed by the stream's full name: a database that outlives its stream (a restore into another
+  // namespace, tests sharing databases) must not take another stream's sequence for its own.
+  const positions = options.inbox?.positions ? keyedPositions(options.inbox.positions, `${stream}/`) : undefined;
   if (positions) await reportGap(options, stream, positions);
   const tracker = positions ? trackPosition({ bus, stream, durable: options.durable, store: positions, logger, intervalMs: POSITION_INTERVAL_MS }) : undefined;
   const consumer = await retryJetStream(() => bus.js.consumers.get(stream, options.durable));
@@ -211,7 +213,8 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
       await messages.close();
       await loop;
       // Where it stands as it goes (a graceful stop is the usual start of a long absence).
-      await tracker?.once().catch((err: unknown) => logger.warn({ err, durable: options.durable }, 'consumer position not taken at stop'));
+      const taken = await tracker?.final().catch((err: unknown) => logger.warn({ err, durable: options.durable }, 'consumer position not taken at stop'));
+      if (taken === false) logger.info({ durable: options.durable }, 'consumer stopped with events pending: position left where it was');
     },
   };
 }

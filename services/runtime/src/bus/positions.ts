@@ -74,7 +74,9 @@ export async function findGap(bus: Bus, stream: string, durable: string, store: 
   const position = await store.load(durable);
   if (position === null) return null;
   // An empty stream reports first = last + 1, so the same comparison holds for it.
-  const first = (await bus.jsm.streams.info(stream)).state.first_seq;
+  const { first_seq: first, last_seq: last } = (await bus.jsm.streams.info(stream)).state;
+  // A stream behind the position was made anew (its data lost): nothing it held before can be trusted read.
+  if (last < position.streamSeq) return { stream, durable, from: 1, to: Math.max(1, last), since: position.recordedAt };
   if (first <= position.streamSeq + 1) return null;
   return { stream, durable, from: position.streamSeq + 1, to: first - 1, since: position.recordedAt };
 }
@@ -85,18 +87,39 @@ export async function findGap(bus: Bus, stream: string, durable: string, store: 
  * nothing pending and nothing unacknowledged — every event up to it was
  * handled. A look that finds work pending saves nothing.
  */
-export function trackPosition(options: { bus: Bus; stream: string; durable: string; store: PositionStore; logger: Logger; intervalMs: number }): { stop(): void; once(): Promise<void> } {
+export function trackPosition(options: { bus: Bus; stream: string; durable: string; store: PositionStore; logger: Logger; intervalMs: number }): {
+  stop(): void;
+  /** One look; true when the consumer was caught up and its position saved. */
+  once(): Promise<boolean>;
+  /** At a graceful stop: the last acknowledgements reach the server first, and a look that still finds one pending is made again, a few times. */
+  final(): Promise<boolean>;
+} {
   const { bus, stream, durable, store, logger } = options;
-  const once = async () => {
+  /** 'saved', or why not: events not yet delivered ('behind'), or delivered and not yet acknowledged ('acking'). */
+  const look = async (): Promise<'saved' | 'behind' | 'acking'> => {
     const last = (await bus.jsm.streams.info(stream)).state.last_seq;
     const info = await bus.jsm.consumers.info(stream, durable);
-    if (info.num_pending === 0 && info.num_ack_pending === 0 && last > 0) await store.save(durable, last);
+    if (info.num_pending !== 0 || last === 0) return 'behind';
+    if (info.num_ack_pending !== 0) return 'acking';
+    await store.save(durable, last);
+    return 'saved';
+  };
+  const once = async () => (await look()) === 'saved';
+  const final = async () => {
+    // An ack is a message the server applies after it arrives: flush so the last ones are in before looking,
+    // and look again a little later while only acknowledgements are outstanding (never while events wait).
+    await bus.nc.flush();
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await look();
+      if (outcome !== 'acking' || attempt === 3) return outcome === 'saved';
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   };
   const timer = setInterval(() => {
     once().catch((err: unknown) => logger.warn({ err, durable }, 'consumer position not taken'));
   }, options.intervalMs);
   timer.unref();
-  return { stop: () => clearInterval(timer), once };
+  return { stop: () => clearInterval(timer), once, final };
 }
 
 /** The same store under keys of `prefix` + durable (one database's consumers of several streams). */
