@@ -13,6 +13,7 @@ import { commandFor } from '@hoptrack/testing/processes';
 import { startLocalS3, type LocalS3 } from '@hoptrack/testing/s3';
 import { pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
 import pg from 'pg';
+import { PROCESSES } from '../build/catalogue';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -37,6 +38,8 @@ import { afterAll, describe, expect, it } from 'vitest';
  * The negative control: the same backup restored without the ledger (an
  * empty one) brings Cat back — she signs in.
  */
+/** Every service database, each once (a worker shares its service's), as the backup tool reads them. */
+const DATABASES = [...new Set(PROCESSES.flatMap((p) => (p.database ? [p.database] : [])))];
 const suffix = `_bk${randomBytes(3).toString('hex')}${testDatabaseSuffix()}`;
 const ledgerUrl = `${pgBase()}/hoptrack_erasure_ledger${suffix}`;
 const emptyLedgerUrl = `${pgBase()}/hoptrack_erasure_ledger_empty${suffix}`;
@@ -83,7 +86,7 @@ function settingsOf(system: { suffix: string; namespace: string; s3: string; led
 /** Every table's row count in every database of a system, `database.table` → rows. */
 async function rowCounts(databaseSuffix: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const base of ['hoptrack_auth', 'hoptrack_social_graph', 'hoptrack_media', 'hoptrack_places', 'hoptrack_sessions', 'hoptrack_messaging', 'hoptrack_notifications', 'hoptrack_challenges']) {
+  for (const base of DATABASES) {
     const client = new pg.Client({ connectionString: `${pgBase()}/${base}${databaseSuffix}` });
     await client.connect();
     try {
@@ -191,8 +194,7 @@ describe('make backup and make restore', () => {
       const target = { suffix: `${suffix}_r${randomBytes(2).toString('hex')}`, namespace: `rs${randomBytes(4).toString('hex')}`, ledger };
       const s3 = await startLocalS3({ port: 0, directory: await mkdtemp(path.join(tmpdir(), 'hoptrack-restore-s3-')) });
       stores.push(s3);
-      const bases = ['hoptrack_auth', 'hoptrack_social_graph', 'hoptrack_media', 'hoptrack_places', 'hoptrack_sessions', 'hoptrack_messaging', 'hoptrack_notifications', 'hoptrack_challenges'];
-      created.push(...bases.map((b) => `${b}${target.suffix}`));
+      created.push(...DATABASES.map((b) => `${b}${target.suffix}`));
       const out = JSON.parse((await tool(['restore', folder], settingsOf({ ...target, s3: s3.endpoint }))).trim().split('\n').at(-1) ?? '{}') as { erased: number };
       return { target, s3, erased: out.erased };
     };
