@@ -31,12 +31,13 @@ import { startStack, type Stack } from '@hoptrack/testing/stack';
  *   after the sweep (it must not take what a row names);
  * - every photo ends `ready` (thumbnail jobs waited out the outage);
  * - the objects no row names (uploads cut half-way, whose removal failed with
- *   the store gone; replaced profile pictures) are gone once the media
- *   worker's orphan sweep passed their grace (ORPHAN_GRACE_MS), except session
- *   photos, whose rows are the sessions service's (counted, not swept).
+ *   the store gone; session photos stored for a create the outage failed;
+ *   replaced profile pictures) are gone once the media worker's orphan sweep
+ *   passed their grace (ORPHAN_GRACE_MS); session photos are judged by asking
+ *   sessions, whose rows name them.
  *
- * Control: an orphan put before the traffic is swept; one put at the end,
- * younger than the grace, outlives two passes of the sweep.
+ * Control: orphans put before the traffic (an original, a session photo) are
+ * swept; one put at the end, younger than the grace, outlives two passes.
  */
 const PEOPLE = 3;
 const ROUNDS = 6;
@@ -52,7 +53,7 @@ const OUTAGE_MIN_MS = 3000;
 const GRACE_MS = 30_000;
 const SWEEP_MS = 1000;
 /** Swept folders (services/media/src/workers/orphans/owners.ts); `uploads/` holds session photos. */
-const SWEPT = ['originals', 'thumbs', 'display', 'avatars', 'exports'];
+const SWEPT = ['originals', 'thumbs', 'display', 'avatars', 'exports', 'uploads'];
 
 let stack: Stack;
 let s3Again: RunningProcess | null = null;
@@ -64,6 +65,8 @@ let db: { media: pg.Pool; sessions: pg.Pool; auth: pg.Pool };
 const startedAt = Date.now();
 /** The control's old orphan: put before the traffic, so past the grace by the end. */
 const oldOrphan = `originals/${randomUUID()}/${randomUUID()}`;
+/** ...and a session photo of someone with no session: sessions names none of theirs. */
+const oldSessionOrphan = `uploads/${randomUUID()}/${randomUUID()}.webp`;
 const figures: string[] = [];
 
 beforeAll(async () => {
@@ -85,6 +88,7 @@ beforeAll(async () => {
   };
   db = { media: pool('media'), sessions: pool('sessions'), auth: pool('auth') };
   await s3.putObject(bucket, oldOrphan, Buffer.from('orphan'));
+  await s3.putObject(bucket, oldSessionOrphan, Buffer.from('orphan'));
   people = await Promise.all(Array.from({ length: PEOPLE }, (_, i) => registerUser(stack.baseUrl, `s3fault${i}`)));
   albums = await Promise.all(people.map(async (me) => ((await expectApi(stack.baseUrl, me.token, 'POST', '/api/albums', { name: 'Outage' }, 201)) as Album).id));
 });
@@ -312,6 +316,7 @@ describe('object storage stopped in the middle of uploads and thumbnailing', () 
     const auditedAt = Date.now();
     // The control's orphan is counted apart (below).
     before.orphans.originals = (before.orphans.originals ?? []).filter((key) => key !== oldOrphan);
+    before.orphans.uploads = (before.orphans.uploads ?? []).filter((key) => key !== oldSessionOrphan);
     expect(before.missing, 'rows naming a missing object, after recovery').toEqual([]);
 
     // Every acknowledged upload is there, and nothing else.
@@ -342,6 +347,7 @@ describe('object storage stopped in the middle of uploads and thumbnailing', () 
 
     // Control: the orphan put before the traffic is gone; one put now, younger than the grace, outlives two passes.
     expect(await s3.statObject(bucket, oldOrphan).then(() => true, () => false), 'the old orphan swept').toBe(false);
+    expect(await s3.statObject(bucket, oldSessionOrphan).then(() => true, () => false), 'the old session-photo orphan swept').toBe(false);
     const youngOrphan = `originals/${randomUUID()}/${randomUUID()}`;
     await s3.putObject(bucket, youngOrphan, Buffer.from('young'));
     const passes = (await sweepMetrics()).passes;
@@ -352,7 +358,7 @@ describe('object storage stopped in the middle of uploads and thumbnailing', () 
     figures.push(
       `[figure] object storage: rows pointing at missing objects ${before.missing.length} after recovery, ${after.missing.length} after the sweep; ` +
         `photos ready ${photosReady} of ${photosAcked}; orphans before the sweep: ${counts(before.orphans)} (counted ${Math.round((auditedAt - outage.killedAt) / 1000)} s after the kill, grace ${GRACE_MS / 1000} s); ` +
-        `after: ${counts(after.orphans)} (uploads/ = session photos no session names: the sweep leaves them); swept in all ${sweep.swept}; ` +
+        `after: ${counts(after.orphans)}; swept in all ${sweep.swept}; ` +
         `control: old orphan swept, young orphan kept after 2 passes ${youngKept ? 'yes' : 'NO'}; traffic ${Math.round((trafficDoneAt - trafficStartedAt) / 1000)} s, file ${Math.round((Date.now() - startedAt) / 1000)} s`,
     );
   });

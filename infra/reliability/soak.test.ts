@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BOUNDED_STORES, pgSqlClient, pruneStores } from '@hoptrack/runtime';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, registerUser, waitForSocialUser, type RegisteredUser } from '@hoptrack/testing/api';
@@ -25,6 +26,13 @@ import { startStack, type ServiceName, type Stack } from '@hoptrack/testing/stac
  * name past its limit), each marked — compared at the end with what the
  * databases hold: every acknowledged object stored once, nothing stored for
  * a refusal, nothing more than the unknown answers explain.
+ *
+ * Issue 38, item 8: the stores kept per event or per request (outbox,
+ * processed_events, idempotent_requests; BOUNDED_STORES) are counted in every
+ * database before and after the traffic, then pruned as the services' pruner
+ * would once their retention has passed (a pass dated a year on): every row
+ * the soak added goes, so those tables stay flat over time, however long the
+ * traffic; what stays is the content the ledger accounts for.
  */
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 45);
 const PEOPLE = 6;
@@ -68,6 +76,7 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
       if (sent.status === 201) await callApi(baseUrl, b.token, 'PATCH', `/api/friendships/${(sent.body as { id: string }).id}`, { action: 'accept' });
     }
     const bars = (await callApi(baseUrl, people[0]!.token, 'GET', '/api/bars')).body as Array<{ id: string }>;
+    const storesBefore = await boundedRows(stack);
 
     const samples: Sample[] = [];
     const timed = async (what: string, call: () => Promise<number>) => {
@@ -230,6 +239,16 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
     }
     console.info(`[figure] soak ledger: ${reconciled.map(formatReconciled).join('; ')}`);
 
+    // The bounded stores: grown by the traffic, and every row of it gone once past its retention.
+    const storesAfter = await boundedRows(stack);
+    const pruned = await pruneAllAsOf(stack, new Date(Date.now() + YEAR_MS));
+    const storesPruned = await boundedRows(stack);
+    const total = (rows: Record<string, number>) => Object.values(rows).reduce((a, b) => a + b, 0);
+    console.info(
+      `[figure] soak bounded stores (rows, every database): before ${total(storesBefore)}, after the traffic ${total(storesAfter)}, ` +
+        `after a pruning pass dated a year on ${total(storesPruned)} (${pruned} deleted); per table after the traffic: ${formatRows(storesAfter)}`,
+    );
+
     const errors = samples.filter((s) => s.status >= 500);
     const latencies = samples.filter((s) => s.status < 500).map((s) => s.ms).sort((a, b) => a - b);
     const p95 = latencies[Math.floor(latencies.length * 0.95)] ?? 0;
@@ -253,9 +272,55 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
       expect(r.refused, `${r.kind} refused`).toBeGreaterThan(0);
     }
     expect(waiting).toEqual([]);
+    // The traffic did fill the stores (the measure can fail), and nothing of them outlives its retention.
+    expect(total(storesAfter)).toBeGreaterThan(total(storesBefore));
+    expect(storesPruned).toEqual(Object.fromEntries(Object.keys(storesPruned).map((key) => [key, 0])));
     expect(drainedExits).toEqual(drainedExits.map(({ name }) => ({ name, code: 0 })));
     expect(drainedExits.length).toBeGreaterThan(0);
     // Flat: the late floor of each process's memory within 50 % (and 64 MiB) of its early floor.
     for (const g of growth) expect(g.lateMiB, g.name).toBeLessThan(Math.max(g.earlyMiB * 1.5, g.earlyMiB + 64));
   });
 });
+
+const YEAR_MS = 365 * 24 * 3600_000;
+
+/** Runs `use` on a pool of one connection to each of the stack's service databases. */
+async function eachDatabase<T>(stack: Stack, use: (pool: pg.Pool, database: string) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (const url of storesOf(stack).databaseUrls) {
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    try {
+      results.push(await use(pool, new URL(url).pathname.slice(1)));
+    } finally {
+      await pool.end();
+    }
+  }
+  return results;
+}
+
+/** Rows of each bounded store, as `<database>.<table>`, in every database that has it. */
+async function boundedRows(stack: Stack): Promise<Record<string, number>> {
+  const counts = await eachDatabase(stack, async (pool, database) => {
+    const found: Array<[string, number]> = [];
+    for (const { table } of BOUNDED_STORES) {
+      const exists = (await pool.query<{ found: boolean }>('SELECT to_regclass($1) IS NOT NULL AS found', [`public.${table}`])).rows[0]?.found;
+      if (!exists) continue;
+      const n = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${table}"`)).rows[0]?.n ?? 0;
+      found.push([`${database}.${table}`, n]);
+    }
+    return found;
+  });
+  return Object.fromEntries(counts.flat());
+}
+
+/** The services' pruning pass (pruneStores), run on every database as of `at`; rows deleted in all. */
+async function pruneAllAsOf(stack: Stack, at: Date): Promise<number> {
+  const deleted = await eachDatabase(stack, async (pool) => Object.values(await pruneStores(pgSqlClient(pool), at)).reduce((a, b) => a + b, 0));
+  return deleted.reduce((a, b) => a + b, 0);
+}
+
+const formatRows = (rows: Record<string, number>) =>
+  Object.entries(rows)
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => `${key.replace(/^hoptrack_/, '')} ${n}`)
+    .join(', ');

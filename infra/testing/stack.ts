@@ -142,7 +142,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       mailUrl = mail.url;
     }
     // Services start side by side; each creates and migrates its own database.
-    // Ports first: sessions stores photos through the media service's internal API, so it needs media's address.
+    // Ports first: sessions stores photos through the media service's internal API, so it needs media's
+    // address; media's worker asks sessions which of those photos a session names (the orphan sweep).
     const replicas = Math.max(1, options.replicas ?? 1);
     const ports = Object.fromEntries(
       await Promise.all(
@@ -163,6 +164,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     };
     const authUrl = await addressOf('auth');
     const mediaUrl = await addressOf('media');
+    const sessionsUrl = await addressOf('sessions');
     const running = await Promise.all(
       SERVICES.flatMap((service) =>
         ports[service.name].map(async (port, i) => {
@@ -181,6 +183,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
               S3_ENDPOINT: s3Endpoint,
               SMTP_URL: smtpUrl,
               MEDIA_INTERNAL_URL: mediaUrl,
+              SESSIONS_INTERNAL_URL: sessionsUrl,
               // Verify tokens as production does: with auth's published keys, fetched over HTTP.
               AUTH_JWKS_URL: service.name === 'auth' ? undefined : `${authUrl}/.well-known/jwks.json`,
               DATABASE_URL: service.database ? `${pgBase()}/${service.database}${databaseSuffix}` : undefined,

@@ -181,6 +181,16 @@ export const commentBody = z.object({
     .max(COMMENT_MAX, { error: `Comment must be at most ${COMMENT_MAX} characters` }),
 });
 
+/**
+ * Media's orphan sweep asks sessions which stored session photos a session
+ * still names (issue 38, item 6): the keys (`uploads/<owner>/<id>.webp`) of a
+ * batch of objects; the answer is the ones named, the rest are orphans. At
+ * most NAMED_PHOTOS_MAX keys a call (the sweep's batch is smaller).
+ */
+export const NAMED_PHOTOS_MAX = 1000;
+export const namedPhotosQuery = z.object({ keys: z.array(z.string().min(1).max(300)).max(NAMED_PHOTOS_MAX) });
+export const namedPhotosAnswer = z.object({ named: z.array(z.string()) });
+
 export const reactionBody = z.object({
   emoji: z
     .string({ error: 'emoji is required' })

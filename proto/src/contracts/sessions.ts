@@ -7,6 +7,8 @@ import {
   feedSession,
   likeListQuery,
   likeResponse,
+  namedPhotosAnswer,
+  namedPhotosQuery,
   publicSession,
   reactionBody,
   reactionSummary,
@@ -15,7 +17,7 @@ import {
   sessionLike,
   sessionListQuery,
 } from '../sessions';
-import { defineRoutes } from './define';
+import { defineRoutes, internalOnly } from './define';
 
 /**
  * The session form (POST /api/sessions, PUT /api/sessions/:id): its text
@@ -160,5 +162,13 @@ export const sessionsApi = defineRoutes('sessions', {
     params: idParams,
     body: reactionBody,
     responses: { 200: reactions },
+  },
+  namedPhotos: {
+    method: 'POST',
+    path: '/internal/photos/named',
+    summary: "Which of these stored photos a session names (media's orphan sweep asks)",
+    access: internalOnly("media's orphan sweep asks which stored photos sessions still name, outside /api so only the internal network reaches it"),
+    body: namedPhotosQuery,
+    responses: { 200: namedPhotosAnswer },
   },
 });

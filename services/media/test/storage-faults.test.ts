@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { exportAssembliesRepository } from '../src/repositories/export-assemblies.repository';
 import { STORAGE_UNAVAILABLE_MESSAGE } from '../src/storage/outage';
 import { StorageUnavailable } from '../src/storage/outage';
+import { sessionPhotoNames } from '../src/workers/orphans/session-photos';
 import { OrphanSweeper } from '../src/workers/orphans/sweeper';
 import { createThumbnailQueue, createThumbnailWorker, enqueueThumbnail } from '../src/workers/thumbnails/queue';
 import { jpegWithGps, png } from './images';
@@ -127,6 +128,26 @@ describe('the orphan sweep', () => {
 
     // Nothing left to sweep: a second pass deletes nothing.
     expect((await later.sweepOnce()).swept).toBe(0);
+  });
+
+  it('judges no session photo while sessions cannot answer: the pass fails after sweeping the other folders', async () => {
+    const orphan = `originals/${randomUUID()}/${randomUUID()}`;
+    const sessionPhoto = `uploads/${randomUUID()}/${randomUUID()}.webp`;
+    await Promise.all([put(orphan), put(sessionPhoto)]);
+    // Nothing listens on port 9: every question to "sessions" is refused.
+    const blind = new OrphanSweeper({
+      store: media.store,
+      db: media.prisma,
+      logger: memoryLogger('sweeper').logger,
+      registry: new Registry(),
+      clock: () => new Date(Date.now() + GRACE_MS + 1000),
+      graceMs: GRACE_MS,
+      sessionPhotos: sessionPhotoNames('http://127.0.0.1:9', 1000),
+    });
+    await expect(blind.sweepOnce()).rejects.toThrow();
+    expect(await media.store.exists(orphan), 'the folders before uploads/ were swept').toBe(false);
+    expect(await media.store.exists(sessionPhoto), 'a session photo nobody could vouch for is kept').toBe(true);
+    await media.store.removeMany([sessionPhoto]);
   });
 
   it('fails a pass with the store down as StorageUnavailable, deleting nothing', async () => {

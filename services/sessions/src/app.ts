@@ -58,7 +58,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
     trustProxy: config.TRUST_PROXY,
   });
   const interactions = new Interactions({ prisma, outbox, onEventsCommitted, cards, people });
-  const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions });
+  const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions, db: prisma });
   mountRoutes(app, sessionsApi, handlers, { authenticate: audienceAuth(tokenVerifierFor(config), prisma, people), db: prisma, clock });
   new Counter({
     name: 'sessions_feed_card_reads_total',

@@ -1,4 +1,5 @@
-import { SESSION_PHOTOS_MAX, type FeedSession, type PublicSession } from '@hoptrack/proto';
+import { NAMED_PHOTOS_MAX, SESSION_PHOTOS_MAX, type FeedSession, type PublicSession } from '@hoptrack/proto';
+import { randomUUID } from 'node:crypto';
 import { FileSignature } from '@hoptrack/runtime';
 import { eventually } from '@hoptrack/testing';
 import sharp from 'sharp';
@@ -139,5 +140,47 @@ describe('photos of a session', () => {
       return true;
     }, 'media refuses the stranger');
     for (const url of friendsCard.photos) expect((await fetch(`${t.media.url}${url}`)).status).toBe(200);
+  });
+});
+
+/** Media's orphan sweep asks which stored session photos a session still names (issue 38, item 6): the rest it deletes. */
+describe('which stored photos a session names', () => {
+  const ask = (keys: unknown) => t.app.inject({ method: 'POST', url: '/internal/photos/named', payload: { keys } });
+  const named = async (keys: string[]): Promise<string[]> => {
+    const res = await ask(keys);
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { named: string[] }).named;
+  };
+  /** A photo's key in the bucket: its stored path less the files prefix. */
+  const keyOf = (url: string) => pathOf(url).replace(/^\/api\/media\/files\//, '');
+
+  it("answers the keys a session names, never those an edit replaced, a deleted session held, another owner's or an unscoped key", async () => {
+    const author = await t.user();
+    const kept = ok<FeedSession>(await author.form('POST', '/api/sessions', { title: 'Kept' }, await photos(2)), 201);
+    const edited = ok<FeedSession>(await author.form('POST', '/api/sessions', { title: 'Edited' }, await photos(2)), 201);
+    const replaced = ok<FeedSession>(await author.form('PUT', `/api/sessions/${edited.id}`, {}, await photos(1)));
+    const gone = ok<FeedSession>(await author.form('POST', '/api/sessions', { title: 'Gone' }, await photos(1)), 201);
+    expect((await author.delete(`/api/sessions/${gone.id}`)).statusCode).toBe(204);
+    // A row logged before the list: its photo only in the one `photo` column.
+    const old = ok<FeedSession>(await author.form('POST', '/api/sessions', { title: 'Old row' }, await photos(1)), 201);
+    await t.prisma.beerSession.update({ where: { id: old.id }, data: { photos: [] } });
+
+    const live = [...kept.photos, ...replaced.photos, old.photo ?? ''].map(keyOf);
+    const dead = [...edited.photos, ...gone.photos].map(keyOf);
+    // A kept photo's id under someone else's folder, an unscoped key of older uploads, a key of no kind.
+    const [first] = live;
+    const foreign = [first?.replace(author.id, randomUUID()) ?? '', `uploads/${randomUUID()}.webp`, 'misc/readme.txt'];
+    expect(live).toHaveLength(4);
+    expect(new Set(live).size).toBe(4);
+    expect((await named([...dead, ...foreign, ...live])).sort()).toEqual([...live].sort());
+    expect(await named([])).toEqual([]);
+  });
+
+  it(`refuses what is not a list of at most ${NAMED_PHOTOS_MAX} keys with 400 naming keys`, async () => {
+    for (const bad of [undefined, 'uploads/x.webp', [42], Array.from({ length: NAMED_PHOTOS_MAX + 1 }, (_, i) => `k${i}`)]) {
+      const res = await ask(bad);
+      expect(res.statusCode, JSON.stringify(bad)?.slice(0, 40)).toBe(400);
+      expect(res.json().field ?? res.json().message).toMatch(/keys/);
+    }
   });
 });

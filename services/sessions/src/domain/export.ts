@@ -1,6 +1,7 @@
 import type { ExportPart } from '@hoptrack/proto';
-import { FILES_PREFIX, peopleByIds } from '@hoptrack/runtime';
+import { peopleByIds } from '@hoptrack/runtime';
 import type { Db } from '../db';
+import { keyOfPath, photoOwnerOf } from '../photos/photo-urls';
 import { interactionsRepository } from '../repositories/interactions.repository';
 import { sessionsRepository } from '../repositories/sessions.repository';
 import { photosOf } from './views';
@@ -14,9 +15,8 @@ interface ExportedPerson {
 
 /** A photo media stored as this person's original (see its internal upload): `uploads/<owner>/<uuid>.webp`. */
 const ownedPhotoKey = (stored: string, ownerId: string): string | null => {
-  if (!stored.startsWith(FILES_PREFIX)) return null;
-  const key = stored.slice(FILES_PREFIX.length);
-  return /^uploads\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.webp$/.exec(key)?.[1] === ownerId ? key : null;
+  const key = keyOfPath(stored);
+  return key !== null && photoOwnerOf(key) === ownerId ? key : null;
 };
 
 /**

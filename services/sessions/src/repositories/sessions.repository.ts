@@ -68,6 +68,22 @@ export const sessionsRepository = {
     return db.beerSession.findMany({ where: { userId }, orderBy: NEWEST_FIRST, take: page.limit, skip: page.offset });
   },
 
+  /**
+   * Of `paths` (stored photos of `owners`), the ones a session of theirs names.
+   * Found through the author index: a photo's key names its owner, so the cost
+   * follows the owners' sessions, and no index on the photo arrays is kept
+   * (it would cost every create a GIN update for a question the orphan sweep
+   * asks every few minutes).
+   */
+  async namedPaths(db: Db, owners: string[], paths: string[]): Promise<string[]> {
+    const rows = await queryRows<Array<{ path: string }>>(
+      db,
+      sql`SELECT DISTINCT p.path FROM beer_sessions s CROSS JOIN LATERAL unnest(array_append(s.photos, s.photo)) AS p(path)
+          WHERE s.user_id = ANY(${owners}::uuid[]) AND p.path = ANY(${paths}::text[])`,
+    );
+    return rows.map((row) => row.path);
+  },
+
   /** Every session of the author, oldest first, each with its likes, comments and reactions oldest first. */
   listWithInteractionsByAuthor(db: Db, userId: string): Promise<SessionWithInteractions[]> {
     return db.beerSession.findMany({

@@ -3,7 +3,9 @@ import type { Handlers } from '@hoptrack/runtime';
 import type { Interactions } from '../domain/interactions';
 import type { Sessions } from '../domain/sessions';
 import { decodeCursor, type Feed } from '../feed/feed';
+import type { Db } from '../db';
 import type { MediaClient } from '../photos/media-client';
+import { namedPhotos } from '../photos/named-photos';
 import { readSessionForm, type IncomingPhoto } from './session-form';
 
 /** Photos of one form sent to media at the same time. */
@@ -14,11 +16,13 @@ export interface SessionsHandlersDeps {
   feed: Feed;
   media: MediaClient;
   interactions: Interactions;
+  /** For the internal question of which stored photos a session names. */
+  db: Db;
 }
 
 /** The sessions service's handlers, one per contract of `sessionsApi` (proto/src/contracts/sessions.ts). */
 export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof sessionsApi> {
-  const { sessions, feed, media, interactions } = deps;
+  const { sessions, feed, media, interactions, db } = deps;
   /**
    * Stores a form's photos through media, answering their paths in the order
    * sent. A few at a time: media re-encodes each (CPU), and one person's ten
@@ -72,5 +76,8 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
     reactions: async (request) => interactions.reactions(request.auth.userId, request.params.id),
     react: async (request) => interactions.react(request.auth.userId, request.params.id, request.body.emoji, request.id),
     unreact: async (request) => interactions.unreact(request.auth.userId, request.params.id, request.body.emoji, request.id),
+
+    // ---- Internal: media's orphan sweep ----
+    namedPhotos: async (request) => ({ named: await namedPhotos(db, request.body.keys) }),
   };
 }

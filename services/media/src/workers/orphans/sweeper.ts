@@ -2,6 +2,7 @@ import type { Logger, SqlClient } from '@hoptrack/runtime';
 import { Counter, type Registry } from 'prom-client';
 import type { ObjectStore } from '../../storage/object-store';
 import { candidateOf, namedAmong, SWEPT_KINDS, type Candidate } from './owners';
+import type { SessionPhotoNames } from './session-photos';
 
 /** Objects judged per round trip: one query per kind of row, one DeleteObjects call. */
 const DEFAULT_BATCH = 500;
@@ -18,6 +19,8 @@ export interface OrphanSweeperOptions {
   graceMs: number;
   /** Candidates per check and delete (tests make it small). */
   batch?: number;
+  /** Who names session photos (`uploads/`); without it they are not judged. */
+  sessionPhotos?: SessionPhotoNames;
 }
 
 /** What one pass did. */
@@ -54,7 +57,7 @@ export class OrphanSweeper {
     this.batch = options.batch ?? DEFAULT_BATCH;
     const counter = <L extends string>(name: string, help: string, label: L): Counter<L> =>
       (options.registry.getSingleMetric(name) as Counter<L> | undefined) ?? new Counter({ name, help, labelNames: [label], registers: [options.registry] });
-    this.swept = counter(SWEPT_METRIC, 'Objects deleted from the bucket because no row named them past the grace period, by folder (originals, thumbs, display, avatars, exports)', 'folder');
+    this.swept = counter(SWEPT_METRIC, 'Objects deleted from the bucket because no row named them past the grace period, by folder (originals, thumbs, display, avatars, exports, uploads)', 'folder');
     // Passes that failed (the store or the database down) are what an alert on a stalled sweep watches.
     this.passes = counter(PASSES_METRIC, 'Passes of the orphan sweep, by outcome (ok, failed)', 'outcome');
   }
@@ -108,6 +111,7 @@ export class OrphanSweeper {
     // Judged against the clock at the start: an object written during the pass is younger still.
     const cutoff = clock().getTime() - graceMs;
     for (const kind of SWEPT_KINDS) {
+      if (kind.namer === 'session' && !this.options.sessionPhotos) continue;
       let pending: Candidate[] = [];
       for await (const object of store.entries(kind.prefix)) {
         report.listed += 1;
@@ -132,7 +136,7 @@ export class OrphanSweeper {
   /** Deletes the batch's objects no row names. */
   private async settle(batch: Candidate[], report: SweepReport): Promise<void> {
     if (batch.length === 0) return;
-    const named = await namedAmong(this.options.db, batch);
+    const named = await namedAmong(this.options.db, batch, this.options.sessionPhotos);
     const orphans = batch.filter((c) => !named.has(c.key));
     if (orphans.length === 0) return;
     const kept = new Set(await this.options.store.removeMany(orphans.map((c) => c.key)));

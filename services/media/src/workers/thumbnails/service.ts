@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { mediaConfigSchema, type MediaConfig } from '../../config';
 import { database, openConnections } from '../../connections';
 import { renderPhotoVersions } from '../../images/images';
+import { sessionPhotoNames } from '../orphans/session-photos';
 import { OrphanSweeper } from '../orphans/sweeper';
 import { applyCpuLimits } from './cpu-limits';
 import { processPhoto } from './process-photo';
@@ -94,6 +95,7 @@ export const mediaWorkerService = defineService({
         registry: metrics.registry,
         clock,
         graceMs: config.ORPHAN_GRACE_MS,
+        sessionPhotos: sessionPhotoNames(config.SESSIONS_INTERNAL_URL, config.S3_REQUEST_TIMEOUT_MS),
       });
       closers.push(sweeper.start(config.ORPHAN_SWEEP_MS));
     }
