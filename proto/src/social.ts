@@ -141,3 +141,26 @@ export const pinRequest = z.object({
     .min(0, { error: 'order must be 0 or more' })
     .optional(),
 });
+
+/**
+ * The graph as social-graph holds it, one page of one kind of edge at a time
+ * (issue 38, item 8): what a read model of the graph rebuilds from when its
+ * consumer missed events (away longer than the SOCIAL stream keeps them).
+ * Asked over NATS request/reply, not HTTP: every service with a graph read
+ * model is on the bus already. `follows`: a pending request (false) or a
+ * friendship (true, one edge each way); `blocks`: blocker → blocked; `mutes`:
+ * who muted → whom. Pages are ordered by the pair; `after` is the last pair
+ * of the previous page (`<from>/<to>`).
+ */
+export const GRAPH_EDGE_KINDS = ['follows', 'blocks', 'mutes'] as const;
+export type GraphEdgeKind = (typeof GRAPH_EDGE_KINDS)[number];
+export const GRAPH_SNAPSHOT_PAGE_MAX = 5000;
+export const graphSnapshotRequest = z.object({
+  kind: z.enum(GRAPH_EDGE_KINDS),
+  after: z.string().regex(/^[0-9a-f-]{36}\/[0-9a-f-]{36}$/).nullable(),
+  limit: z.number().int().min(1).max(GRAPH_SNAPSHOT_PAGE_MAX),
+});
+export type GraphSnapshotRequest = z.infer<typeof graphSnapshotRequest>;
+/** [from, to, is a friendship (follows only; false otherwise)]; `next` is null on the last page. */
+export const graphSnapshotPage = z.object({ edges: z.array(z.tuple([uuid, uuid, z.boolean()])), next: z.string().nullable() });
+export type GraphSnapshotPage = z.infer<typeof graphSnapshotPage>;

@@ -1,4 +1,4 @@
-import { defineService, erasureConsumer, exportConsumer } from '@hoptrack/runtime';
+import { defineService, erasureConsumer, exportConsumer, serveGraphSnapshot } from '@hoptrack/runtime';
 import { buildSocialApp } from './app';
 import { socialConfigSchema } from './config';
 import { database, openConnections } from './connections';
@@ -6,6 +6,7 @@ import { startSessionsConsumer } from './consumers/sessions.consumer';
 import { startUsersConsumer } from './consumers/users.consumer';
 import { eraseFromGraph } from './domain/erasure';
 import { exportGraph } from './domain/export';
+import { graphSnapshotPage } from './repositories/graph-snapshot.repository';
 
 /** The social graph: friendships, blocks, mutes, pins and the stat tiles; what it reads and publishes is its contract in proto (PROCESS_CONTRACTS['social-graph']). */
 export const socialGraphService = defineService({
@@ -20,6 +21,9 @@ export const socialGraphService = defineService({
     // The account deletion's part here (issue 24, see eraseFromGraph): nothing of it lives outside the database.
     // Its durable is `<READ_MODEL_CONSUMER>-erasure`, beside the audience consumer's.
     erasure: erasureConsumer('social-graph', ({ config, connections }) => ({ db: connections.prisma, durable: config.READ_MODEL_CONSUMER, rows: eraseFromGraph })),
+    // Not a consumer of events: the answer to a graph read model that missed events and rebuilds (runtime audience/graph-snapshot.ts).
+    graphSnapshot: async ({ connections, logger }) =>
+      serveGraphSnapshot(connections.bus, (request) => graphSnapshotPage(connections.prisma, request), logger.child({ component: 'graph-snapshot' })),
     // The export's stats are counted at the service's clock, as /api/me/stats counts them.
     export: exportConsumer('social-graph', ({ config, connections, clock }) => ({
       durable: config.READ_MODEL_CONSUMER,

@@ -7,6 +7,7 @@ import type { ConsumerGap } from '../bus/positions';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
 import { audienceInbox, forgetPerson } from './erased';
+import { rebuildGraph } from './graph-snapshot';
 import { applyPerson, type PersonExtras } from './people';
 import { personOfSnapshot, type PeopleCache } from './people-cache';
 import type { AudiencePart } from './tables';
@@ -123,7 +124,19 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
     );
   }
   if (options.parts.includes('graph')) {
-    running.push(...(await startReadModels<Tx>({ bus: options.bus, durable: durables.graph.durable, logger, inbox, streams: { SOCIAL: graphHandlers } })));
+    running.push(
+      ...(await startReadModels<Tx>({
+        bus: options.bus,
+        durable: durables.graph.durable,
+        logger,
+        inbox,
+        streams: { SOCIAL: graphHandlers },
+        // Missed graph events cannot be asked for again (a removal leaves nothing to announce): the whole graph is.
+        onGap: async () => {
+          await rebuildGraph<Tx>({ bus: options.bus, db: options.db, logger, tombstones: options.parts.includes('people') });
+        },
+      })),
+    );
   }
   return running;
 }

@@ -9,3 +9,4 @@ export { ERASING_SERVICES, erasureConsumer, startErasure, type ErasingService, t
 export { EXPORTING_SERVICES, exportConsumer, exportPartName, exportParts, startExportContributor, type ExportContributorOptions, type ExportingService } from './export';
 export { audienceAuth } from './auth';
 export { audienceLiveReactions } from './live';
+export { graphSnapshotSubject, rebuildGraph, serveGraphSnapshot, type GraphPageReader, type GraphRebuildOptions } from './graph-snapshot';
