@@ -52,24 +52,32 @@ export const CHALLENGE_MESSAGES = {
   expired: 'This invitation has expired.',
 } as const;
 
+/** The zone's canonical name (`eUrOpE/bErLiN` → `Europe/Berlin`), or null when Intl knows no such zone. */
+function canonicalZone(zone: string): string | null {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * An IANA time zone ("Europe/Berlin"): the person's "today". The web app
- * sends the browser's; without one, UTC.
+ * sends the browser's; without one, UTC. Intl takes a zone in any letter
+ * case; the schema answers its canonical name, so every spelling of one
+ * zone is one value downstream (issue 39: each spelling was a cache entry).
  */
 export const timeZone = z
   .string({ error: 'timeZone must be text' })
   .max(64, { error: 'timeZone must be a time zone such as Europe/Berlin' })
-  .refine(
-    (zone) => {
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: zone });
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { error: 'timeZone must be a time zone such as Europe/Berlin' },
-  );
+  .transform((zone, ctx) => {
+    const canonical = canonicalZone(zone);
+    if (canonical === null) {
+      ctx.addIssue({ code: 'custom', message: 'timeZone must be a time zone such as Europe/Berlin' });
+      return z.NEVER;
+    }
+    return canonical;
+  });
 
 // ---- Queries and bodies ----
 

@@ -19,7 +19,7 @@ export * from './http/errors';
 export { encodeTimeCursor, decodeTimeCursor, type TimeCursor } from './http/cursor';
 export { isDependencyUnavailable } from './http/unavailable';
 export { FixedWindowLimiter, type LimiterRedis } from './http/limiter';
-export { ValidationError, describeIssue, type ZodTypeProvider } from './http/validation';
+export { ValidationError, describeIssue, parseInput, refusedText, type ZodTypeProvider } from './http/validation';
 export { REQUEST_ID_HEADER } from './http/request-id';
 export { API_SECURITY_HEADERS, HSTS } from './http/security-headers';
 export {

@@ -47,13 +47,66 @@ export function describeIssue(error: z.ZodError, context: string, data: unknown)
   return new ValidationError(issue.message, field || context);
 }
 
+/**
+ * Characters no text of ours may hold (issue 39): NUL (Postgres refuses it in
+ * text, which answered 500) and the other C0 and C1 controls, DEL included;
+ * tab, line feed and carriage return stay, for multi-line text.
+ */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** Bidi embeddings, overrides and isolates: in a name they make it read as another ("Support\u202Eevil" shows reversed). */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+/** Line breaks and tabs: a name is one line (it is quoted into other people's mail subjects and lists). */
+const LINE_BREAKS = /[\t\n\r\u2028\u2029]/;
+/** A field that names something or someone (`name`, `displayName`, `username`…): bidi controls and line breaks are refused there. */
+const NAME_FIELD = /name$/i;
+
+/**
+ * The one rule for text input, before any schema: every string of a body,
+ * query or path — at any depth — without control characters, and names
+ * without bidi controls. A 400 that names the field; no route can opt out.
+ */
+export function refusedText(data: unknown, context: string): ValidationError | null {
+  const walk = (value: unknown, path: string[]): ValidationError | null => {
+    if (typeof value === 'string') {
+      const field = path.length > 0 ? path.join('.') : context;
+      if (CONTROL_CHARACTERS.test(value)) return new ValidationError(`${field} must not contain control characters`, field);
+      const key = path.at(-1) ?? '';
+      if (NAME_FIELD.test(key) && BIDI_CONTROLS.test(value)) return new ValidationError(`${field} must not contain text-direction controls`, field);
+      if (NAME_FIELD.test(key) && LINE_BREAKS.test(value)) return new ValidationError(`${field} must be one line`, field);
+      return null;
+    }
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        const found = walk(item, [...path, String(i)]);
+        if (found) return found;
+      }
+      return null;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        const found = walk(item, [...path, key]);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return walk(data, []);
+}
+
+/** Input against its schema, after the text rule: the value, or the 400 to answer. */
+export function parseInput<S extends ZodType>(schema: S, data: unknown, context: string): { value: z.output<S> } | { error: ValidationError } {
+  const refused = refusedText(data, context);
+  if (refused) return { error: refused };
+  const result = schema.safeParse(data);
+  return result.success ? { value: result.data } : { error: describeIssue(result.error, context, data) };
+}
+
 /** Validates body, params and querystring with the route's zod schemas; unknown keys are dropped. */
 export const zodValidatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const context = httpPart === 'querystring' ? 'query' : (httpPart ?? 'body');
   return (data: unknown) => {
     if (!isZodType(schema)) return { value: data };
-    const result = schema.safeParse(data);
-    return result.success ? { value: result.data } : { error: describeIssue(result.error, context, data) };
+    return parseInput(schema, data, context);
   };
 };
 

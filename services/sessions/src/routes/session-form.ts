@@ -1,6 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import { SESSION_PHOTOS_MAX } from '@hoptrack/proto';
-import { badRequest, describeIssue } from '@hoptrack/runtime';
+import { badRequest, parseInput } from '@hoptrack/runtime';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -38,8 +38,9 @@ export async function readSessionForm<S extends z.ZodType>(request: Pick<Fastify
     // A browser sends an empty file part when no photo was chosen.
     if (data.length > 0) photos.push({ data, filename: file.filename || 'photo', contentType: file.mimetype });
   }
-  const parsed = schema.safeParse(fields);
-  if (!parsed.success) throw describeIssue(parsed.error, 'body', fields);
+  // The same rule as every JSON body: control characters refused, then the form's schema.
+  const parsed = parseInput(schema, fields, 'body');
+  if ('error' in parsed) throw parsed.error;
   if (photos.some((photo) => !photo.contentType.startsWith('image/'))) throw badRequest('The photo must be an image', 'sessionPhoto');
-  return { form: parsed.data, photos };
+  return { form: parsed.value, photos };
 }
