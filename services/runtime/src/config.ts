@@ -26,8 +26,18 @@ export const baseConfigSchema = z.object({
    * the development key's public half.
    */
   AUTH_JWKS_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional(),
-  /** Trust X-Forwarded-For from the gateway, so rate limits and logs see the client address. */
-  TRUST_PROXY: z.stringbool().default(true),
+  /**
+   * Whose X-Forwarded-For to believe, so rate limits and logs see the client
+   * address through the gateway: the addresses the gateway calls from, as
+   * proxy-addr names them (`loopback`, `uniquelocal`, CIDRs, comma-separated),
+   * or `true`/`false`. Loopback by default (the gateway beside the services in
+   * `make dev`); compose and Kubernetes name their private networks. Never
+   * `true` (issue 39: a client calling a service directly set its own address).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .transform((value): boolean | string[] => (value === 'true' ? true : value === 'false' ? false : value.split(',').map((part) => part.trim()).filter(Boolean))),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /**
    * After SIGTERM, how long the process keeps serving while /readyz says 503,
@@ -114,14 +124,16 @@ export function serviceConfigSchema<E extends z.ZodRawShape>(defaults: { port: n
         AUTH_JWKS_URL?: string;
         FILE_URL_SECRET?: string;
         UNSUBSCRIBE_SECRET?: string;
-        JWT_SIGNING_KEYS?: Array<{ kid: string }>;
+        JWT_SIGNING_KEYS?: Array<{ kid: string; x?: string; d?: string }>;
       };
       if (given.NODE_ENV !== 'production') return;
       // Auth signs (it has JWT_SIGNING_KEYS); everyone else verifies with its published keys.
       if (!given.JWT_SIGNING_KEYS && !given.AUTH_JWKS_URL) ctx.addIssue({ code: 'custom', path: ['AUTH_JWKS_URL'], message: 'is required in production' });
       if (given.FILE_URL_SECRET === DEV_FILE_URL_SECRET) ctx.addIssue({ code: 'custom', path: ['FILE_URL_SECRET'], message: 'is required in production' });
       if (given.UNSUBSCRIBE_SECRET === DEV_UNSUBSCRIBE_SECRET) ctx.addIssue({ code: 'custom', path: ['UNSUBSCRIBE_SECRET'], message: 'is required in production' });
-      if (given.JWT_SIGNING_KEYS?.some((key) => key.kid === DEV_SIGNING_KEY.kid)) {
+      // The published key by its material, whatever id it is given (issue 39: only the id was compared).
+      const published = (key: { kid: string; x?: string; d?: string }) => key.kid === DEV_SIGNING_KEY.kid || key.x === DEV_SIGNING_KEY.x || key.d === DEV_SIGNING_KEY.d;
+      if (given.JWT_SIGNING_KEYS?.some(published)) {
         ctx.addIssue({ code: 'custom', path: ['JWT_SIGNING_KEYS'], message: 'is required in production (the development key is published)' });
       }
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { baseConfigSchema, ConfigError, loadConfig } from '../src/config';
+import { DEV_SIGNING_KEY } from '../src/auth/tokens';
+import { baseConfigSchema, ConfigError, loadConfig, serviceConfigSchema } from '../src/config';
 
 const schema = baseConfigSchema.extend({ PORT: z.coerce.number().int().min(1).max(65535) });
 
@@ -39,5 +40,26 @@ describe('loadConfig', () => {
       TRUST_PROXY: 'false',
     });
     expect(config).toMatchObject({ PORT: 4100, TRUST_PROXY: false, NODE_ENV: 'production', BUS_NAMESPACE: 'hoptrack' });
+  });
+});
+
+describe('the production guard against the published development key', () => {
+  const keys = baseConfigSchema.extend({ JWT_SIGNING_KEYS: z.array(z.object({ kid: z.string(), x: z.string(), d: z.string() })) });
+  const production = (key: { kid: string; x: string; d: string }) =>
+    serviceConfigSchema({ port: 4001, database: 'x' }, { JWT_SIGNING_KEYS: keys.shape.JWT_SIGNING_KEYS }).safeParse({
+      NODE_ENV: 'production',
+      JWT_SIGNING_KEYS: [key],
+      FILE_URL_SECRET: 'a-production-file-url-secret-of-length',
+      UNSUBSCRIBE_SECRET: 'a-production-unsubscribe-secret-of-length',
+    });
+  const refusedKeys = (result: ReturnType<typeof production>) => (result.success ? [] : result.error.issues.filter((i) => i.path[0] === 'JWT_SIGNING_KEYS').map((i) => i.message));
+
+  it('refuses the key by its material, under any key id (issue 39: only the id was compared)', () => {
+    expect(refusedKeys(production({ ...DEV_SIGNING_KEY }))).toHaveLength(1);
+    expect(refusedKeys(production({ ...DEV_SIGNING_KEY, kid: 'renamed-2026' }))).toEqual(['is required in production (the development key is published)']);
+  });
+
+  it('takes a key of its own', () => {
+    expect(refusedKeys(production({ kid: 'prod-1', x: 'own-public-half', d: 'own-private-half' }))).toEqual([]);
   });
 });

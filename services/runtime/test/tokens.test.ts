@@ -16,6 +16,8 @@ import {
 import { isDependencyUnavailable } from '../src/http/unavailable';
 import { eventually, testClock } from '@hoptrack/testing';
 
+const USER = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+const VICTIM = '0b1c2d3e-4f50-4a6b-8c7d-8e9f0a1b2c3d';
 let key: SigningKey;
 let tokens: TokenService;
 beforeAll(async () => {
@@ -25,8 +27,8 @@ beforeAll(async () => {
 
 describe('tokens', () => {
   it('round-trips the claims, signed with EdDSA under the key id', async () => {
-    const token = await tokens.sign({ userId: 'u1', tokenVersion: 3 });
-    await expect(tokens.verify(token)).resolves.toEqual({ userId: 'u1', tokenVersion: 3 });
+    const token = await tokens.sign({ userId: USER, tokenVersion: 3 });
+    await expect(tokens.verify(token)).resolves.toEqual({ userId: USER, tokenVersion: 3 });
     expect(JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString())).toMatchObject({ alg: 'EdDSA', kid: 'test-1' });
   });
 
@@ -37,14 +39,14 @@ describe('tokens', () => {
 
   it('a verifier holding the public key verifies; it has nothing to sign with', async () => {
     const verifier = createTokenVerifier({ jwks: tokens.jwks() });
-    await expect(verifier.verify(await tokens.sign({ userId: 'u1', tokenVersion: 0 }))).resolves.toEqual({ userId: 'u1', tokenVersion: 0 });
+    await expect(verifier.verify(await tokens.sign({ userId: USER, tokenVersion: 0 }))).resolves.toEqual({ userId: USER, tokenVersion: 0 });
     expect('sign' in verifier).toBe(false);
   });
 
   it('expires by the injected clock', async () => {
     const clock = testClock();
     const timed = await createTokenService({ keys: [key], expiresIn: '1h', clock: clock.now });
-    const token = await timed.sign({ userId: 'u1', tokenVersion: 0 });
+    const token = await timed.sign({ userId: USER, tokenVersion: 0 });
     clock.advance(59 * 60 * 1000);
     await expect(timed.verify(token)).resolves.toBeTruthy();
     clock.advance(2 * 60 * 1000);
@@ -53,13 +55,13 @@ describe('tokens', () => {
 
   it('refuses a token signed with a key not in the set, even under the same key id', async () => {
     const other = await generateSigningKey('test-1');
-    const forged = await (await createTokenService({ keys: [other] })).sign({ userId: 'u', tokenVersion: 0 });
+    const forged = await (await createTokenService({ keys: [other] })).sign({ userId: USER, tokenVersion: 0 });
     await expect(tokens.verify(forged)).rejects.toBeInstanceOf(InvalidTokenError);
   });
 
   describe('refuses forged tokens (issue 9, item 15; issue 19)', () => {
     const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-    const claims = () => ({ sub: 'victim', tv: 0, iss: 'hoptrack', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 });
+    const claims = () => ({ sub: VICTIM, tv: 0, iss: 'hoptrack', iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 });
     const privateKey = async () => (await import('jose')).importJWK({ ...key, alg: 'EdDSA' }, 'EdDSA');
 
     it('alg none (no signature)', async () => {
@@ -69,25 +71,35 @@ describe('tokens', () => {
     it('an algorithm swap: HMAC keyed with the public key (the classic confusion), or the old shared secret', async () => {
       for (const secret of [key.x, 'hoptrack-development-secret-change-me-please']) {
         for (const alg of ['HS256', 'HS512'] as const) {
-          const swapped = await new SignJWT({ tv: 0 }).setProtectedHeader({ alg, kid: 'test-1' }).setSubject('victim').setIssuer('hoptrack').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+          const swapped = await new SignJWT({ tv: 0 }).setProtectedHeader({ alg, kid: 'test-1' }).setSubject(VICTIM).setIssuer('hoptrack').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(secret));
           await expect(tokens.verify(swapped), `${alg} ${secret}`).rejects.toBeInstanceOf(InvalidTokenError);
         }
       }
     });
 
     it('a tampered payload under the original signature', async () => {
-      const [header, , signature] = (await tokens.sign({ userId: 'me', tokenVersion: 0 })).split('.');
-      await expect(tokens.verify(`${header}.${b64({ ...claims(), sub: 'victim' })}.${signature}`)).rejects.toBeInstanceOf(InvalidTokenError);
+      const [header, , signature] = (await tokens.sign({ userId: USER, tokenVersion: 0 })).split('.');
+      await expect(tokens.verify(`${header}.${b64({ ...claims(), sub: VICTIM })}.${signature}`)).rejects.toBeInstanceOf(InvalidTokenError);
     });
 
     it('another issuer, no version claim, or no expiry', async () => {
-      const signed = (build: SignJWT) => build.setProtectedHeader({ alg: 'EdDSA', kid: 'test-1' }).setSubject('victim').setIssuedAt();
+      const signed = (build: SignJWT) => build.setProtectedHeader({ alg: 'EdDSA', kid: 'test-1' }).setSubject(VICTIM).setIssuedAt();
       const foreign = await signed(new SignJWT({ tv: 0 }).setIssuer('elsewhere').setExpirationTime('1h')).sign(await privateKey());
       await expect(tokens.verify(foreign)).rejects.toBeInstanceOf(InvalidTokenError);
       const versionless = await signed(new SignJWT({}).setIssuer('hoptrack').setExpirationTime('1h')).sign(await privateKey());
       await expect(tokens.verify(versionless)).rejects.toThrow('token is missing its claims');
       const forever = await signed(new SignJWT({ tv: 0 }).setIssuer('hoptrack')).sign(await privateKey());
       await expect(tokens.verify(forever)).rejects.toBeInstanceOf(InvalidTokenError);
+    });
+
+    it('claims of the wrong shape, well signed: a user id that is no UUID, a version that is no whole number (issue 39: answered 500)', async () => {
+      const signed = async (sub: string, tv: unknown) =>
+        new SignJWT({ tv }).setProtectedHeader({ alg: 'EdDSA', kid: 'test-1' }).setSubject(sub).setIssuer('hoptrack').setIssuedAt().setExpirationTime('1h').sign(await privateKey());
+      for (const [sub, tv] of [['admin', 0], [`${VICTIM}' OR 1=1`, 0], [VICTIM, -1], [VICTIM, 1.5]] as const) {
+        await expect(tokens.verify(await signed(sub, tv)), `${sub} ${tv}`).rejects.toThrow('token claims are malformed');
+      }
+      // The shapes it does take: a UUID in any letter case (answered in lower case) and a version of 0 or more.
+      await expect(tokens.verify(await signed(VICTIM.toUpperCase(), 2))).resolves.toEqual({ userId: VICTIM, tokenVersion: 2 });
     });
 
     it('garbage', async () => {
@@ -97,7 +109,7 @@ describe('tokens', () => {
     });
 
     it('the published development key signs nothing a production verifier takes', async () => {
-      const dev = await (await createTokenService({ keys: [DEV_SIGNING_KEY] })).sign({ userId: 'victim', tokenVersion: 0 });
+      const dev = await (await createTokenService({ keys: [DEV_SIGNING_KEY] })).sign({ userId: VICTIM, tokenVersion: 0 });
       await expect(tokens.verify(dev)).rejects.toBeInstanceOf(InvalidTokenError);
     });
   });
@@ -140,16 +152,16 @@ describe('key rollover through a fetched JWKS', () => {
     // The verifier caches briefly here (production: 10 minutes), so the test need not wait long for step 3.
     const verifier = createTokenVerifier({ jwks: url, cacheMaxAgeMs: 200, cooldownMs: 0 });
     published = { keys: [publicJwk(oldKey)] };
-    const before = await (await createTokenService({ keys: [oldKey] })).sign({ userId: 'u', tokenVersion: 0 });
-    await expect(verifier.verify(before)).resolves.toEqual({ userId: 'u', tokenVersion: 0 });
+    const before = await (await createTokenService({ keys: [oldKey] })).sign({ userId: USER, tokenVersion: 0 });
+    await expect(verifier.verify(before)).resolves.toEqual({ userId: USER, tokenVersion: 0 });
 
     // 1 and 2: both published, the new one signs (auth's JWT_SIGNING_KEYS = [new, old]).
     const auth = await createTokenService({ keys: [newKey, oldKey] });
     published = auth.jwks();
-    const after = await auth.sign({ userId: 'u', tokenVersion: 0 });
+    const after = await auth.sign({ userId: USER, tokenVersion: 0 });
     const fetchesBefore = fetches;
     // An unknown key id makes the verifier fetch the set again rather than refuse.
-    await expect(verifier.verify(after)).resolves.toEqual({ userId: 'u', tokenVersion: 0 });
+    await expect(verifier.verify(after)).resolves.toEqual({ userId: USER, tokenVersion: 0 });
     expect(fetches).toBeGreaterThan(fetchesBefore);
     await expect(verifier.verify(before)).resolves.toBeTruthy();
     await expect(auth.verify(before)).resolves.toBeTruthy();
@@ -163,7 +175,7 @@ describe('key rollover through a fetched JWKS', () => {
   it('a JWKS that cannot be fetched is a dependency being down (503), not a bad token (401)', async () => {
     const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const jwk = { ...(await exportJWK(privateKey)), kid: 'k' };
-    const token = await (await createTokenService({ keys: [jwk as SigningKey] })).sign({ userId: 'u', tokenVersion: 0 });
+    const token = await (await createTokenService({ keys: [jwk as SigningKey] })).sign({ userId: USER, tokenVersion: 0 });
     const nowhere = createTokenVerifier({ jwks: new URL('http://127.0.0.1:9/.well-known/jwks.json') });
     const failure = await nowhere.verify(token).then(() => null, (err: unknown) => err);
     expect(failure).not.toBeInstanceOf(InvalidTokenError);

@@ -69,9 +69,17 @@ export function publicJwk(key: SigningKey): JWK {
 
 export const DEV_JWKS: JSONWebKeySet = { keys: [publicJwk(DEV_SIGNING_KEY)] };
 
+const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The claims every service relies on, in their shapes: a user id that is a
+ * UUID (one that was not reached a uuid column and answered 500, issue 39)
+ * and a whole, non-negative token version. Anything else is not our token.
+ */
 function claimsOf(payload: { sub?: unknown; tv?: unknown }): TokenClaims {
   if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') throw new InvalidTokenError('token is missing its claims');
-  return { userId: payload.sub, tokenVersion: payload.tv };
+  if (!USER_ID.test(payload.sub) || !Number.isSafeInteger(payload.tv) || payload.tv < 0) throw new InvalidTokenError('token claims are malformed');
+  return { userId: payload.sub.toLowerCase(), tokenVersion: payload.tv };
 }
 
 /** Tokens remembered as verified (per process; a token is about 300 bytes). */

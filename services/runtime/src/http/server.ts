@@ -16,7 +16,8 @@ export interface ServerOptions {
   logger: Logger;
   metrics: ServiceMetrics;
   readiness?: Record<string, ReadinessCheck>;
-  trustProxy?: boolean;
+  /** Fastify's trustProxy: whose X-Forwarded-For is believed (runtime config TRUST_PROXY). */
+  trustProxy?: boolean | string[];
   bodyLimit?: number;
   /**
    * Every route of a service is mounted from its contracts (mountRoutes); a
