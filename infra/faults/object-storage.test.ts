@@ -174,7 +174,7 @@ async function profilePicture(me: RegisteredUser, round: number): Promise<void> 
       continue;
     }
     const { url } = (await res.json()) as StoredImageResponse;
-    await expectApi(stack.baseUrl, me.token, 'PUT', '/api/me/profile-picture', { profilePictureUrl: url }, 200);
+    await expectApi(stack.baseUrl, me.token, 'PUT', '/api/me/profile-picture', { profilePictureUrl: new URL(uploadURL, stack.baseUrl).pathname }, 200);
     acked.pictures.set(me.id, url);
     acked.count += 1;
     picturesAcked += 1;

@@ -77,7 +77,7 @@ async function setProfilePicture(user: RegisteredUser): Promise<string> {
   const put = await fetch(new URL(uploadURL, stack.baseUrl), { method: 'PUT', body: new Uint8Array(png), headers: { 'content-type': 'image/png' } });
   expect(put.status).toBe(200);
   const stored = (await put.json()) as StoredImageResponse;
-  await api(user, 'PUT', '/api/me/profile-picture', { profilePictureUrl: stored.url }, 200);
+  await api(user, 'PUT', '/api/me/profile-picture', { profilePictureUrl: new URL(uploadURL, stack.baseUrl).pathname }, 200);
   return stored.url;
 }
 

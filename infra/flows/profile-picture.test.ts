@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { CurrentUser, StoredImageResponse, UploadUrlResponse } from '@hoptrack/proto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,9 +44,13 @@ describe('PUT /api/me/profile-picture through the gateway', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/webp');
 
-    // The URL the upload answered (what the web app sends) works as before.
+    // A stored picture's URL is taken only as the one she has (issue 39: any path under /avatars/ was
+    // taken, someone else's or one made up): her own current one, sent again, changes nothing...
+    expect((await setPicture(alice, stored.url)).status).toBe(200);
+    // ...while the URL of another upload, sent without its link, is refused; the link is what counts.
     const second = await upload(alice);
-    const again = await setPicture(alice, second.stored.url);
+    expect(await setPicture(alice, second.stored.url)).toMatchObject({ status: 400, body: { field: 'profilePictureUrl' } });
+    const again = await setPicture(alice, second.uploadURL);
     expect(again.status).toBe(200);
     expect((again.body as CurrentUser).profilePicture).toBe(second.stored.url);
 
@@ -67,6 +72,10 @@ describe('PUT /api/me/profile-picture through the gateway', () => {
       const refused = await setPicture(bob, url);
       expect(refused.status, url).toBe(400);
       expect(refused.body).toMatchObject({ field: 'profilePictureUrl' });
+    }
+    // Alice's picture, or one made up under Bob's own id: no upload of his.
+    for (const url of [((await expectApi(stack.baseUrl, alice.token, 'GET', '/api/me')) as CurrentUser).profilePicture ?? '', `/api/media/files/avatars/${bob.id}/${randomUUID()}.webp`]) {
+      expect(await setPicture(bob, url), url).toMatchObject({ status: 400, body: { field: 'profilePictureUrl', message: 'Must be a picture uploaded through /api/profile-picture/upload' } });
     }
     const outside = await setPicture(bob, `${stack.baseUrl}${uploadURL}`);
     expect(outside).toMatchObject({ status: 400, body: { field: 'profilePictureUrl', message: 'Must be a picture uploaded through /api/profile-picture/upload' } });

@@ -38,6 +38,8 @@ beforeAll(async () => {
       REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
       BUS_NAMESPACE: namespace,
       OUTBOX_POLL_MS: '50',
+      // Three writers register back to back from one address for the whole outage.
+      REGISTER_RATE_LIMIT_MAX: '1000000',
     },
   });
   gateway = await startGateway({ env: { AUTH_SERVICE_URL: auth.url, GATEWAY_RATE_LIMIT_PREFIX: `${namespace}:`, GATEWAY_RATE_LIMIT_MAX: '100000' } });

@@ -163,6 +163,8 @@ export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
 
 /** The mail that tells the old address of a change of e-mail (tests tell it from the others by its subject). */
 export const EMAIL_CHANGE_NOTICE_SUBJECT = 'Your Hoptrack e-mail address is being changed';
+/** The link of an e-mail change, sent to the new address: not the welcome of a registration (issue 39). */
+export const EMAIL_CHANGE_VERIFICATION_SUBJECT = 'Confirm the new e-mail address of a Hoptrack account';
 
 /** A data export (POST /api/me/export, GET /api/me/exports): ready exports download as one zip until they expire. */
 export const EXPORT_STATUSES = ['pending', 'ready', 'expired'] as const;

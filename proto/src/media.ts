@@ -5,8 +5,9 @@ import { ALBUM_NAME_MAX, PHOTO_STATUSES } from './constants';
  * Media contracts (spec sections 5 and 7). The profile-picture flow:
  * 1. POST /api/profile-picture/upload → { uploadURL } (a same-origin URL, signed, valid a few minutes)
  * 2. PUT <uploadURL> with the image bytes and their content type → { url }
- * 3. PUT /api/me/profile-picture { profilePictureUrl: url } (auth service); the uploadURL itself is
- *    accepted too, as the spec's client sends it (a link takes one upload and names its picture)
+ * 3. PUT /api/me/profile-picture { profilePictureUrl: uploadURL } (auth service), as the spec's client
+ *    sends it: a link is signed for one person and names the picture of its one upload. A stored
+ *    picture's `url` is taken only as the one the person already has (issue 39)
  */
 export const uploadUrlResponse = z.object({
   uploadURL: z.string(),

@@ -1,4 +1,4 @@
-import { DELETE_CONFIRMATION, EMAIL_CHANGE_NOTICE_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { DELETE_CONFIRMATION, EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT } from '@hoptrack/proto';
 import { findPersonalData, formatHits } from '@hoptrack/testing/erasure-search';
 import { caughtMail, type CaughtMail } from '@hoptrack/testing/mail';
 import type { Locator, Page } from 'playwright-core';
@@ -188,7 +188,7 @@ describe('change e-mail', () => {
 
     const notice = await mailTo(user.email, EMAIL_CHANGE_NOTICE_SUBJECT);
     expect(notice.to).toEqual([user.email]);
-    const verification = await mailTo(newEmail, VERIFICATION_MAIL_SUBJECT);
+    const verification = await mailTo(newEmail, EMAIL_CHANGE_VERIFICATION_SUBJECT);
     const link = /https?:\/\/\S+\/verify-email\?token=\S+/.exec(verification.text)?.[0];
     expect(link, verification.text).toBeDefined();
     const target = new URL(link ?? '');

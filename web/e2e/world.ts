@@ -46,8 +46,7 @@ async function setPicture(baseUrl: string, user: RegisteredUser, ground: string)
   const picture = await testImage('me.png', { background: ground, width: 96, height: 96 });
   const put = await fetch(new URL(uploadURL, baseUrl), { method: 'PUT', body: new Uint8Array(picture.buffer), headers: { 'content-type': picture.mimeType } });
   expect(put.status).toBeLessThan(300);
-  const { url } = (await put.json()) as { url: string };
-  await expectApi(baseUrl, user.token, 'PUT', '/api/me/profile-picture', { profilePictureUrl: url });
+  await expectApi(baseUrl, user.token, 'PUT', '/api/me/profile-picture', { profilePictureUrl: new URL(uploadURL, baseUrl).pathname });
 }
 
 const TRACK = { id: 'local-2', name: 'Tubthumping', artist: 'Chumbawamba', album: 'Tubthumper', duration: 278, service: 'manual' };

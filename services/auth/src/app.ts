@@ -25,7 +25,8 @@ import type { ErasureLedger } from './repositories/erasure-ledger.repository';
 import { createMailer, type Mailer } from './domain/mailer';
 import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
-import { authHandlers } from './routes/auth.handlers';
+import { mailLimits } from './domain/mail-limits';
+import { authHandlers, passwordAttempts } from './routes/auth.handlers';
 import { exportHandlers } from './routes/export.handlers';
 import { meHandlers } from './routes/me.handlers';
 
@@ -68,7 +69,23 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     logger: logger.child({ component: 'mail-relay' }),
     pollMs: config.MAIL_POLL_MS,
   });
+  // Limits live in Redis so every replica counts together; when Redis cannot count, the limited
+  // routes answer 503 (fail closed) rather than let guessing through unlimited.
+  const limits = {
+    loginMax: config.LOGIN_RATE_LIMIT_MAX,
+    accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
+    forgotMax: config.FORGOT_RATE_LIMIT_MAX,
+    registerMax: config.REGISTER_RATE_LIMIT_MAX,
+    limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
+    resend: {
+      perMinute: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-minute:`, windowMs: 60_000 }),
+      perDay: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-day:`, windowMs: 24 * 60 * 60_000 }),
+      dayMax: 5,
+    },
+  };
   const accounts = new Accounts({
+    passwordAttempts: passwordAttempts(limits),
+    mailLimits: mailLimits({ perMinute: limits.resend.perMinute, perDay: limits.resend.perDay, senderDayMax: 5, addressDayMax: 3 }),
     // With the relay off here (another replica publishes), this process cannot hurry its events out.
     settle: config.READ_MODEL_BARRIER_MS > 0 && config.OUTBOX_RELAY === 'on' ? (eventIds) => barrier.await(eventIds, 'USERS') : undefined,
     prisma,
@@ -103,19 +120,7 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     app,
     authApi,
     {
-      // Limits live in Redis so every replica counts together; when Redis cannot count, the limited
-      // routes answer 503 (fail closed) rather than let guessing through unlimited.
-      ...authHandlers(accounts, {
-        loginMax: config.LOGIN_RATE_LIMIT_MAX,
-        accountFailuresMax: config.LOGIN_ACCOUNT_FAILURES_MAX,
-        forgotMax: config.FORGOT_RATE_LIMIT_MAX,
-        limiter: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit:`, windowMs: config.RATE_LIMIT_WINDOW_MS }),
-        resend: {
-          perMinute: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-minute:`, windowMs: 60_000 }),
-          perDay: new FixedWindowLimiter(redis, { prefix: `${config.BUS_NAMESPACE}:auth-limit-day:`, windowMs: 24 * 60 * 60_000 }),
-          dayMax: 5,
-        },
-      }),
+      ...authHandlers(accounts, limits),
       ...meHandlers(accounts, new UploadTokens(config.FILE_URL_SECRET, clock)),
       ...exportHandlers(exports),
       // The public keys every other service verifies tokens with (internal: the gateway routes /api only).

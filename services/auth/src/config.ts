@@ -33,6 +33,8 @@ export const authConfigSchema = serviceConfigSchema(
     /** Failed logins per account per window from all addresses together; past it, that account's logins answer 429. */
     LOGIN_ACCOUNT_FAILURES_MAX: z.coerce.number().int().positive().default(50),
     FORGOT_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
+    /** Registrations per client address per window (issue 39: each is an argon2 hash and a mail to any address). */
+    REGISTER_RATE_LIMIT_MAX: z.coerce.number().int().positive().default(10),
     RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
     /** `off` leaves events in the outbox for another relay (or a later start) to publish. */
     OUTBOX_RELAY: z.enum(['on', 'off']).default('on'),

@@ -1,4 +1,4 @@
-import { EMAIL_CHANGE_NOTICE_SUBJECT, subjectFor, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, subjectFor } from '@hoptrack/proto';
 import { ERASING_SERVICES } from '@hoptrack/runtime';
 import { eventually, readEvents } from '@hoptrack/testing';
 import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
@@ -84,7 +84,7 @@ describe('change e-mail while signed in', () => {
     expect(asked.statusCode).toBe(200);
     expect(asked.json().user).toMatchObject({ email: body.email, pendingEmail: newEmail });
     expect(await mailTo(body.email, EMAIL_CHANGE_NOTICE_SUBJECT)).toContain(newEmail);
-    const verifyToken = linkToken(await mailTo(newEmail, VERIFICATION_MAIL_SUBJECT));
+    const verifyToken = linkToken(await mailTo(newEmail, EMAIL_CHANGE_VERIFICATION_SUBJECT));
     // Until the link is opened, the old address is the account's.
     expect((await login(body.email, body.password)).statusCode).toBe(200);
     expect((await login(newEmail, body.password)).statusCode).toBe(401);
@@ -101,7 +101,7 @@ describe('change e-mail while signed in', () => {
     const { body, token } = await auth.register();
     const newEmail = `contested-${randomUUID().slice(0, 8)}@example.com`;
     expect((await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail })).statusCode).toBe(200);
-    const verifyToken = linkToken(await mailTo(newEmail, VERIFICATION_MAIL_SUBJECT));
+    const verifyToken = linkToken(await mailTo(newEmail, EMAIL_CHANGE_VERIFICATION_SUBJECT));
     await auth.register({ email: newEmail });
     const late = await call('POST', '/api/auth/verify-email', undefined, { token: verifyToken });
     expect(late.statusCode).toBe(409);

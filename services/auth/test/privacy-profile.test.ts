@@ -72,11 +72,21 @@ describe('PUT /api/me/profile-picture', () => {
   const uploads = () => new UploadTokens(auth.config.FILE_URL_SECRET, auth.clock.now);
   const stored = '/api/media/files/avatars/0b7e1c7a-3b0e-4d2a-9a57-7d8b3c1e2f00/5e0c2f9e-1a2b-4c3d-8e9f-0a1b2c3d4e5f.webp';
 
-  it('stores a picture the media service stored', async () => {
-    const { token } = await auth.register();
-    const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: stored });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().profilePicture).toBe(stored);
+  it("refuses a stored picture's URL that is not the person's own picture: someone else's, or one made up under their id (issue 39)", async () => {
+    const { token, userId } = await auth.register();
+    for (const url of [stored, `/api/media/files/avatars/${userId}/${randomUUID()}.webp`]) {
+      const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json()).toMatchObject({ field: 'profilePictureUrl', message: 'Must be a picture uploaded through /api/profile-picture/upload' });
+    }
+  });
+
+  it('takes the picture the person has, sent again, unchanged', async () => {
+    const { token, userId } = await auth.register();
+    const kept = (await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: uploads().issue(userId, 60).url })).json().profilePicture;
+    const again = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl: kept });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().profilePicture).toBe(kept);
   });
 
   it('takes the upload URL the client was given (spec section 7) and keeps the picture it names', async () => {

@@ -19,6 +19,7 @@ export function testEnv(namespace: string, extra: Record<string, string | undefi
     BUS_NAMESPACE: namespace,
     PUBLIC_WEB_URL: 'http://web.test',
     OUTBOX_POLL_MS: '100',
+    REGISTER_RATE_LIMIT_MAX: '1000000',
     ...extra,
   };
 }
@@ -56,7 +57,8 @@ export async function startTestAuth(
   const { mailer } = options;
   const clock = testClock();
   const auth = await startService(mailer ? { ...authService, build: (context) => buildAuth(context, mailer) } : authService, {
-    env: { DATABASE_URL: databaseUrl, PUBLIC_WEB_URL: 'http://web.test', ...extra },
+    // Tests register many people from one address; the registration limit is tested where it is set (rate-limit.test.ts).
+    env: { DATABASE_URL: databaseUrl, PUBLIC_WEB_URL: 'http://web.test', REGISTER_RATE_LIMIT_MAX: '1000000', ...extra },
     clock: clock.now,
     consumers: options.consumers ?? ['mail'],
     async prepare() {

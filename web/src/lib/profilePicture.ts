@@ -21,17 +21,20 @@ export function refusePicture(file: File): ToastInput | null {
 
 /**
  * 1. POST /api/profile-picture/upload → a signed, same-origin upload URL;
- * 2. PUT the bytes there with their content type → where the stored image is served;
- * 3. PUT /api/me/profile-picture with that URL → the updated current user.
+ * 2. PUT the bytes there with their content type;
+ * 3. PUT /api/me/profile-picture with the upload URL (signed for this person,
+ *    as the spec's client sends it) → the updated current user, whose picture
+ *    is where the stored image is served. Auth takes no other new picture
+ *    (issue 39: it took any path under /avatars/).
  */
 export async function uploadProfilePicture(file: File): Promise<CurrentUser> {
   const { uploadURL } = await api.media.profilePictureUploadUrl().catch((cause: unknown) => {
     throw new Error('Failed to get upload URL', { cause });
   });
-  const stored = await putFile(uploadURL, file).catch((cause: unknown) => {
+  await putFile(uploadURL, file).catch((cause: unknown) => {
     throw new Error('Failed to upload file', { cause });
   });
-  return api.auth.setProfilePicture({ body: { profilePictureUrl: stored.url } });
+  return api.auth.setProfilePicture({ body: { profilePictureUrl: new URL(uploadURL, window.location.origin).pathname } });
 }
 
 /**

@@ -15,6 +15,7 @@ import { dataExportsRepository as dataExports } from '../repositories/data-expor
 import type { ErasureLedger } from '../repositories/erasure-ledger.repository';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
 import { mailJobsRepository as mailJobs } from '../repositories/mail-jobs.repository';
+import type { MailLimits } from './mail-limits';
 import { passwordResetsRepository as passwordResets } from '../repositories/password-resets.repository';
 import { isUniqueViolation, usersRepository as users, type UserChanges } from '../repositories/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
@@ -38,6 +39,32 @@ export interface AccountsDeps {
   logger: Logger;
   /** Waits until the other services applied these events (a private switch answers only then). */
   settle?: (eventIds: string[]) => Promise<unknown>;
+  /** The attempt limits of a password asked again (as login's); none in tests that do not need them. */
+  passwordAttempts?: PasswordAttempts;
+  /** The limits of mail sent on a person's behalf (an e-mail change's link, a resent one). */
+  mailLimits?: MailLimits;
+}
+
+/**
+ * Where a signed-in person's password is asked again (a password or e-mail
+ * change, a deletion), wrong guesses count against the account as login's do
+ * (issue 39: 30 guesses with only a stolen token went unlimited).
+ */
+export interface PasswordAttempts {
+  /** Throws 429 when the account may not try now. */
+  allow(user: Pick<User, 'id' | 'email'>): Promise<void>;
+  /** A wrong password, counted against the account. */
+  failed(user: Pick<User, 'id' | 'email'>): Promise<void>;
+}
+
+/**
+ * The columns that cancel an e-mail change not yet confirmed (its link dies
+ * with them); nothing when none is pending. A password change or reset
+ * cancels it (issue 39): a stolen session's change must not survive the
+ * owner taking the account back.
+ */
+function pendingChangeCancelled(user: Pick<User, 'pendingEmail'> | null): UserChanges {
+  return user?.pendingEmail ? { pendingEmail: null, emailVerificationToken: null, emailVerificationExpires: null } : {};
 }
 
 export interface Session {
@@ -130,8 +157,9 @@ export class Accounts {
       // Single use: of two concurrent resets with the same token, one deletes the row, the other finds none.
       const used = await passwordResets.deleteToken(tx, hashResetToken(token), user.id);
       if (used !== 1) throw new HttpError(400, INVALID_RESET);
-      await users.lockById(tx, user.id);
-      return users.update(tx, user.id, { password, tokenVersion: { increment: 1 } }, this.deps.clock());
+      const locked = await users.lockById(tx, user.id);
+      await passwordResets.deleteForUser(tx, user.id);
+      return users.update(tx, user.id, { password, tokenVersion: { increment: 1 }, ...pendingChangeCancelled(locked) }, this.deps.clock());
       // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
     }, { settle: true });
   }
@@ -151,6 +179,8 @@ export class Accounts {
       const newEmail = user.pendingEmail;
       if (newEmail && (await users.findByEmail(tx, newEmail))) throw conflict('Email already registered', 'email');
       const updated = await users.markEmailVerified(tx, user.id, newEmail, this.deps.clock());
+      // The account moved: reset links mailed to the old address no longer open it (issue 39).
+      if (newEmail) await passwordResets.deleteForUser(tx, user.id);
       if (newEmail) eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
     });
     if (eventId) this.deps.onEventsCommitted();
@@ -162,8 +192,10 @@ export class Accounts {
     if (input.newPassword === input.currentPassword) throw new HttpError(400, 'New password must be different from the current one', 'newPassword');
     const password = await hashPassword(input.newPassword);
     const user = await this.inTransactionWithEvent('user.updated.v1', requestId, async (tx) => {
-      await users.lockById(tx, userId);
-      return users.update(tx, userId, { password, tokenVersion: { increment: 1 } }, this.deps.clock());
+      const locked = await users.lockById(tx, userId);
+      // New credentials end every way in made for the old ones: reset links, and an e-mail change not yet confirmed.
+      await passwordResets.deleteForUser(tx, userId);
+      return users.update(tx, userId, { password, tokenVersion: { increment: 1 }, ...pendingChangeCancelled(locked) }, this.deps.clock());
     }, { settle: true });
     return { user, token: await this.issueToken(user) };
   }
@@ -177,12 +209,14 @@ export class Accounts {
     const current = await this.assertPassword(userId, input.currentPassword, 'currentPassword');
     if (input.newEmail === current.email) throw new HttpError(400, 'That is already your e-mail address', 'newEmail');
     if (await users.findByEmail(this.deps.prisma, input.newEmail)) throw conflict('Email already registered', 'newEmail');
+    await this.deps.mailLimits?.sender(userId);
+    await this.deps.mailLimits?.address(input.newEmail);
     const user = await this.deps.prisma.$transaction(async (tx) => {
       const locked = await users.lockById(tx, userId);
       if (!locked) throw notFound('User not found');
       const pending = await users.setPendingEmail(tx, userId, input.newEmail, this.deps.clock());
       await mailJobs.create(tx, { id: randomUUID(), kind: 'email-change-notice', recipient: locked.email, link: input.newEmail });
-      return this.queueVerification(tx, pending, newVerificationToken(this.deps.clock()), input.newEmail);
+      return this.queueVerification(tx, pending, newVerificationToken(this.deps.clock()), input.newEmail, 'email-change-verification');
     });
     this.deps.onMailQueued();
     return user;
@@ -276,7 +310,9 @@ export class Accounts {
       if (!user) throw notFound('User not found');
       // A pending change of address is what waits for a link, even on a verified account.
       if (user.isEmailVerified && !user.pendingEmail) throw new HttpError(400, ALREADY_VERIFIED);
-      await this.queueVerification(tx, user, newVerificationToken(this.deps.clock()), user.pendingEmail ?? user.email);
+      const change = user.pendingEmail !== null;
+      await this.deps.mailLimits?.address(user.pendingEmail ?? user.email);
+      await this.queueVerification(tx, user, newVerificationToken(this.deps.clock()), user.pendingEmail ?? user.email, change ? 'email-change-verification' : 'email-verification');
     });
     this.deps.onMailQueued();
   }
@@ -312,7 +348,11 @@ export class Accounts {
   /** The password of a signed-in person, asked again before a change of credentials or a deletion. */
   private async assertPassword(userId: string, password: string, field: string): Promise<User> {
     const user = await this.me(userId);
-    if (!(await verifyPassword(user.password, password))) throw new HttpError(400, field === 'password' ? 'Password is incorrect' : 'Current password is incorrect', field);
+    await this.deps.passwordAttempts?.allow(user);
+    if (!(await verifyPassword(user.password, password))) {
+      await this.deps.passwordAttempts?.failed(user);
+      throw new HttpError(400, field === 'password' ? 'Password is incorrect' : 'Current password is incorrect', field);
+    }
     return user;
   }
 
@@ -322,10 +362,11 @@ export class Accounts {
     verification: { token: string; hash: string; expiresAt: Date },
     /** Where the link goes: the account's address, or the new one of a pending change. */
     address: string = user.email,
+    kind: 'email-verification' | 'email-change-verification' = 'email-verification',
   ): Promise<User> {
     const verifyUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/verify-email?token=${encodeURIComponent(verification.token)}`;
     // The link is cleared from the job once sent.
-    await mailJobs.create(tx, { id: randomUUID(), kind: 'email-verification', recipient: address, link: verifyUrl });
+    await mailJobs.create(tx, { id: randomUUID(), kind, recipient: address, link: verifyUrl });
     return users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt, this.deps.clock());
   }
 

@@ -1,9 +1,9 @@
 import nodemailer from 'nodemailer';
-import { EMAIL_CHANGE_NOTICE_SUBJECT, EXPORT_READY_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, EXPORT_READY_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
 import type { Logger } from '@hoptrack/runtime';
 
 /** The mails auth sends; each has one variable part (a link, or the new address of a change). */
-export type MailKind = 'password-reset' | 'email-verification' | 'email-change-notice' | 'export-ready';
+export type MailKind = 'password-reset' | 'email-verification' | 'email-change-verification' | 'email-change-notice' | 'export-ready';
 
 const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text: string }> = {
   'password-reset': (resetUrl) => ({
@@ -13,6 +13,11 @@ const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text:
   'email-verification': (verifyUrl) => ({
     subject: VERIFICATION_MAIL_SUBJECT,
     text: `Welcome to Hoptrack!\n\nOpen this link within 24 hours to verify your e-mail address:\n${verifyUrl}\n\nIf you did not ask for this, ignore this e-mail.`,
+  }),
+  // To an address someone typed as their new one: it says an existing account asked, and what to do if it was not you.
+  'email-change-verification': (verifyUrl) => ({
+    subject: EMAIL_CHANGE_VERIFICATION_SUBJECT,
+    text: `An existing Hoptrack account asked to use this address as its e-mail address.\n\nIf that was you, open this link within 24 hours to confirm it:\n${verifyUrl}\n\nThis wasn't me: ignore this e-mail. Nothing changes until the link is opened, no account uses this address, and you can still register with it.`,
   }),
   'export-ready': (accountUrl) => ({
     subject: EXPORT_READY_SUBJECT,

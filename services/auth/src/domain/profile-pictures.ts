@@ -8,9 +8,14 @@ import { avatarUrl, badRequest, UPLOADS_PREFIX, type UploadTokens } from '@hoptr
  * URL (the media service stores a link's one upload under the link's id):
  * never the link itself, which stops working, and never someone else's.
  */
-export function pictureToKeep(uploads: UploadTokens, userId: string, given: string): string {
-  if (!given.startsWith(UPLOADS_PREFIX)) return given;
+export function pictureToKeep(uploads: UploadTokens, user: { id: string; profilePicture: string | null }, given: string): string {
+  if (!given.startsWith(UPLOADS_PREFIX)) {
+    // A stored picture's URL is taken only as the one the person has (a form sent again): any
+    // other, someone else's or one made up under their own id, names no upload of theirs (issue 39).
+    if (given === user.profilePicture) return given;
+    throw badRequest('Must be a picture uploaded through /api/profile-picture/upload', 'profilePictureUrl');
+  }
   const link = uploads.claimsOf(given.slice(UPLOADS_PREFIX.length));
-  if (!link || link.u !== userId) throw badRequest('Upload link expired or invalid', 'profilePictureUrl');
+  if (!link || link.u !== user.id) throw badRequest('Upload link expired or invalid', 'profilePictureUrl');
   return avatarUrl(link);
 }

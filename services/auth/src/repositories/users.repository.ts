@@ -13,6 +13,9 @@ export type UserChanges = Partial<
     | 'allowDirectMessages'
     | 'showOnlineStatus'
     | 'password'
+    | 'pendingEmail'
+    | 'emailVerificationToken'
+    | 'emailVerificationExpires'
   >
 > & { tokenVersion?: { increment: number } };
 

@@ -1,7 +1,7 @@
 import type { authApi } from '@hoptrack/proto';
 import { HttpError, tooManyRequests, type FixedWindowLimiter, type Handlers } from '@hoptrack/runtime';
-import { createHash } from 'node:crypto';
-import type { Accounts } from '../domain/accounts';
+import { emailKey } from '../domain/mail-limits';
+import type { Accounts, PasswordAttempts } from '../domain/accounts';
 import { toCurrentUser } from '../domain/user-views';
 
 export interface AuthRouteLimits {
@@ -11,6 +11,8 @@ export interface AuthRouteLimits {
   accountFailuresMax: number;
   /** Requests per address. */
   forgotMax: number;
+  /** Registrations per address. */
+  registerMax: number;
   limiter: FixedWindowLimiter;
   /** Resend-verification: one per person per minute, and a few per day (two windows, both in Redis). */
   resend: { perMinute: FixedWindowLimiter; perDay: FixedWindowLimiter; dayMax: number };
@@ -18,7 +20,30 @@ export interface AuthRouteLimits {
 
 const FORGOT_MESSAGE = 'If an account exists for that email, a password reset link has been sent.';
 const TOO_MANY_LOGINS = 'Too many login attempts, please try again later.';
+export const TOO_MANY_REGISTRATIONS = 'Too many accounts were created from your network, please try again later.';
 export const TOO_MANY_RESENDS = 'Too many verification e-mails requested, please try again later.';
+
+
+/**
+ * The password asked again while signed in counts like login (issue 39):
+ * attempts per account (login counts per address and account; here the
+ * token is the account, and its holder may use any address), and every
+ * failure joins the account's login failures, so guessing through either
+ * door locks both with the same 429.
+ */
+export function passwordAttempts(limits: Pick<AuthRouteLimits, 'loginMax' | 'accountFailuresMax' | 'limiter'>): PasswordAttempts {
+  const { limiter } = limits;
+  return {
+    async allow(user) {
+      if ((await limiter.hit(`reauth:${user.id}`)) > limits.loginMax) throw tooManyRequests(TOO_MANY_PASSWORD_ATTEMPTS);
+      if ((await limiter.count(`login-failed:${emailKey(user.email)}`)) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_PASSWORD_ATTEMPTS);
+    },
+    async failed(user) {
+      await limiter.hit(`login-failed:${emailKey(user.email)}`);
+    },
+  };
+}
+export const TOO_MANY_PASSWORD_ATTEMPTS = 'Too many password attempts, please try again later.';
 
 type AuthFlowHandlers = Pick<
   Handlers<typeof authApi>,
@@ -28,12 +53,10 @@ type AuthFlowHandlers = Pick<
 /** /api/auth/*: registration, login and the password-reset and verification flows. */
 export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthFlowHandlers {
   const { limiter } = limits;
-  // The limits count per address, under a hash of it: a Redis key must not carry an e-mail address
-  // (an erased person's would outlive their account by a window, docs/decisions.md).
-  const emailKey = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 32);
 
   return {
     register: async (request) => {
+      if ((await limiter.hit(`register:${request.ip}`)) > limits.registerMax) throw tooManyRequests(TOO_MANY_REGISTRATIONS);
       const { token, user } = await accounts.register(request.body, request.id);
       return { token, message: 'Account created successfully', user: toCurrentUser(user) };
     },

@@ -18,7 +18,7 @@ export function meHandlers(accounts: Accounts, uploads: UploadTokens): MeHandler
 
     setProfilePicture: async (request) => {
       const { userId } = request.auth;
-      const picture = pictureToKeep(uploads, userId, request.body.profilePictureUrl);
+      const picture = pictureToKeep(uploads, await accounts.me(userId), request.body.profilePictureUrl);
       return toCurrentUser(await accounts.setProfilePicture(userId, picture, request.id));
     },
 
