@@ -90,12 +90,21 @@ describe('gateway edge', () => {
 
   it('exposes a request-duration histogram labelled by route name, never by raw path', async () => {
     await fetchJson(`${gateway.url}/api/some/user/1234`);
-    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${gateway.metricsUrl}/metrics`)).text();
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
     expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*method="GET",route="unknownApi",status_code="404"/);
     expect(text).toMatch(/http_request_duration_seconds_count\{[^}]*route="auth",status_code="503"/);
     expect(text).not.toContain('/api/some/user/1234');
     expect(text).toContain('process_cpu_seconds_total');
+  });
+
+  it('serves its metrics on the operator port only, never on the public one (issue 39)', async () => {
+    const pub = await fetch(`${gateway.url}/metrics`);
+    expect(pub.status).toBe(404);
+    expect(await pub.text()).not.toContain('http_request_duration_seconds');
+    expect((await fetch(`${gateway.metricsUrl}/metrics`)).status).toBe(200);
+    // The operator port serves nothing else: no API, no web app.
+    expect((await fetch(`${gateway.metricsUrl}/api/me`)).status).toBe(404);
   });
 
   it('reports health and readiness', async () => {

@@ -142,7 +142,10 @@ describe('docker-compose.yml', () => {
       for (const [host, port] of targets) {
         const service = compose.services[host];
         expect(service, `${job.job_name} → ${host}`).toBeDefined();
-        expect(service?.environment?.PORT, `${job.job_name} → ${host}:${port}`).toBe(port);
+        // The gateway's metrics are on its operator port, never on its public one (issue 39).
+        const metricsPort = host === 'gateway' ? service?.environment?.GATEWAY_METRICS_PORT : service?.environment?.PORT;
+        expect(metricsPort, `${job.job_name} → ${host}:${port}`).toBe(port);
+        if (host === 'gateway') expect(port).not.toBe(service?.environment?.PORT);
       }
     }
   });

@@ -245,7 +245,8 @@ function selects(selector: LabelSelector | undefined, labels: Record<string, str
     if (operator === 'In' && !values.includes(labels[key] ?? '\0')) return false;
     else if (operator === 'Exists' && !(key in labels)) return false;
     else if (operator === 'DoesNotExist' && key in labels) return false;
-    else if (!['In', 'Exists', 'DoesNotExist'].includes(operator)) throw new Error(`selector operator ${operator}: teach the test to read it`);
+    else if (operator === 'NotIn' && values.includes(labels[key] ?? '\0')) return false;
+    else if (!['In', 'NotIn', 'Exists', 'DoesNotExist'].includes(operator)) throw new Error(`selector operator ${operator}: teach the test to read it`);
   }
   return true;
 }
@@ -370,8 +371,10 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
       expect(app.command).toEqual(['node', compiledPath(spec.dir, spec.entry)]);
       expect(app.image).toMatch(/(^|\/)hoptrack\/node(:|$)/);
       expect(deployment().spec.template.spec.containers).toHaveLength(1);
-      expect(app.ports?.map((p) => p.containerPort)).toEqual([spec.port]);
+      // The gateway has its operator port besides (metrics, issue 39): the public one never serves them.
+      expect(app.ports?.map((p) => p.containerPort)).toEqual(spec.kind === 'gateway' ? [spec.port, 9464] : [spec.port]);
       expect(effectiveEnv(objects(), app).get('PORT')).toBe(String(spec.port));
+      if (spec.kind === 'gateway') expect(effectiveEnv(objects(), app).get('GATEWAY_METRICS_PORT')).toBe('9464');
     });
 
     it('is ready on /readyz and alive on /healthz at its port', () => {
@@ -424,7 +427,12 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
       expect(service?.spec.type ?? 'ClusterIP').toBe('ClusterIP');
       expect(service?.spec.clusterIP).not.toBe('None');
       expect(servicesOf(objects(), deployment())).toContain(service);
-      for (const s of servicesOf(objects(), deployment())) expect(s.spec.ports, s.metadata.name).toEqual([expect.objectContaining({ name: 'http', port: spec.port })]);
+      for (const s of servicesOf(objects(), deployment())) {
+        const ports = [expect.objectContaining({ name: 'http', port: spec.port })];
+        // The gateway's own Service carries its operator port too, for Prometheus (its NetworkPolicy admits nobody else).
+        if (spec.kind === 'gateway' && s.metadata.name === 'gateway') ports.push(expect.objectContaining({ name: 'metrics', port: 9464 }));
+        expect(s.spec.ports, s.metadata.name).toEqual(ports);
+      }
     });
 
     if (spec.gatewayVar)
@@ -486,8 +494,12 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
         return (p.spec.ingress ?? []).filter((r) => !r.ports || r.ports.some((port) => portNumber(appOf(deployment()), port.port) === spec.port));
       });
       if (spec.kind === 'gateway') {
-        // The public door: some rule admits everyone on its port.
+        // The public door: some rule admits everyone on its port...
         expect(rules.some((r) => !r.from || r.from.length === 0)).toBe(true);
+        // ...and its operator port (metrics, issue 39) admits Prometheus' namespace only.
+        const operator = policies.flatMap((p) => (p.spec.ingress ?? []).filter((r) => r.ports?.some((port) => portNumber(appOf(deployment()), port.port) === 9464)));
+        expect(operator.length, 'a rule for the operator port').toBeGreaterThan(0);
+        for (const rule of operator) expect(rule.from).toEqual([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
         return;
       }
       const admitted = new Set<string>();
@@ -609,12 +621,17 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
     expect(ingress).toHaveLength(1);
     const backends = ingress[0]?.spec.rules.flatMap((r) => r.http.paths.map((p) => p.backend.service));
     expect(backends).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
-    const [monitor] = ofKind<KubeObject & { spec: { selector: LabelSelector; endpoints: Array<{ port: string; path: string }> } }>(objects(), 'ServiceMonitor');
-    expect(monitor?.spec.endpoints).toContainEqual(expect.objectContaining({ port: 'http', path: '/metrics' }));
-    // Every process through exactly one Service: none unscraped, none twice.
+    const monitors = ofKind<KubeObject & { spec: { selector: LabelSelector; endpoints: Array<{ port: string; path: string }> } }>(objects(), 'ServiceMonitor');
+    for (const monitor of monitors) expect(monitor.spec.endpoints.map((e) => e.path)).toEqual(['/metrics']);
+    // Every process through exactly one Service and one port: none unscraped, none twice. The gateway's
+    // is its operator port, `metrics` (issue 39); everyone else's is `http`, which is never public.
     for (const d of deployments()) {
-      const scraped = servicesOf(objects(), d).filter((s) => selects(monitor?.spec.selector, s.metadata.labels));
-      expect(scraped.map((s) => s.metadata.name), d.metadata.name).toEqual([d.metadata.name]);
+      const scraped = monitors.flatMap((m) =>
+        servicesOf(objects(), d)
+          .filter((s) => selects(m.spec.selector, s.metadata.labels))
+          .flatMap((s) => m.spec.endpoints.map((e) => `${s.metadata.name}:${e.port}`)),
+      );
+      expect(scraped, d.metadata.name).toEqual([`${d.metadata.name}:${d.metadata.name === 'gateway' ? 'metrics' : 'http'}`]);
     }
   });
 

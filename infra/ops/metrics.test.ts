@@ -70,7 +70,8 @@ describe('metrics of every process, scraped by Prometheus', () => {
 
   beforeAll(async () => {
     stack = await startStack({ serveWeb: false });
-    const targets: Record<string, string> = { gateway: `127.0.0.1:${stack.gateway.port}` };
+    // The gateway's metrics are on its operator port, never its public one (issue 39).
+    const targets: Record<string, string> = { gateway: new URL(stack.gateway.metricsUrl).host };
     for (const [name, proc] of Object.entries(stack.services)) targets[name] = `127.0.0.1:${proc.port}`;
     prometheus = await startPrometheus(targets);
   });

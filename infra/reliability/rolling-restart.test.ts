@@ -161,7 +161,7 @@ describe('rolling restart: two copies of everything under steady traffic', () =>
     /** Per gateway, 1 when it has the instance at `url` in its rotation (its `gateway_upstream_ready` gauge), else 0. */
     const inRotation = (url: string) =>
       Promise.all(
-        gateways.map(async (g) => (await scrapeMetrics(g.url)).find((s) => s.name === 'gateway_upstream_ready' && s.labels.includes(`instance="${url}"`))?.value ?? 0),
+        gateways.map(async (g) => (await scrapeMetrics(g.metricsUrl)).find((s) => s.name === 'gateway_upstream_ready' && s.labels.includes(`instance="${url}"`))?.value ?? 0),
       );
     /** 1 when the edge sends to gateway number `n` (HAProxy's check says UP), else 0. */
     const edgeSendsTo = async (n: number) =>

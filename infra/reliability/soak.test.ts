@@ -146,7 +146,7 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
     let maxLag = 0;
     const sampleMetrics = async () => {
       for (const [name, proc] of Object.entries(processes())) {
-        const values = largestByName(await scrapeMetrics(proc.url));
+        const values = largestByName(await scrapeMetrics(proc.metricsUrl));
         // Per process, not per name: a restarted copy starts a series of its own.
         if (values.process_resident_memory_bytes) (memory[`${name}@${proc.child.pid}`] ??= []).push(values.process_resident_memory_bytes);
         maxOutbox = Math.max(maxOutbox, values.outbox_pending_events ?? 0);
@@ -209,7 +209,7 @@ describe(`soak: ${SECONDS} s of mixed traffic with faults`, () => {
     let waiting: string[] = [];
     const drainBy = Date.now() + 180_000;
     do {
-      waiting = await pendingWork(Object.entries(processes()).map(([name, proc]) => ({ name, url: proc.url })));
+      waiting = await pendingWork(Object.entries(processes()).map(([name, proc]) => ({ name, url: proc.metricsUrl })));
       if (waiting.length > 0) await new Promise((r) => setTimeout(r, 500));
     } while (waiting.length > 0 && Date.now() < drainBy);
     const drained = waiting.length === 0;

@@ -15,6 +15,7 @@ const webUrl = `http://localhost:${webPort}`;
 const stack = await startStack({
   mode: 'dev',
   gatewayPort,
+  gatewayMetricsPort: Number(process.env.GATEWAY_METRICS_PORT ?? 9464),
   servicePorts: {
     auth: Number(process.env.AUTH_PORT ?? 4001),
     'social-graph': Number(process.env.SOCIAL_GRAPH_PORT ?? 4002),
@@ -36,7 +37,6 @@ const stack = await startStack({
   serveWeb: process.env.SERVE_WEB === 'true',
   publicWebUrl: webUrl,
   echo: true,
-  env: { HOST: '0.0.0.0' },
 });
 
 let web: RunningProcess | undefined;
@@ -61,7 +61,7 @@ process.stdout.write(
     '',
     '  Hoptrack is running.',
     `  Open ${webUrl}`,
-    `  API gateway: http://localhost:${gatewayPort}/api   metrics: http://localhost:${gatewayPort}/metrics`,
+    `  API gateway: http://localhost:${gatewayPort}/api   metrics (operator port): ${stack.gateway.metricsUrl.replace('127.0.0.1', 'localhost')}/metrics`,
     `  Queues (Bull Board): ${stack.services['queue-board'].url}/queues   operator / hoptrack-queues`,
     ...(stack.mailUrl ? [`  Mail the stack sent (nothing leaves this machine): ${stack.mailUrl.replace('127.0.0.1', 'localhost')}`] : []),
     '  Demo accounts: alice@hoptrack.dev / bob@hoptrack.dev / carol@hoptrack.dev, password "hoptrack" (alice and bob are friends with sessions in their feeds; carol has asked alice)',

@@ -3,6 +3,8 @@ import { freePort, startProcess, type RunningProcess } from './processes';
 export interface GatewayOptions {
   /** Defaults to a free port. */
   port?: number;
+  /** The operator port (metrics); defaults to a free port. */
+  metricsPort?: number;
   /**
    * Added to the gateway's environment, e.g. AUTH_SERVICE_URL,
    * WEB_DIST_DIR, GATEWAY_RATE_LIMIT_MAX, GATEWAY_RATE_LIMIT_PREFIX.
@@ -20,11 +22,14 @@ export interface GatewayOptions {
  * 127.0.0.1 unless env.HOST says otherwise; config hot reload is off.
  */
 export async function startGateway(options: GatewayOptions = {}): Promise<RunningProcess> {
+  // Metrics on an operator port of their own, never the public one (issue 39): `metricsUrl`.
+  const metricsPort = options.metricsPort ?? (await freePort());
   return startProcess({
     name: 'gateway',
     entry: 'gateway/src/server.ts',
     port: options.port ?? (await freePort()),
-    env: { HOST: '127.0.0.1', EG_DISABLE_CONFIG_WATCH: 'true', ...options.env },
+    metricsPort,
+    env: { HOST: '127.0.0.1', EG_DISABLE_CONFIG_WATCH: 'true', GATEWAY_METRICS_PORT: String(metricsPort), ...options.env },
     readyPath: options.readyPath ?? '/readyz',
     echo: options.echo,
   });

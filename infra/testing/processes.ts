@@ -50,6 +50,12 @@ export interface RunningProcess {
   name: string;
   port: number;
   url: string;
+  /**
+   * Where its Prometheus metrics are served: its own address, except for a
+   * process with an operator port of its own (the gateway, whose public port
+   * never serves them: `metricsPort`).
+   */
+  metricsUrl: string;
   /** Every line the process printed (stdout and stderr), in order; only the last ones with `keepLines`. */
   lines: string[];
   child: ChildProcess;
@@ -77,6 +83,8 @@ export interface StartOptions {
   echo?: boolean;
   /** Keep only this many of the last lines in `lines` (default: keepLastLines, else every line). */
   keepLines?: number;
+  /** The port its metrics are on, when not `port` (the gateway's operator port). */
+  metricsPort?: number;
 }
 
 /**
@@ -163,6 +171,7 @@ export async function startProcess(options: StartOptions): Promise<RunningProces
     name: options.name,
     port: options.port,
     url,
+    metricsUrl: options.metricsPort ? `http://127.0.0.1:${options.metricsPort}` : url,
     lines,
     options,
     child,

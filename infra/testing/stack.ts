@@ -30,6 +30,8 @@ export interface StackOptions {
   /** Appended to every database name; '_e2e' for e2e runs, none for dev. */
   databaseSuffix?: string;
   gatewayPort?: number;
+  /** The gateway's operator port (its metrics); a free one by default. */
+  gatewayMetricsPort?: number;
   /** Fixed service ports (make dev); free ports otherwise. Further replicas take port + 100, + 200… */
   servicePorts?: Partial<Record<ServiceName, number>>;
   /**
@@ -81,6 +83,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // As the image sets it too: V8's young generation at most 2 x 4 MiB (docs/benchmarks.md, 'Process footprint').
     NODE_OPTIONS: [process.env.NODE_OPTIONS, '--max-semi-space-size=4'].filter(Boolean).join(' '),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // Every process of a local stack on loopback only, as the gateway (issue 39: make dev bound the
+    // services on every interface, where anyone on the network reached them past the gateway).
+    HOST: '127.0.0.1',
     NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     BUS_NAMESPACE: namespace,
@@ -95,6 +100,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     // Production publishes a rotating few of the challenge kinds each day; the tests get every
     // kind every day, so a browser test of any kind finds it whatever the date (make dev rotates).
     CHALLENGES_PER_DAY: mode === 'dev' ? undefined : String(CHALLENGE_KIND_NAMES.length),
+    // Every test registers its people from 127.0.0.1: production's 10 per 15 minutes per address
+    // (auth's REGISTER_RATE_LIMIT_MAX) is tested on its own (infra/security/auth-abuse.test.ts).
+    REGISTER_RATE_LIMIT_MAX: mode === 'dev' ? undefined : '1000000',
     // A made-up pub menu on brewpubs, so the bar detail shows food (no open data has menus).
     DEMO_MENUS: 'on',
     // The local queue board's operator password (make dev prints it; compose requires its own).
@@ -201,6 +209,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     >;
     const gateway = await startGateway({
       port: gatewayPort,
+      metricsPort: options.gatewayMetricsPort,
       echo: options.echo,
       env: {
         ...shared,

@@ -2,7 +2,7 @@ import { bodyLimitPolicy } from './body-limit';
 import { closeConnectionsWhileDraining } from './draining';
 import { healthRoutes } from './health';
 import { apiNotFoundPolicy } from './not-found';
-import { metricsRoute, observeRequests } from './observe';
+import { DEFAULT_METRICS_PORT, noMetricsOnPublicPort, observeRequests, startOperatorServer } from './observe';
 import { serviceProxyPolicy } from './proxy';
 import { rateLimitPolicy } from './rate-limit';
 import { requestIdPolicy } from './request-id';
@@ -87,7 +87,9 @@ export function init(context: PluginContext): void {
     app.use(apiSecurityHeaders);
     observeRequests(app);
     healthRoutes(app);
-    metricsRoute(app);
+    noMetricsOnPublicPort(app);
     webAppRoute(app, settings.webDistDir);
   });
+  // Metrics on the operator port only (issue 39), bound where the public port is.
+  startOperatorServer(Number(process.env.GATEWAY_METRICS_PORT ?? DEFAULT_METRICS_PORT), process.env.HOST ?? '0.0.0.0');
 }

@@ -1,7 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { redactUrl } from '@hoptrack/runtime/logger';
 import { createMetrics } from '@hoptrack/runtime/metrics';
-import { pathOf } from './errors';
+import { pathOf, sendJsonError } from './errors';
 import { logger } from './logger';
 import { requestIdOf } from './request-id';
 import type { GatewayApp, GatewayRequest } from './types';
@@ -60,12 +60,55 @@ export function observeRequests(app: GatewayApp): void {
   });
 }
 
-export function metricsRoute(app: GatewayApp): void {
-  app.get('/metrics', (req, res, next) => {
+/**
+ * The public port never serves the metrics (issue 39: route counts, memory
+ * and the upstreams' internal addresses were there for anyone, through the
+ * edge and the Ingress too): a 404 as for any path nobody serves.
+ */
+export function noMetricsOnPublicPort(app: GatewayApp): void {
+  app.get('/metrics', (req, res) => {
     labelRoute(req, 'metrics');
-    registry.metrics().then((text) => {
-      res.writeHead(200, { 'content-type': registry.contentType });
-      res.end(text);
-    }, next);
+    sendJsonError(res, 404, 'Not found', requestIdOf(req));
   });
+}
+
+/** The gateway's operator port (GATEWAY_METRICS_PORT, 9464 by default): Prometheus's, never published. */
+export const DEFAULT_METRICS_PORT = 9464;
+
+/**
+ * Serves /metrics (and /healthz) on the operator port, a listener of its own
+ * beside express-gateway's: what Prometheus scrapes, on the pod's or the
+ * container's network only. Bound like the public one (HOST): loopback in
+ * `make dev` and the tests.
+ */
+export function startOperatorServer(port: number, host: string): Server {
+  const server = createHttpServer((req, res) => {
+    const path = pathOf(req.url ?? '/');
+    if (req.method === 'GET' && path === '/metrics') {
+      registry.metrics().then(
+        (text) => {
+          res.writeHead(200, { 'content-type': registry.contentType });
+          res.end(text);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'metrics not rendered');
+          sendJsonError(res, 500, 'Metrics could not be rendered', undefined);
+        },
+      );
+      return;
+    }
+    if (req.method === 'GET' && path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end('{"status":"ok"}');
+      return;
+    }
+    sendJsonError(res, 404, 'Not found', undefined);
+  });
+  server.listen(port, host, () => logger.info({ port, host }, 'operator port (metrics) listening'));
+  server.on('error', (err) => {
+    logger.fatal({ err, port }, 'operator port (metrics) could not listen');
+    process.exit(1);
+  });
+  server.unref();
+  return server;
 }

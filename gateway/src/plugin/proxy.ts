@@ -69,6 +69,8 @@ function poolOf(name: string, config: GatewayConfig, params: ProxyParams): Upstr
  * means it streams through once (an upload) and the request is not retried.
  */
 function replayableBody(req: GatewayRequest): Promise<Buffer | null> {
+  // Read already (and counted) by the body limit: a body that came without a length.
+  if (req.heldBody) return Promise.resolve(req.heldBody);
   const length = req.headers['content-length'];
   const chunked = req.headers['transfer-encoding'] !== undefined;
   if (!chunked && (length === undefined || length === '0')) return Promise.resolve(Buffer.alloc(0));

@@ -9,6 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** An Express request as it reaches a gateway route or a pipeline policy. */
 export interface GatewayRequest extends IncomingMessage {
   originalUrl: string;
+  /** A body sent without a length, read whole by the body limit (it had to count it): the proxy sends this. */
+  heldBody?: Buffer;
   /** The path without the query string. */
   path: string;
   /** The client address, honouring the "trust proxy" setting. */
