@@ -102,6 +102,20 @@ describe('invitations', () => {
     expectError(await finn.post(`/api/challenges/${challenge.id}/join`, { timeZone: 'UTC' }), 409, { message: CHALLENGE_MESSAGES.ended });
     service.clock.advance(-12 * 3_600_000);
   });
+
+  it("hides a muted friend's invitations from the one who muted, as their notifications are (issue 39)", async () => {
+    const [hal, ida] = [await service.user(), await service.user()];
+    await befriend(service, hal, ida);
+    const challenge = await todays(hal, 'slow_pace');
+    const invitation = ok<ChallengeInvitation>(await hal.post(`/api/challenges/${challenge.id}/invitations`, { friendId: ida.id }), 201);
+    expect(ok<ChallengeInvitations>(await ida.get('/api/challenge-invitations')).received.map((i) => i.id)).toEqual([invitation.id]);
+    await service.publish('social.friend.muted.v1', { userId: ida.id, friendId: hal.id });
+    expect(ok<ChallengeInvitations>(await ida.get('/api/challenge-invitations')).received).toEqual([]);
+    // The inviter still sees what was sent; unmuted, it is back.
+    expect(ok<ChallengeInvitations>(await hal.get('/api/challenge-invitations')).sent.map((i) => i.id)).toEqual([invitation.id]);
+    await service.publish('social.friend.unmuted.v1', { userId: ida.id, friendId: hal.id });
+    expect(ok<ChallengeInvitations>(await ida.get('/api/challenge-invitations')).received.map((i) => i.id)).toEqual([invitation.id]);
+  });
 });
 
 describe('privacy of challenges', () => {

@@ -39,6 +39,17 @@ async function likedBy(owner: Client, count: number, title: string): Promise<{ s
 const likesByEmail = (client: Client) => client.put('/api/notifications/settings', { kinds: { 'session.liked': { inApp: true, email: true } } });
 
 describe('notification e-mail', () => {
+  it("quotes people's names as data, one line, with their links neutralised (issue 39)", async () => {
+    // A name from before names were one line (the read model keeps what auth announced then).
+    const [alice, mallory] = await Promise.all([t.user({ displayName: 'Alice' }), t.user({ displayName: 'Support: http://evil.example/x\nReset here www.evil.example' })]);
+    await t.publish('social.friendship.requested.v1', { friendshipId: randomUUID(), requesterId: mallory.id, recipientId: alice.id });
+    await flush(alice);
+    const [mail] = mailsTo(alice);
+    expect(mail?.subject).toBe('“Support: http[:]//evil[.]example/x Reset here www[.]evil[.]example” sent you a friend request');
+    expect(mail?.text).toContain('• “Support: http[:]//evil[.]example/x Reset here www[.]evil[.]example” sent you a friend request');
+    expect(mail?.text).not.toMatch(/evil\.example/);
+  });
+
   it('mails a friend request (on by default) with a link to the notifications and one that unsubscribes', async () => {
     const [alice, bob] = await Promise.all([t.user({ displayName: 'Alice' }), t.user({ displayName: 'Bob' })]);
     await t.publish('social.friendship.requested.v1', { friendshipId: randomUUID(), requesterId: bob.id, recipientId: alice.id });
@@ -46,8 +57,8 @@ describe('notification e-mail', () => {
     await flush(alice);
     const [mail, ...more] = mailsTo(alice);
     expect(more).toEqual([]);
-    expect(mail?.subject).toBe('Bob sent you a friend request');
-    expect(mail?.text).toContain('• Bob sent you a friend request');
+    expect(mail?.subject).toBe('“Bob” sent you a friend request');
+    expect(mail?.text).toContain('• “Bob” sent you a friend request');
     expect(mail?.text).toContain('http://web.test/notifications');
     const link = /http:\/\/web\.test\/unsubscribe\?token=(\S+)/.exec(mail?.text ?? '');
     expect(link).not.toBeNull();
@@ -85,7 +96,7 @@ describe('notification e-mail', () => {
     await flush(alice);
     const mails = mailsTo(alice);
     expect(mails).toHaveLength(1);
-    expect(mails[0]?.subject).toBe('Liker 9 and 9 others liked your session “Ten likes”');
+    expect(mails[0]?.subject).toBe('“Liker 9” and 9 others liked your session “Ten likes”');
   });
 
   it('mails a challenge invitation (on by default), not a completed challenge (off by default)', async () => {
@@ -98,7 +109,7 @@ describe('notification e-mail', () => {
     await flush(bob);
     const [mail, ...more] = mailsTo(bob);
     expect(more).toEqual([]);
-    expect(mail?.subject).toBe('Alice invited you to “Somewhere new”');
+    expect(mail?.subject).toBe('“Alice” invited you to “Somewhere new”');
   });
 
   it('likes are not mailed unless their e-mail is on (off by default)', async () => {
@@ -127,7 +138,7 @@ describe('notification e-mail', () => {
     await t.publish('social.user.blocked.v1', { blockerId: alice.id, blockedId: second?.id ?? '' });
     await flush(alice);
     const [mail] = mailsTo(alice);
-    expect(mail?.subject).toBe(`${'Liker 0'} liked your session “Mixed company”`);
+    expect(mail?.subject).toBe('“Liker 0” liked your session “Mixed company”');
     expect(mail?.text).not.toContain('Liker 1');
     expect(first).toBeDefined();
     expect(await t.prisma.pendingMail.count({ where: { userId: alice.id } })).toBe(0);

@@ -197,6 +197,14 @@ describe('profiles', () => {
     expect(ok<OtherUser>(await social.as(viewer).get(`/api/users/profile/${t}_a`)).id).toBe(withUnderscore.id);
   });
 
+  it("shows whether a person shows their online status only to whom their profile shows its details (issue 39)", async () => {
+    const [priv, pub, stranger] = await Promise.all([social.user({ private: true }), social.user(), social.user()]);
+    expect(ok<OtherUser>(await social.as(stranger).get(`/api/users/${priv.id}`)).showOnlineStatus).toBe(false);
+    expect(ok<OtherUser>(await social.as(stranger).get(`/api/users/${pub.id}`)).showOnlineStatus).toBe(true);
+    await social.befriend(priv, stranger);
+    expect(ok<OtherUser>(await social.as(stranger).get(`/api/users/${priv.id}`)).showOnlineStatus).toBe(true);
+  });
+
   it('shows the full profile shape to self', async () => {
     const me = await social.user({ private: true });
     expect(ok<OtherUser>(await social.as(me).get(`/api/users/${me.id}`))).toEqual({

@@ -55,13 +55,18 @@ export const invitationsRepository = {
     return row;
   },
 
-  /** The viewer's received or sent invitations, newest first, without anyone blocked either way. */
+  /**
+   * The viewer's received or sent invitations, newest first, without anyone
+   * blocked either way; received ones without those from a friend the viewer
+   * muted (issue 39: they were listed while their notifications were hidden).
+   */
   listFor(db: SqlClient, viewerId: string, side: keyof typeof SIDES, limit: number): Promise<InvitationRow[]> {
     const viewer = uuid(viewerId);
     const { mine, other } = SIDES[side];
+    const unmuted = side === 'received' ? sql`AND NOT ${audienceSql.muted(viewer, other)}` : sql``;
     return queryRows<InvitationRow[]>(
       db,
-      sql`${INVITATION_SELECT} WHERE ${mine} = ${viewer} AND NOT ${audienceSql.blockedBetween(viewer, other)}
+      sql`${INVITATION_SELECT} WHERE ${mine} = ${viewer} AND NOT ${audienceSql.blockedBetween(viewer, other)} ${unmuted}
           ORDER BY i.created_at DESC, i.id LIMIT ${limit}`,
     );
   },

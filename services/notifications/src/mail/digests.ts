@@ -7,6 +7,7 @@ import type { Contribution } from '../domain/inbox';
 import { entriesByIds } from '../domain/reads';
 import { peopleRepository } from '../repositories/people.repository';
 import { pendingMailsRepository } from '../repositories/pending-mails.repository';
+import { mailLine } from './mail-text';
 import type { UnsubscribeTokens } from './unsubscribe';
 
 /**
@@ -93,8 +94,9 @@ export class MailDigests {
     const web = this.options.publicWebUrl.replace(/\/$/, '');
     const unsubscribeUrl = `${web}/unsubscribe?token=${encodeURIComponent(this.options.tokens.sign(userId))}`;
     const [first] = entries;
-    const subject = entries.length === 1 && first ? first.text : `${entries.length} new notifications on Hoptrack`;
-    const lines = entries.map((entry) => `• ${entry.text}`);
+    // Names and titles are other people's words: quoted and neutralised (mail-text.ts), in the subject too.
+    const subject = entries.length === 1 && first ? mailLine(first) : `${entries.length} new notifications on Hoptrack`;
+    const lines = entries.map((entry) => `• ${mailLine(entry)}`);
     const text = [
       'Here is what happened on Hoptrack:',
       '',

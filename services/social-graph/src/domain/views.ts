@@ -27,7 +27,8 @@ export function toOtherUser(user: User, view: RelationView, extra: { mutualFrien
     createdAt: user.createdAt.toISOString(),
     joinDate: user.createdAt.toISOString(),
     allowDirectMessages: user.allowDirectMessages,
-    showOnlineStatus: user.showOnlineStatus,
+    // Follows the profile's privacy (issue 39: strangers saw it on a private profile).
+    showOnlineStatus: details ? user.showOnlineStatus : false,
     friendshipStatus: friendshipStatusOf(view.relation),
     friendshipId: view.friendshipId,
     totalSessions: details ? extra.totalSessions : 0,
