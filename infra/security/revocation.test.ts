@@ -1,6 +1,6 @@
 import type { AuthResponse, ForgotPasswordResponse } from '@hoptrack/proto';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { API_SECURITY_HEADERS } from '@hoptrack/runtime';
+import { API_SECURITY_HEADERS, createTokenService, DEV_SIGNING_KEY } from '@hoptrack/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@hoptrack/testing';
 import { callApi, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
@@ -270,6 +270,18 @@ describe('revocation: a token from before a password reset is refused at every a
     // Every answer, public or refused, carries the API's security headers through the gateway.
     expect.soft(bare, `answers without the security headers:\n${bare.join('\n')}`).toEqual([]);
     expect(authenticated.length).toBeGreaterThan(30);
+  });
+
+  it('refuses malformed identities at every authenticated route: a well-signed token whose user id is no UUID, or whose version is negative (issue 39)', async () => {
+    // This stack's auth signs with the development key (never accepted in production): a forger holding it.
+    const signer = await createTokenService({ keys: [DEV_SIGNING_KEY] });
+    for (const claims of [
+      { userId: "admin' OR '1'='1", tokenVersion: 0 },
+      { userId: randomUUID(), tokenVersion: -1 },
+    ]) {
+      const sweep = await sweepOnce(stack.baseUrl, await signer.sign(claims), performance.now());
+      expect(sweep.failures, `routes that did not answer 401 to ${JSON.stringify(claims)}`).toEqual([]);
+    }
   });
 
   // In a test, not in beforeAll: a failing step shows as this test's failure.
