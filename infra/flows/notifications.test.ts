@@ -47,7 +47,7 @@ describe('notifications through the gateway', () => {
       const mailUrl = stack.mailUrl ?? '';
       // Besides auth's verification mail from her registration.
       const notificationSubjects = async () => (await caughtMail(mailUrl, alice.email)).map((m) => m.subject).filter((s) => s !== VERIFICATION_MAIL_SUBJECT);
-      await expect.poll(notificationSubjects).toEqual([`${bob.displayName} sent you a friend request`]);
+      await expect.poll(notificationSubjects).toEqual([`“${bob.displayName}” sent you a friend request`]);
       // Alice accepts: her request entry goes, Bob hears of the yes.
       await expectApi(stack.baseUrl, alice.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
       await expect.poll(() => kinds(bob)).toEqual(['friend.accepted']);

@@ -44,7 +44,11 @@ beforeAll(async () => {
     env: { GATEWAY_RATE_LIMIT_MAX: '1000000', LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_MS: '2000' },
   });
   gateways.push(stack.gateway);
-  gateways.push(await startProcess({ ...stack.gateway.options, port: await freePort() }));
+  // Its own public and operator ports (the metrics, issue 39).
+  const metricsPort = await freePort();
+  gateways.push(
+    await startProcess({ ...stack.gateway.options, port: await freePort(), metricsPort, env: { ...stack.gateway.options.env, GATEWAY_METRICS_PORT: String(metricsPort) } }),
+  );
   edge = await startEdge(gateways.map((g) => g.url));
 }, 240_000);
 afterAll(async () => {
