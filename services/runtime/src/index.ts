@@ -64,6 +64,7 @@ export { escapeLike } from './db/like';
 export { VersionedCache, type VersionedCacheOptions } from './cache/versioned-cache';
 export { newerSnapshot, upsertNewerSnapshot, type SnapshotRow } from './db/snapshot';
 export { FileSignature, FILES_PREFIX } from './files/file-signature';
+export { fileKeyOf, filePath, sessionPhotoKey, sessionPhotoOwnerOf } from './files/file-keys';
 export { avatarKey, avatarUrl, UploadTokens, UPLOADS_PREFIX, type UploadClaims } from './files/upload-tokens';
 export { packageDir } from './package-dir';
 export { withBus, withPooledBus, type DatabaseAndBus, type PooledDatabaseAndBus } from './connections';

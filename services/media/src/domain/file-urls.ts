@@ -1,4 +1,4 @@
-import { FileSignature, FILES_PREFIX } from '@hoptrack/runtime';
+import { FileSignature, filePath, FILES_PREFIX } from '@hoptrack/runtime';
 
 export { FILES_PREFIX };
 /**
@@ -45,7 +45,7 @@ export class FileUrls {
   }
 
   public(key: string): string {
-    return `${FILES_PREFIX}${key}`;
+    return filePath(key);
   }
 
   /** An album image URL for `viewerId`. */

@@ -1,6 +1,6 @@
 import type {} from '@fastify/multipart';
 import type { mediaApi } from '@hoptrack/proto';
-import { badRequest, type Handlers } from '@hoptrack/runtime';
+import { badRequest, sessionPhotoKey, type Handlers } from '@hoptrack/runtime';
 import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '../db';
 import { storePersonFile } from '../domain/erasure';
@@ -29,7 +29,7 @@ export function internalHandlers(store: ObjectStore, urls: FileUrls, prisma: Pri
       const ownerId = owner && !Array.isArray(owner) && owner.type === 'field' ? String(owner.value) : undefined;
       if (ownerId !== undefined && !UUID.test(ownerId)) throw badRequest('ownerId must be a valid user id', 'ownerId');
       const image = await toDisplayImage(await part.toBuffer());
-      const key = ownerId ? `uploads/${ownerId}/${randomUUID()}.webp` : `uploads/${randomUUID()}.webp`;
+      const key = ownerId ? sessionPhotoKey(ownerId, randomUUID()) : `uploads/${randomUUID()}.webp`;
       // An owner's file is stored unless they were erased (a request let in before their deletion): see storePersonFile.
       if (ownerId) await storePersonFile(prisma, ownerId, () => store.put(key, image.data, image.contentType));
       else await store.put(key, image.data, image.contentType);

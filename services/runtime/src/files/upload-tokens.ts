@@ -1,6 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { FILES_PREFIX, UPLOADS_PREFIX } from '@hoptrack/proto';
+import { UPLOADS_PREFIX } from '@hoptrack/proto';
+import { filePath } from './file-keys';
 import { forbidden } from '../http/errors';
 
 /** Where upload links point: re-exported for auth, which recognises an upload link; its one definition is the upload contract's path (proto). */
@@ -29,7 +30,7 @@ export function avatarKey(link: Pick<UploadClaims, 'u' | 'id'>): string {
 
 /** The served URL of the picture uploaded on a link. */
 export function avatarUrl(link: Pick<UploadClaims, 'u' | 'id'>): string {
-  return `${FILES_PREFIX}${avatarKey(link)}`;
+  return filePath(avatarKey(link));
 }
 
 export class UploadTokens {

@@ -1,7 +1,6 @@
 import type { ExportPart } from '@hoptrack/proto';
-import { peopleByIds } from '@hoptrack/runtime';
+import { fileKeyOf, peopleByIds, sessionPhotoOwnerOf } from '@hoptrack/runtime';
 import type { Db } from '../db';
-import { keyOfPath, photoOwnerOf } from '../photos/photo-urls';
 import { interactionsRepository } from '../repositories/interactions.repository';
 import { sessionsRepository } from '../repositories/sessions.repository';
 import { photosOf } from './views';
@@ -15,8 +14,8 @@ interface ExportedPerson {
 
 /** A photo media stored as this person's original (see its internal upload): `uploads/<owner>/<uuid>.webp`. */
 const ownedPhotoKey = (stored: string, ownerId: string): string | null => {
-  const key = keyOfPath(stored);
-  return key !== null && photoOwnerOf(key) === ownerId ? key : null;
+  const key = fileKeyOf(stored);
+  return key !== null && sessionPhotoOwnerOf(key) === ownerId ? key : null;
 };
 
 /**

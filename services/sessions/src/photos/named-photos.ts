@@ -1,6 +1,6 @@
+import { filePath, sessionPhotoOwnerOf } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import { sessionsRepository } from '../repositories/sessions.repository';
-import { pathOfKey, photoOwnerOf } from './photo-urls';
 
 /**
  * Which of these stored photo keys a session names (media's orphan sweep
@@ -15,10 +15,10 @@ export async function namedPhotos(db: Db, keys: readonly string[]): Promise<stri
   const owners = new Set<string>();
   const byPath = new Map<string, string>();
   for (const key of keys) {
-    const owner = photoOwnerOf(key);
+    const owner = sessionPhotoOwnerOf(key);
     if (owner === null) continue;
     owners.add(owner);
-    byPath.set(pathOfKey(key), key);
+    byPath.set(filePath(key), key);
   }
   if (byPath.size === 0) return [];
   const named = await sessionsRepository.namedPaths(db, [...owners], [...byPath.keys()]);

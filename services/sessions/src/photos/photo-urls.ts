@@ -1,14 +1,4 @@
-import { FILES_PREFIX, type FileSignature } from '@hoptrack/runtime';
-
-/** A session photo stored as the author's (see the media service's internal upload): `uploads/<owner>/<uuid>.webp`. */
-const OWNED_PHOTO = /^uploads\/([0-9a-f-]{36})\/[0-9a-f-]{36}\.webp$/;
-
-/** The owner a stored photo's key names, when it is one stored as someone's (older photos are not); null otherwise. */
-export const photoOwnerOf = (key: string): string | null => OWNED_PHOTO.exec(key)?.[1] ?? null;
-
-/** A session row's path of a stored photo (`/api/media/files/<key>`), and back. */
-export const pathOfKey = (key: string): string => `${FILES_PREFIX}${key}`;
-export const keyOfPath = (path: string): string | null => (path.startsWith(FILES_PREFIX) ? path.slice(FILES_PREFIX.length) : null);
+import { fileKeyOf, sessionPhotoOwnerOf, type FileSignature } from '@hoptrack/runtime';
 
 /**
  * What a viewer's browser may load for a stored session photo: the author's
@@ -21,8 +11,8 @@ export class PhotoUrls {
   constructor(private readonly signature: FileSignature) {}
 
   forViewer(path: string | null, viewerId: string): string | null {
-    const key = path === null ? null : keyOfPath(path);
-    return key !== null && photoOwnerOf(key) !== null ? this.signature.url(key, viewerId) : path;
+    const key = path === null ? null : fileKeyOf(path);
+    return key !== null && sessionPhotoOwnerOf(key) !== null ? this.signature.url(key, viewerId) : path;
   }
 
   /** A session's photo list, each signed as forViewer signs one. */

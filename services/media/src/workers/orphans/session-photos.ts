@@ -13,7 +13,10 @@ export interface SessionPhotoNames {
  * Asked of the owner of the rows at the moment of judging, never of a read
  * model that could lag behind a session's commit by more than the grace.
  */
-export function sessionPhotoNames(sessionsUrl: string, timeoutMs: number): SessionPhotoNames {
+/** How long sessions may take to answer one batch: a pass that waits longer fails and the next one asks again. */
+const ANSWER_TIMEOUT_MS = 10_000;
+
+export function sessionPhotoNames(sessionsUrl: string, timeoutMs = ANSWER_TIMEOUT_MS): SessionPhotoNames {
   const url = new URL(sessionsApi.namedPhotos.path, sessionsUrl);
   return {
     async named(keys) {

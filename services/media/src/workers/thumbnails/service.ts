@@ -95,7 +95,7 @@ export const mediaWorkerService = defineService({
         registry: metrics.registry,
         clock,
         graceMs: config.ORPHAN_GRACE_MS,
-        sessionPhotos: sessionPhotoNames(config.SESSIONS_INTERNAL_URL, config.S3_REQUEST_TIMEOUT_MS),
+        sessionPhotos: sessionPhotoNames(config.SESSIONS_INTERNAL_URL),
       });
       closers.push(sweeper.start(config.ORPHAN_SWEEP_MS));
     }
