@@ -8,6 +8,9 @@ import { authService, buildAuth } from '../src/service';
 
 export const databaseUrl = testDatabaseUrl('auth');
 
+/** Tests register many people from one address; the registration limit is tested through the gateway (infra/security/auth-abuse.test.ts). */
+const MANY_REGISTRATIONS = { REGISTER_RATE_LIMIT_MAX: '1000000' };
+
 /** Environment of an auth process under test (also used to spawn real processes). */
 export function testEnv(namespace: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   return {
@@ -19,7 +22,7 @@ export function testEnv(namespace: string, extra: Record<string, string | undefi
     BUS_NAMESPACE: namespace,
     PUBLIC_WEB_URL: 'http://web.test',
     OUTBOX_POLL_MS: '100',
-    REGISTER_RATE_LIMIT_MAX: '1000000',
+    ...MANY_REGISTRATIONS,
     ...extra,
   };
 }
@@ -57,8 +60,7 @@ export async function startTestAuth(
   const { mailer } = options;
   const clock = testClock();
   const auth = await startService(mailer ? { ...authService, build: (context) => buildAuth(context, mailer) } : authService, {
-    // Tests register many people from one address; the registration limit is tested where it is set (rate-limit.test.ts).
-    env: { DATABASE_URL: databaseUrl, PUBLIC_WEB_URL: 'http://web.test', REGISTER_RATE_LIMIT_MAX: '1000000', ...extra },
+    env: { DATABASE_URL: databaseUrl, PUBLIC_WEB_URL: 'http://web.test', ...MANY_REGISTRATIONS, ...extra },
     clock: clock.now,
     consumers: options.consumers ?? ['mail'],
     async prepare() {
