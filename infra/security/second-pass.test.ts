@@ -1,8 +1,22 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { request as httpRequest } from 'node:http';
-import { allContracts, type Challenge, type ChallengeInvitation, type ChallengeInvitations, type OtherUser } from '@hoptrack/proto';
+import {
+  allContracts,
+  EXPORT_MESSAGES,
+  EXPORT_READY_SUBJECT,
+  type Challenge,
+  type ChallengeInvitation,
+  type ChallengeInvitations,
+  type DataExport,
+  type OtherUser,
+} from '@hoptrack/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callApi, expectApi, makeFriends, registerUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { callApi, expectApi, logSessionViaApi, makeFriends, registerUser, waitForMessagingUser, type RegisteredUser } from '@hoptrack/testing/api';
+import { caughtMail } from '@hoptrack/testing/mail';
 import { storesOf } from '@hoptrack/testing/erasure-search';
 import { startStack, type Stack } from '@hoptrack/testing/stack';
 import pg from 'pg';
@@ -127,6 +141,89 @@ describe('what a person shows, and to whom', () => {
     await expect.poll(received).toContain(invitation.id);
     await expectApi(stack.baseUrl, ann.token, 'POST', `/api/friends/${bob.id}/mute`, undefined, 204);
     expect(await received()).not.toContain(invitation.id);
+  });
+});
+
+describe('the data export', () => {
+  /** The zip of the export, downloaded as the web app does (the bearer call, then the signed link it redirects to), and each JSON part's text. */
+  async function downloadParts(user: RegisteredUser, exportId: string): Promise<Record<string, string>> {
+    const res = await fetch(`${stack.baseUrl}/api/me/export/${exportId}`, { headers: { authorization: `Bearer ${user.token}` } });
+    expect(res.status).toBe(200);
+    const dir = await mkdtemp(path.join(tmpdir(), 'second-pass-export-'));
+    try {
+      const file = path.join(dir, 'export.zip');
+      await writeFile(file, Buffer.from(await res.arrayBuffer()));
+      const script = 'import json,sys,zipfile; z=zipfile.ZipFile(sys.argv[1]); print(json.dumps({n: z.read(n).decode("utf-8") for n in z.namelist() if n.endswith(".json")}))';
+      return JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8' })) as Record<string, string>;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  const readyExport = async (user: RegisteredUser): Promise<DataExport> => {
+    const started = (await expectApi(stack.baseUrl, user.token, 'POST', '/api/me/export', undefined, 202)) as DataExport;
+    await expect
+      .poll(async () => ((await expectApi(stack.baseUrl, user.token, 'GET', '/api/me/exports')) as DataExport[]).find((e) => e.id === started.id)?.status, { timeout: 90_000 })
+      .toBe('ready');
+    return started;
+  };
+
+  it("follows the block rule: nothing the blocker did and not their current name in the blocked person's zip; what the person did stays (finding 8)", { timeout: 240_000 }, async () => {
+    const [cara, dan] = [await registerUser(stack.baseUrl, 'spcara'), await registerUser(stack.baseUrl, 'spdan')];
+    await makeFriends(stack.baseUrl, cara, dan);
+    const fields = { title: 'Block rule night', description: '', beerCount: '2', duration: '60', avgAbv: '5', location: '', beerTypes: '[]', musicTrack: '' };
+    const caraSession = await logSessionViaApi(stack.baseUrl, cara, fields);
+    const danSession = await logSessionViaApi(stack.baseUrl, dan, fields);
+    await expect.poll(async () => (await callApi(stack.baseUrl, dan.token, 'GET', `/api/sessions/${caraSession.id}`)).status).toBe(200);
+    await expect.poll(async () => (await callApi(stack.baseUrl, cara.token, 'GET', `/api/sessions/${danSession.id}`)).status).toBe(200);
+    // Dan's doings on Cara's things, and Cara's own on Dan's.
+    await expectApi(stack.baseUrl, dan.token, 'POST', `/api/sessions/${caraSession.id}/like`, undefined);
+    await expectApi(stack.baseUrl, dan.token, 'POST', `/api/sessions/${caraSession.id}/comments`, { content: 'DAN-SECRET-COMMENT' }, 201);
+    await expectApi(stack.baseUrl, dan.token, 'POST', `/api/sessions/${caraSession.id}/react`, { emoji: '🍺' });
+    await expectApi(stack.baseUrl, cara.token, 'POST', `/api/sessions/${danSession.id}/comments`, { content: 'CARA-OWN-COMMENT' }, 201);
+    await waitForMessagingUser(stack.baseUrl, dan, cara);
+    await waitForMessagingUser(stack.baseUrl, cara, dan);
+    await expectApi(stack.baseUrl, dan.token, 'POST', '/api/messages', { toUserId: cara.id, content: 'DAN-SECRET-MESSAGE' }, 201);
+    await expectApi(stack.baseUrl, cara.token, 'POST', '/api/messages', { toUserId: dan.id, content: 'CARA-OWN-MESSAGE' }, 201);
+    const challenge = ((await expectApi(stack.baseUrl, dan.token, 'GET', '/api/challenges?timeZone=UTC')) as Challenge[])[0];
+    const invitation = (await expectApi(stack.baseUrl, dan.token, 'POST', `/api/challenges/${challenge?.id}/invitations`, { friendId: cara.id }, 201)) as ChallengeInvitation;
+    await expectApi(stack.baseUrl, dan.token, 'PATCH', '/api/me', { displayName: 'Dan Current Name' }, 200);
+
+    await expectApi(stack.baseUrl, dan.token, 'POST', `/api/friends/${cara.id}/block`, undefined);
+    // The block has reached the services whose parts name Dan (each keeps its own copy of the graph).
+    await expect.poll(async () => (await callApi(stack.baseUrl, cara.token, 'GET', `/api/sessions/${danSession.id}`)).status).toBe(404);
+    await expect.poll(async () => JSON.stringify((await callApi(stack.baseUrl, cara.token, 'GET', '/api/conversations')).body)).not.toContain(dan.id);
+    await expect
+      .poll(async () => ((await expectApi(stack.baseUrl, cara.token, 'GET', '/api/challenge-invitations')) as ChallengeInvitations).received.map((i) => i.id))
+      .not.toContain(invitation.id);
+
+    const done = await readyExport(cara);
+    const parts = await downloadParts(cara, done.id);
+    const all = Object.values(parts).join('\n');
+    expect(Object.keys(parts).sort()).toContain('sessions.json');
+    // Before: Dan's comment, message, like and current name were all in Cara's zip.
+    for (const secret of ['DAN-SECRET-COMMENT', 'DAN-SECRET-MESSAGE', 'Dan Current Name', dan.username, invitation.id]) expect(all, secret).not.toContain(secret);
+    const sessions = JSON.parse(parts['sessions.json'] ?? '{}') as { sessions: Array<{ id: string; likes: unknown[]; reactions: unknown[] }> };
+    expect(sessions.sessions.find((s) => s.id === caraSession.id)).toMatchObject({ likes: [], reactions: [] });
+    // What Cara did herself stays, naming Dan by his id only.
+    for (const own of ['CARA-OWN-COMMENT', 'CARA-OWN-MESSAGE', dan.id]) expect(all, own).toContain(own);
+  });
+
+  it('is once a day: asking again answers 429 with when, and no second copy or mail is made (finding 9)', { timeout: 180_000 }, async () => {
+    const eve = await registerUser(stack.baseUrl, 'speve');
+    await readyExport(eve);
+    const again = await callApi(stack.baseUrl, eve.token, 'POST', '/api/me/export');
+    // Before: 202 each time, a full copy of every photo and a mail each.
+    expect(again.status).toBe(429);
+    expect((again.body as { message?: string }).message).toBe(EXPORT_MESSAGES.cooldown);
+    const retry = await fetch(`${stack.baseUrl}/api/me/export`, { method: 'POST', headers: { authorization: `Bearer ${eve.token}` } });
+    expect(retry.status).toBe(429);
+    expect(Number(retry.headers.get('retry-after'))).toBeGreaterThan(23 * 3600);
+    expect(((await expectApi(stack.baseUrl, eve.token, 'GET', '/api/me/exports')) as DataExport[]).length).toBe(1);
+    if (stack.mailUrl) {
+      const mailUrl = stack.mailUrl;
+      await expect.poll(async () => (await caughtMail(mailUrl, eve.email)).filter((m) => m.subject === EXPORT_READY_SUBJECT).length).toBe(1);
+    }
   });
 });
 

@@ -182,6 +182,17 @@ export const dataExportList = z.array(dataExport);
 export const exportParams = z.object({ id: uuid });
 /** The mail that says an export is ready (tests tell it from the others by its subject). */
 export const EXPORT_READY_SUBJECT = 'Your Hoptrack data is ready to download';
+/**
+ * A new export may be asked for this long after the last one was (issue 39,
+ * finding 9): each is a copy of every original photo and a mail. The web
+ * app shows when the next may be asked for from the same figure.
+ */
+export const EXPORT_COOLDOWN_MS = 24 * 60 * 60 * 1000;
+/** How long media keeps a ready zip unless told otherwise (EXPORT_TTL_HOURS of media); a newer export's zip replaces it sooner. */
+export const EXPORT_DEFAULT_TTL_MS = 48 * 60 * 60 * 1000;
+export const EXPORT_MESSAGES = {
+  cooldown: 'You can request a copy of your data once a day. Your latest copy is listed below.',
+} as const;
 
 /**
  * One service's part of an export, as the exports object store holds it:

@@ -83,8 +83,12 @@ export const eventSchemas = {
   'user.export.requested.v1': z.object({ exportId: uuid, userId: uuid }),
   /** `service` put its part of the export in the exports object store (`<exportId>/<service>.json`). */
   'user.export.contributed.v1': z.object({ exportId: uuid, userId: uuid, service: z.string() }),
-  /** Media assembled the zip (S3 `key`, `size` bytes): auth marks the export ready and tells the person. */
-  'user.export.ready.v1': z.object({ exportId: uuid, userId: uuid, key: z.string(), size: z.number().int().nonnegative() }),
+  /**
+   * Media assembled the zip (S3 `key`, `size` bytes) and keeps it until `expiresAt` (absent on events from before
+   * issue 39: EXPORT_DEFAULT_TTL_MS after it was ready); the person's earlier zips are gone. Auth marks the export
+   * ready, the earlier ones expired, and tells the person.
+   */
+  'user.export.ready.v1': z.object({ exportId: uuid, userId: uuid, key: z.string(), size: z.number().int().nonnegative(), expiresAt: z.string().optional() }),
   /** requester asked recipient; requester now follows recipient. */
   'social.friendship.requested.v1': pair,
   /** The two are friends (both directions). */

@@ -115,7 +115,9 @@ describe('download my data', () => {
     const ready = list.getByText(/^Ready — download until .+ · \d+(\.\d)? [KM]B$/);
     await ready.waitFor({ timeout: EXPORT_READY_BOUND_MS });
     expect(await list.getByText('Preparing…', { exact: true }).count()).toBe(0);
-    expect(await requestButton.isEnabled()).toBe(true);
+    // One a day (issue 39): the button waits, and the page says until when, before anyone clicks.
+    await area.getByText(/^You can request a new copy once a day: from .+\.$/).waitFor();
+    expect(await requestButton.isDisabled()).toBe(true);
     const [listed] = (await expectApi(stack.baseUrl, user.token, 'GET', '/api/me/exports')) as DataExport[];
     expect(listed?.status).toBe('ready');
 

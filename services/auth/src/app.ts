@@ -112,9 +112,8 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     onMailQueued: () => mail.poke(),
     clock,
     publicWebUrl: config.PUBLIC_WEB_URL,
-    // The link is for this download (its expiry rounds up to the hour, as every signed file URL's); the export lasts EXPORT_TTL_HOURS.
+    // The link is for this download (its expiry rounds up to the hour, as every signed file URL's); the export lasts as long as media keeps its zip.
     files: new FileSignature(config.FILE_URL_SECRET, 10 * 60, clock),
-    ttlMs: config.EXPORT_TTL_HOURS * 3600_000,
   });
   mountRoutes(
     app,

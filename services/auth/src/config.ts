@@ -61,8 +61,6 @@ export const authConfigSchema = serviceConfigSchema(
     CHANGES_CONSUMER: z.string().default('auth-user-changes'),
     /** The durable consumer of media's user.export.ready.v1 (one per deployment); auth's own export part is `<this>-export`. */
     EXPORT_CONSUMER: z.string().default('auth-exports'),
-    /** How long a ready export may be downloaded. */
-    EXPORT_TTL_HOURS: z.coerce.number().positive().default(48),
     /** The media service's key of upload links: a client may name its new picture by the link it was given. */
     FILE_URL_SECRET: fileUrlSecretSchema,
   },

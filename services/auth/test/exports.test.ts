@@ -1,4 +1,4 @@
-import { EXPORT_READY_SUBJECT, exportPart, type DataExport } from '@hoptrack/proto';
+import { EXPORT_COOLDOWN_MS, EXPORT_MESSAGES, EXPORT_READY_SUBJECT, exportPart, type DataExport } from '@hoptrack/proto';
 import { exportPartName, exportParts, FileSignature } from '@hoptrack/runtime';
 import { eventually, publishEvent, readEvents } from '@hoptrack/testing';
 import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
@@ -85,13 +85,33 @@ describe('data export', () => {
     expect((await call('GET', '/api/me/export/not-an-id', token)).json().field).toBe('id');
     expect(await exportsOf(other.token)).toEqual([]);
 
-    // Past its lifetime: expired, and the download says so.
+    // One a day (issue 39, finding 9): asking again answers 429 with when, and starts nothing.
+    const tooSoon = await call('POST', '/api/me/export', token);
+    expect(tooSoon.statusCode).toBe(429);
+    expect(tooSoon.json().message).toBe(EXPORT_MESSAGES.cooldown);
+    expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(EXPORT_COOLDOWN_MS / 1000 - 60);
+    expect(Number(tooSoon.headers['retry-after'])).toBeLessThanOrEqual(EXPORT_COOLDOWN_MS / 1000);
+    expect(await exportsOf(token)).toHaveLength(1);
+
+    // A day on, a new one may be asked for; its zip replaces the first one's, which expires at once.
+    auth.clock.advance(EXPORT_COOLDOWN_MS + 1000);
+    const secondStart = await call('POST', '/api/me/export', token);
+    expect(secondStart.statusCode).toBe(202);
+    const second = secondStart.json<DataExport>();
+    const until = new Date(auth.clock.now().getTime() + 48 * 3600_000).toISOString();
+    await publishEvent(auth.bus, 'user.export.ready.v1', { exportId: second.id, userId, key: `exports/${userId}/${second.id}.zip`, size: 99, expiresAt: until });
+    await eventually(async () => (await exportsOf(token))[0]?.status === 'ready', 'the second export is ready');
+    const [newest, replaced] = await exportsOf(token);
+    expect(newest).toMatchObject({ id: second.id, status: 'ready', expiresAt: until });
+    expect(replaced).toMatchObject({ id: first.id, status: 'expired' });
+    expect((await call('GET', `/api/me/export/${first.id}`, token)).statusCode).toBe(410);
+
+    // Past its lifetime (the one media said): expired, and the download says so.
     auth.clock.advance(48 * 3600_000 + 1000);
     expect((await exportsOf(token))[0]?.status).toBe('expired');
-    expect((await call('GET', `/api/me/export/${first.id}`, token)).statusCode).toBe(410);
-    // A new one may be asked for.
+    expect((await call('GET', `/api/me/export/${second.id}`, token)).statusCode).toBe(410);
     expect((await call('POST', '/api/me/export', token)).statusCode).toBe(202);
-    expect(await exportsOf(token)).toHaveLength(2);
+    expect(await exportsOf(token)).toHaveLength(3);
 
     // Deleting the account takes its exports' records.
     expect((await call('DELETE', '/api/me', token, { password: body.password, confirm: 'DELETE' })).statusCode).toBe(200);

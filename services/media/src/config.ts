@@ -71,6 +71,11 @@ export const mediaConfigSchema = serviceConfigSchema(
      */
     ORPHAN_GRACE_MS: z.coerce.number().int().min(1000).default(3600_000),
     ORPHAN_SWEEP_MS: z.coerce.number().int().min(0).default(600_000),
+    /**
+     * How long a data export's zip is kept once built (the person's next export replaces it
+     * sooner); auth shows the export as downloadable until then. The worker's sweep deletes it.
+     */
+    EXPORT_TTL_HOURS: z.coerce.number().positive().default(48),
     /** (worker) The sessions service's internal API: the orphan sweep asks it which session photos a session names. */
     SESSIONS_INTERNAL_URL: z.url().default('http://127.0.0.1:4005'),
   },

@@ -36,6 +36,7 @@ export const mediaService = defineService({
         outbox: new Outbox(config.BUS_NAMESPACE),
         onEventsCommitted: poke,
         durable: config.READ_MODEL_CONSUMER,
+        ttlMs: config.EXPORT_TTL_HOURS * 3600_000,
         logger,
       }),
   },

@@ -18,6 +18,7 @@ import { consumersSettled, eventually, memoryLogger, publishEvent, readEvents, t
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { albumFolder } from '../src/domain/export';
 import { ExportAssembler, exportKey, isOwnFile, safeZipPath } from '../src/exports/assembler';
+import { deleteExpiredExports } from '../src/exports/expiry';
 import { zipBuffer, zipSize, type ZipEntry } from '../src/exports/zip';
 import { jpegWithGps, png } from './images';
 import { multipart } from './multipart';
@@ -173,7 +174,7 @@ describe('a data export', () => {
     await eventually(async () => (await readyEvents(exportId)).length === 1, 'user.export.ready.v1');
     const [ready] = await readyEvents(exportId);
     const key = exportKey(ann, exportId);
-    expect(ready?.data).toEqual({ exportId, userId: ann, key, size: expect.any(Number) });
+    expect(ready?.data).toEqual({ exportId, userId: ann, key, expiresAt: expect.any(String), size: expect.any(Number) });
     expect(await media.store.list(`exports/${ann}/`)).toEqual([key]);
     expect(await partsLeft(exportId)).toEqual([]);
 
@@ -254,7 +255,7 @@ describe('a data export', () => {
     await publishEvent(media.bus, 'user.registered.v1', testUserSnapshot(carl));
     const exportId = randomUUID();
     const replicas = [0, 1].map(
-      () => new ExportAssembler({ bus: media.bus, prisma: media.prisma, store: media.store, outbox: new Outbox(media.config.BUS_NAMESPACE), onEventsCommitted: () => media.relay.poke(), logger }),
+      () => new ExportAssembler({ bus: media.bus, prisma: media.prisma, store: media.store, outbox: new Outbox(media.config.BUS_NAMESPACE), onEventsCommitted: () => media.relay.poke(), logger, ttlMs: 3600_000 }),
     );
     const store = await exportParts(media.bus);
     for (const service of EXPORTING_SERVICES) {
@@ -292,6 +293,38 @@ describe('a data export', () => {
     await settled();
     expect(await media.prisma.exportAssembly.count({ where: { userId: dora } })).toBe(0);
     expect(await partsLeft(waiting)).toEqual([]);
+  });
+});
+
+describe('a person’s zips (issue 39, finding 9)', () => {
+  const built = async (userId: string) => {
+    const exportId = randomUUID();
+    for (const service of EXPORTING_SERVICES) await contribute(exportId, userId, service, { service });
+    await eventually(async () => (await readyEvents(exportId)).length === 1, 'the export ready');
+    return exportId;
+  };
+
+  it('are one at a time: a new export’s zip replaces the earlier one, and one past its lifetime goes in the worker’s pass', async () => {
+    const erin = randomUUID();
+    await publishEvent(media.bus, 'user.registered.v1', testUserSnapshot(erin));
+    const first = await built(erin);
+    expect(await media.store.list(`exports/${erin}/`)).toEqual([exportKey(erin, first)]);
+    const [ready] = await readyEvents(first);
+    // The lifetime is media's (EXPORT_TTL_HOURS), told to auth with the zip.
+    expect(Date.parse(ready?.data.expiresAt ?? '') - Date.parse(ready?.occurredAt ?? '')).toBeGreaterThan(47 * 3600_000);
+
+    const second = await built(erin);
+    // Before: both zips stayed for their 48 hours (seven exports in a row kept seven copies of every photo).
+    await eventually(async () => (await media.store.list(`exports/${erin}/`)).join() === exportKey(erin, second), 'the earlier zip deleted');
+    expect((await media.prisma.exportAssembly.findMany({ where: { userId: erin } })).map((row) => row.exportId)).toEqual([second]);
+
+    // Past its lifetime it goes by its row, and the row with it: the step the worker's sweep starts
+    // with (run here for Erin alone: a whole pass dated two days on would judge every test's objects).
+    expect(await deleteExpiredExports(media.prisma, media.store, new Date(Date.now() + 47 * 3600_000), erin)).toBe(0);
+    expect(await media.store.list(`exports/${erin}/`)).toEqual([exportKey(erin, second)]);
+    expect(await deleteExpiredExports(media.prisma, media.store, new Date(Date.now() + 49 * 3600_000), erin)).toBe(1);
+    expect(await media.store.list(`exports/${erin}/`)).toEqual([]);
+    expect(await media.prisma.exportAssembly.count({ where: { userId: erin } })).toBe(0);
   });
 });
 

@@ -147,4 +147,26 @@ describe('the sessions part of a data export', () => {
     expect(JSON.stringify(hers)).not.toContain('My pints');
     expect(JSON.stringify(hers)).not.toContain(`uploads/${me.id}`);
   });
+
+  it('follows the block rule either way: what the other left is out, what the person left names them by id only (issue 39)', async () => {
+    const [me, blocker, blocked] = [await t.user(), await t.user(), await t.user()];
+    for (const other of [blocker, blocked]) await t.befriend(me, other);
+    const mine = await t.logSession(me, { title: 'Mine' });
+    const theirs = await t.logSession(blocker, { title: 'Blocker pints' });
+    for (const other of [blocker, blocked]) {
+      ok(await other.post(`/api/sessions/${mine.id}/like`));
+      ok(await other.post(`/api/sessions/${mine.id}/comments`, { content: `From ${other.id}` }), 201);
+    }
+    ok(await me.post(`/api/sessions/${theirs.id}/comments`, { content: 'Mine on theirs' }), 201);
+    await t.publish('social.user.blocked.v1', { blockerId: blocker.id, blockedId: me.id });
+    await t.publish('social.user.blocked.v1', { blockerId: me.id, blockedId: blocked.id });
+    await t.settle();
+
+    const data = (await requestExport(me.id, randomUUID())).data as SessionsPart;
+    expect(data.sessions[0]).toMatchObject({ id: mine.id, likes: [], comments: [] });
+    expect(data.onOthersSessions.comments).toEqual([
+      { id: expect.any(String), sessionId: theirs.id, sessionOwner: { id: blocker.id, username: null, displayName: null }, content: 'Mine on theirs', at: expect.any(String) },
+    ]);
+    for (const other of [blocker, blocked]) expect(JSON.stringify(data)).not.toContain(snapshot(other.id).displayName);
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DataExport, EventData } from '@hoptrack/proto';
-import { FileSignature, HttpError, notFound, type Outbox } from '@hoptrack/runtime';
+import { EXPORT_COOLDOWN_MS, EXPORT_DEFAULT_TTL_MS, EXPORT_MESSAGES, type DataExport, type EventData } from '@hoptrack/proto';
+import { FileSignature, HttpError, notFound, tooManyRequests, type Outbox } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { DataExport as ExportRow } from '../generated/prisma/client';
 import { dataExportsRepository as dataExports } from '../repositories/data-exports.repository';
@@ -15,10 +15,8 @@ export interface DataExportsDeps {
   onMailQueued: () => void;
   clock: () => Date;
   publicWebUrl: string;
-  /** Signs the zip's media URL: the download link is good for minutes, the export for `ttlMs`. */
+  /** Signs the zip's media URL: the download link is good for minutes, the export until media's `expiresAt`. */
   files: FileSignature;
-  /** How long a ready export may be downloaded. */
-  ttlMs: number;
 }
 
 const HISTORY = 5;
@@ -28,7 +26,10 @@ const HISTORY = 5;
  * contributions (user.export.requested.v1), media assembles the zip and
  * reports it (user.export.ready.v1), the person is mailed, and the download
  * is a short-lived signed link to the zip. One export at a time: asking while
- * one is being prepared answers that one.
+ * one is being prepared answers that one; and one a day (EXPORT_COOLDOWN_MS,
+ * issue 39): each is a copy of every original photo and a mail, so asking
+ * again sooner answers 429 with when. A new export's zip replaces the
+ * earlier ones (media deletes them; here they read as expired).
  */
 export class DataExports {
   constructor(private readonly deps: DataExportsDeps) {}
@@ -40,6 +41,9 @@ export class DataExports {
       await users.lock(tx, userId);
       const pending = await dataExports.findPending(tx, userId);
       if (pending) return { created: false, row: pending };
+      const [latest] = await dataExports.listLatest(tx, userId, 1);
+      const wait = latest ? latest.requestedAt.getTime() + EXPORT_COOLDOWN_MS - this.deps.clock().getTime() : 0;
+      if (wait > 0) throw tooManyRequests(EXPORT_MESSAGES.cooldown, wait / 1000);
       const row = await dataExports.create(tx, { id: randomUUID(), userId, requestedAt: this.deps.clock() });
       await outbox.enqueue(tx, 'user.export.requested.v1', { exportId: row.id, userId }, requestId);
       return { created: true, row };
@@ -63,17 +67,22 @@ export class DataExports {
     return this.deps.files.url(row.zipKey, userId);
   }
 
-  /** Media's report: ready from now, for the export's lifetime; once (a redelivery changes nothing). */
+  /**
+   * Media's report: ready from now until media deletes the zip; once (a
+   * redelivery changes nothing). The person's earlier ready exports expire
+   * now: media replaced their zips with this one.
+   */
   async markReady(data: EventData<'user.export.ready.v1'>): Promise<void> {
     const now = this.deps.clock();
     const queued = await this.deps.prisma.$transaction(async (tx) => {
       const marked = await dataExports.markReady(tx, data.exportId, data.userId, {
         readyAt: now,
-        expiresAt: new Date(now.getTime() + this.deps.ttlMs),
+        expiresAt: data.expiresAt ? new Date(data.expiresAt) : new Date(now.getTime() + EXPORT_DEFAULT_TTL_MS),
         zipKey: data.key,
         size: data.size,
       });
       if (marked !== 1) return false;
+      await dataExports.expireReadyBesides(tx, data.userId, data.exportId, now);
       const email = await users.findEmailById(tx, data.userId);
       if (email === null) return false;
       const link = `${this.deps.publicWebUrl.replace(/\/$/, '')}/account`;

@@ -25,6 +25,10 @@ export const dataExportsRepository = {
   async markReady(db: Db, id: string, userId: string, ready: ReadyExport): Promise<number> {
     return (await db.dataExport.updateMany({ where: { id, userId, status: 'pending' }, data: { status: 'ready', ...ready } })).count;
   },
+  /** The person's other ready exports end at `at` (a newer zip replaced theirs); how many changed. */
+  async expireReadyBesides(db: Db, userId: string, id: string, at: Date): Promise<number> {
+    return (await db.dataExport.updateMany({ where: { userId, status: 'ready', id: { not: id }, expiresAt: { gt: at } }, data: { expiresAt: at } })).count;
+  },
   /** Deletes every export of the person; how many went. */
   async deleteOwnedBy(db: Db, userId: string): Promise<number> {
     return (await db.dataExport.deleteMany({ where: { userId } })).count;

@@ -1,5 +1,5 @@
 import type { ExportPart } from '@hoptrack/proto';
-import { peopleByIds } from '@hoptrack/runtime';
+import { exportPeople } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import { invitationsRepository, type ExportedInvitation } from '../repositories/invitations.repository';
 import { participationsRepository } from '../repositories/participations.repository';
@@ -12,7 +12,10 @@ const day = (date: Date) => date.toISOString().slice(0, 10);
  * joined with their progress and completion, and the invitations they sent
  * and received (the challenge, the other person by id, username and display
  * name, the status as the person sees it at `now`, and when). Others'
- * progress in the same challenges stays theirs.
+ * progress in the same challenges stays theirs. Under the app's block rule
+ * (exportPeople, issue 39): an invitation from someone in a block with the
+ * person is left out, and one the person sent to such a person names them by
+ * id only.
  */
 export async function exportChallenges(db: Db, userId: string, now: Date = new Date()): Promise<Omit<ExportPart, 'service'>> {
   const [participations, sent, received] = await Promise.all([
@@ -20,11 +23,7 @@ export async function exportChallenges(db: Db, userId: string, now: Date = new D
     invitationsRepository.listSentForExport(db, userId),
     invitationsRepository.listReceivedForExport(db, userId),
   ]);
-  const people = await peopleByIds(db, [...sent.map((i) => i.toUserId), ...received.map((i) => i.fromUserId)]);
-  const person = (id: string) => {
-    const known = people.get(id);
-    return { id, username: known?.username ?? null, displayName: known?.displayName ?? null };
-  };
+  const people = await exportPeople(db, userId, [...sent.map((i) => i.toUserId), ...received.map((i) => i.fromUserId)]);
   const challengeOf = (c: { id: string; title: string; challengeType: string; targetValue: number; date: Date }) => ({
     id: c.id,
     title: c.title,
@@ -54,8 +53,8 @@ export async function exportChallenges(db: Db, userId: string, now: Date = new D
         joinedAt: p.joinedAt.toISOString(),
       })),
       invitations: {
-        sent: sent.map((i) => ({ ...invitation(i), to: person(i.toUserId) })),
-        received: received.map((i) => ({ ...invitation(i), from: person(i.fromUserId) })),
+        sent: sent.map((i) => ({ ...invitation(i), to: people.named(i.toUserId) })),
+        received: received.filter((i) => !people.inBlock(i.fromUserId)).map((i) => ({ ...invitation(i), from: people.named(i.fromUserId) })),
       },
     },
     files: [],

@@ -16,6 +16,7 @@ import type { PrismaClient } from '../db';
 import { exportAssembliesRepository, type AssemblyRow } from '../repositories/export-assemblies.repository';
 import { locksRepository } from '../repositories/locks.repository';
 import type { ObjectStore } from '../storage/object-store';
+import { deleteExpiredExports } from './expiry';
 import { zipSize, zipStream, type ZipEntry } from './zip';
 
 /** Where an export's zip is stored (and served from, with a signature made for its owner). */
@@ -97,6 +98,8 @@ export interface AssemblerDeps {
   /** Pokes the outbox relay once the ready event is committed. */
   onEventsCommitted: () => void;
   logger: Logger;
+  /** How long a zip is kept once built (EXPORT_TTL_HOURS); the person's next export replaces it sooner. */
+  ttlMs: number;
   clock?: () => Date;
 }
 
@@ -104,7 +107,9 @@ export interface AssemblerDeps {
  * Media's side of a data export (issue 24): records each contribution, and
  * once every service's part is in, builds the zip once, stores it at
  * exports/<user>/<export>.zip, deletes the parts, and announces
- * user.export.ready.v1 through the outbox.
+ * user.export.ready.v1 through the outbox. A person keeps one zip: the new
+ * one replaces their earlier ones, which are deleted once it is in (issue
+ * 39: seven exports in a row kept seven copies of every original photo).
  */
 export class ExportAssembler {
   private readonly clock: () => Date;
@@ -163,7 +168,8 @@ export class ExportAssembler {
    * person's files lock (shared), so an erasure either waits for it and then
    * removes the zip with the rest, or comes first and nothing is built.
    * The parts go once that is committed (a crash before leaves them to the
-   * exports store's TTL).
+   * exports store's TTL), and so do the person's earlier zips, which the same
+   * transaction ended (a failure there leaves them to the worker's expiry pass).
    */
   private async assemble(exportId: string, userId: string, requestId?: string): Promise<boolean> {
     const log = this.deps.logger.child({ exportId });
@@ -176,8 +182,11 @@ export class ExportAssembler {
         const { entries, missing } = await this.plan(exportId, userId);
         const size = zipSize(entries);
         await this.deps.store.putStream(key, zipStream(entries), size, 'application/zip');
-        await exportAssembliesRepository.markDone(tx, exportId, key, size);
-        await this.deps.outbox.enqueue(tx, 'user.export.ready.v1', { exportId, userId, key, size }, requestId);
+        const now = this.clock();
+        const expiresAt = new Date(now.getTime() + this.deps.ttlMs);
+        await exportAssembliesRepository.markDone(tx, exportId, key, size, expiresAt);
+        await exportAssembliesRepository.replaceEarlier(tx, userId, exportId, now);
+        await this.deps.outbox.enqueue(tx, 'user.export.ready.v1', { exportId, userId, key, size, expiresAt: expiresAt.toISOString() }, requestId);
         return { size, files: entries.length, missing };
       },
       { timeout: ASSEMBLY_TIMEOUT_MS, maxWait: 30_000 },
@@ -186,6 +195,9 @@ export class ExportAssembler {
     this.deps.onEventsCommitted();
     log.info({ key, bytes: built.size, entries: built.files, missing: built.missing }, 'export assembled');
     await this.deleteParts(exportId).catch((err: unknown) => log.warn({ err }, 'export parts left to the store TTL'));
+    await deleteExpiredExports(this.deps.prisma, this.deps.store, this.clock(), userId).catch((err: unknown) =>
+      log.warn({ err }, 'earlier zips left to the expiry pass'),
+    );
     return true;
   }
 

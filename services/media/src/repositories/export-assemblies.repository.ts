@@ -55,11 +55,36 @@ export const exportAssembliesRepository = {
     return taken.length > 0;
   },
 
-  markDone(db: Db, exportId: string, key: string, size: number): Promise<number> {
+  markDone(db: Db, exportId: string, key: string, size: number, expiresAt: Date): Promise<number> {
     return executeSql(
       db,
-      sql`UPDATE "export_assemblies" SET "status" = 'done', "key" = ${key}, "size" = ${size}, "assembled_at" = now(), "updated_at" = now() WHERE "export_id" = ${exportId}::uuid`,
+      sql`UPDATE "export_assemblies" SET "status" = 'done', "key" = ${key}, "size" = ${size}, "assembled_at" = now(), "updated_at" = now(), "expires_at" = ${expiresAt}
+          WHERE "export_id" = ${exportId}::uuid`,
     );
+  },
+
+  /** The person's other built zips end at `at`: a newer export replaces them (issue 39). */
+  replaceEarlier(db: Db, userId: string, exportId: string, at: Date): Promise<number> {
+    return executeSql(
+      db,
+      sql`UPDATE "export_assemblies" SET "expires_at" = ${at}, "updated_at" = now()
+          WHERE "user_id" = ${userId}::uuid AND "export_id" <> ${exportId}::uuid AND "status" = 'done' AND ("expires_at" IS NULL OR "expires_at" > ${at})`,
+    );
+  },
+
+  /** Built exports whose zip is past its time at `now` (of one person, or anyone's), oldest first, at most `limit`. */
+  expired(db: SqlClient, now: Date, limit: number, userId?: string): Promise<Array<{ export_id: string; key: string }>> {
+    return queryRows(
+      db,
+      sql`SELECT "export_id"::text, "key" FROM "export_assemblies"
+          WHERE "status" = 'done' AND "expires_at" <= ${now} ${userId ? sql`AND "user_id" = ${userId}::uuid` : sql``}
+          ORDER BY "expires_at" LIMIT ${limit}`,
+    );
+  },
+
+  /** Forgets the exports whose zips were deleted. */
+  deleteByIds(db: SqlClient, exportIds: readonly string[]): Promise<number> {
+    return executeSql(db, sql`DELETE FROM "export_assemblies" WHERE "export_id" = ANY(${[...exportIds]}::uuid[]) AND "status" = 'done'`);
   },
 
   deleteOwnedBy(db: SqlClient, userId: string): Promise<number> {

@@ -6,6 +6,7 @@ export { tokenVersionCheck, type RevocationCheck } from './revocation';
 export { PeopleCache, personOfSnapshot, type CachedPerson } from './people-cache';
 export { anyErased, audienceInbox, erasedHash, erasedPeopleGuard, forgetEventsNaming, forgetPerson, idsMentioned, markErased } from './erased';
 export { ERASING_SERVICES, erasureConsumer, startErasure, type ErasingService, type ErasureOptions } from './erasure';
+export { exportPeople, peopleInABlockWith, type ExportedPerson, type ExportPeople } from './export-people';
 export { EXPORTING_SERVICES, exportConsumer, exportPartName, exportParts, startExportContributor, type ExportContributorOptions, type ExportingService } from './export';
 export { audienceAuth } from './auth';
 export { audienceLiveReactions } from './live';

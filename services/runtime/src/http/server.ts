@@ -120,6 +120,7 @@ export function createServer(options: ServerOptions): ServiceApp {
         : 'code' in error && error.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
           ? 'Request body is not valid JSON'
           : error.message;
+    if (error instanceof HttpError && error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
     return reply.status(statusCode).type('application/json').send(
       JSON.stringify({ statusCode, error: statusText(statusCode), message, field, requestId: request.id }),
     );

@@ -1,16 +1,9 @@
 import type { ExportPart } from '@hoptrack/proto';
-import { fileKeyOf, peopleByIds, sessionPhotoOwnerOf } from '@hoptrack/runtime';
+import { exportPeople, fileKeyOf, sessionPhotoOwnerOf } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import { interactionsRepository } from '../repositories/interactions.repository';
 import { sessionsRepository } from '../repositories/sessions.repository';
 import { photosOf } from './views';
-
-/** Someone involved, as the export names them: id, username and display name only. */
-interface ExportedPerson {
-  id: string;
-  username: string | null;
-  displayName: string | null;
-}
 
 /** A photo media stored as this person's original (see its internal upload): `uploads/<owner>/<uuid>.webp`. */
 const ownedPhotoKey = (stored: string, ownerId: string): string | null => {
@@ -24,6 +17,9 @@ const ownedPhotoKey = (stored: string, ownerId: string): string | null => {
  * commented, reacted, what and when), and the likes, comments and reactions
  * the person left on others' sessions (whose session, what, when). Others
  * appear by id, username and display name only; others' sessions by id.
+ * Under the app's block rule (exportPeople): what someone in a block with
+ * the person left on their sessions is not in it, and such a person is
+ * named by id only where the person's own likes and comments name them.
  * `files`: the person's session photos as media stored them (their S3 key),
  * each as `session-photos/<session id>-<n>.webp` in the zip.
  */
@@ -38,11 +34,9 @@ export async function exportSessions(db: Db, userId: string): Promise<Omit<Expor
     ...sessions.flatMap((s) => [...s.likes, ...s.comments, ...s.reactions].map((r) => r.userId)),
     ...[...likesGiven, ...commentsGiven, ...reactionsGiven].map((r) => r.session.userId),
   ];
-  const people = await peopleByIds(db, ids);
-  const person = (id: string): ExportedPerson => {
-    const known = people.get(id);
-    return { id, username: known?.username ?? null, displayName: known?.displayName ?? null };
-  };
+  const people = await exportPeople(db, userId, ids);
+  const person = people.named;
+  const unblocked = <R extends { userId: string }>(rows: R[]) => rows.filter((row) => !people.inBlock(row.userId));
 
   const files: Array<{ path: string; key: string }> = [];
   const exported = sessions.map((s) => {
@@ -68,9 +62,9 @@ export async function exportSessions(db: Db, userId: string): Promise<Omit<Expor
       musicTrack: s.musicTrack,
       createdAt: s.createdAt.toISOString(),
       updatedAt: s.updatedAt.toISOString(),
-      likes: s.likes.map((l) => ({ by: person(l.userId), at: l.createdAt.toISOString() })),
-      comments: s.comments.map((c) => ({ id: c.id, by: person(c.userId), content: c.content, at: c.createdAt.toISOString() })),
-      reactions: s.reactions.map((r) => ({ by: person(r.userId), emoji: r.emoji, at: r.createdAt.toISOString() })),
+      likes: unblocked(s.likes).map((l) => ({ by: person(l.userId), at: l.createdAt.toISOString() })),
+      comments: unblocked(s.comments).map((c) => ({ id: c.id, by: person(c.userId), content: c.content, at: c.createdAt.toISOString() })),
+      reactions: unblocked(s.reactions).map((r) => ({ by: person(r.userId), emoji: r.emoji, at: r.createdAt.toISOString() })),
     };
   });
 

@@ -20,6 +20,10 @@ export interface ExportedPerson {
  * still pending, the blocks they made, their mutes and pins in order, and
  * their stats as /api/me/stats counts them. Others appear by id, username and
  * display name only; blocks made by others against the person stay theirs.
+ * A block ends the pair's friendship and requests, so of the people in a
+ * block with the person only those they blocked appear, in their blocks,
+ * named as the app's blocked list names them (the export's block rule,
+ * exportPeople, has nothing else to leave out here).
  */
 export async function exportGraph(db: Db, userId: string, now: Date = new Date()): Promise<Omit<ExportPart, 'service'>> {
   const [mine, received, blocks] = await Promise.all([

@@ -1,4 +1,4 @@
-import type { DataExport } from '@hoptrack/proto';
+import { EXPORT_COOLDOWN_MS, type DataExport } from '@hoptrack/proto';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { errorStatus, serverMessage } from '../../api';
@@ -29,15 +29,31 @@ const CONTENTS = [
 const isPending = (item: DataExport) => item.status === 'pending';
 
 /**
+ * When the next export may be asked for (one a day, EXPORT_COOLDOWN_MS): a
+ * day after the latest was, or null when that is past. The server says the
+ * same with a 429; the page says it before anyone clicks.
+ */
+export function nextExportAt(list: readonly DataExport[] | undefined, now: number): Date | null {
+  const latest = list?.reduce<DataExport | undefined>((newest, item) => (!newest || item.requestedAt > newest.requestedAt ? item : newest), undefined);
+  if (!latest) return null;
+  const next = Date.parse(latest.requestedAt) + EXPORT_COOLDOWN_MS;
+  return next > now ? new Date(next) : null;
+}
+
+/**
  * Download my data (issue 24 items 3 and 6): POST /api/me/export starts a
  * copy of everything the person has on Hoptrack, which the services prepare
  * as one zip; the list (GET /api/me/exports) is read every 2 s while one is
  * being prepared, and a ready one downloads through the bearer-authenticated
  * GET /api/me/export/{id} (a redirect to a short-lived signed link), saved
- * from a Blob. The person is mailed as well when it is ready.
+ * from a Blob. The person is mailed as well when it is ready. One a day
+ * (issue 39): until a day after the latest request the button waits and
+ * says until when; a newer export's zip replaces the earlier ones, which
+ * then read as expired.
  */
 export function DownloadDataSection() {
   const titleId = useId();
+  const cooldownId = useId();
   const queryClient = useQueryClient();
   const toast = useToast();
 
@@ -46,6 +62,7 @@ export function DownloadDataSection() {
     refetchInterval: (current) => (current.state.data?.some(isPending) ? EXPORT_POLL_MS : false),
   });
   const preparing = exports.data?.some(isPending) ?? false;
+  const waitUntil = preparing ? null : nextExportAt(exports.data, Date.now());
 
   const request = useMutation({
     mutationFn: authApi.requestExport,
@@ -61,8 +78,11 @@ export function DownloadDataSection() {
           : { title: 'Already preparing', description: 'Your data is already being prepared; we will e-mail you when it is ready.' },
       );
     },
-    onError: (error) =>
-      toast({ title: 'Error', description: serverMessage(error, 'Failed to request your data'), variant: 'destructive' }),
+    onError: (error) => {
+      // 429: one was asked for within the day (another tab, another device): the list shows which, and when the next may be.
+      if (errorStatus(error) === 429) void queryClient.invalidateQueries({ queryKey: DATA_EXPORTS_KEY, exact: true });
+      toast({ title: 'Error', description: serverMessage(error, 'Failed to request your data'), variant: 'destructive' });
+    },
   });
 
   const download = useMutation({
@@ -95,11 +115,17 @@ export function DownloadDataSection() {
         <button
           type="button"
           className="button button--secondary"
-          disabled={preparing || request.isPending}
+          disabled={preparing || waitUntil !== null || request.isPending}
+          aria-describedby={waitUntil ? cooldownId : undefined}
           onClick={() => request.mutate()}
         >
           {request.isPending ? 'Requesting...' : 'Request my data'}
         </button>
+        {waitUntil && (
+          <p id={cooldownId} className="account-section__note">
+            You can request a new copy once a day: from {dateTime(waitUntil.toISOString())}.
+          </p>
+        )}
       </div>
       {exports.isError ? (
         <div className="account-exports__error" role="alert">

@@ -1,5 +1,6 @@
 import type { Logger, SqlClient } from '@hoptrack/runtime';
 import { Counter, type Registry } from 'prom-client';
+import { deleteExpiredExports } from '../../exports/expiry';
 import type { ObjectStore } from '../../storage/object-store';
 import { candidateOf, namedAmong, SWEPT_KINDS, type Candidate } from './owners';
 import type { SessionPhotoNames } from './session-photos';
@@ -33,6 +34,8 @@ export interface SweepReport {
   swept: number;
   /** ...or meant to be, but the store kept them (the next pass tries again). */
   left: number;
+  /** Export zips past their time (their lifetime, or replaced by a newer one), deleted by their rows before the listing. */
+  expired: number;
 }
 
 /**
@@ -46,6 +49,8 @@ export interface SweepReport {
  * listed folder by folder, a page at a time, and each batch is checked with
  * one query per kind of row and deleted with one call: the cost follows the
  * objects listed. Two worker replicas sweeping at once only repeat work.
+ * Each pass starts with the export zips past their time (exports/expiry.ts):
+ * named by rows, but no longer wanted.
  */
 export class OrphanSweeper {
   private readonly swept: Counter<'folder'>;
@@ -107,9 +112,11 @@ export class OrphanSweeper {
 
   private async pass(): Promise<SweepReport> {
     const { store, clock, graceMs, logger } = this.options;
-    const report: SweepReport = { listed: 0, young: 0, swept: 0, left: 0 };
     // Judged against the clock at the start: an object written during the pass is younger still.
-    const cutoff = clock().getTime() - graceMs;
+    const started = clock();
+    const cutoff = started.getTime() - graceMs;
+    // Zips past their time first: their rows say which, so it costs the zips due, not a listing.
+    const report: SweepReport = { listed: 0, young: 0, swept: 0, left: 0, expired: await deleteExpiredExports(this.options.db, store, started) };
     for (const kind of SWEPT_KINDS) {
       if (kind.namer === 'session' && !this.options.sessionPhotos) continue;
       let pending: Candidate[] = [];
@@ -129,7 +136,7 @@ export class OrphanSweeper {
       }
       await this.settle(pending, report);
     }
-    if (report.swept > 0 || report.left > 0) logger.info({ ...report, graceMs }, 'orphan sweep');
+    if (report.swept > 0 || report.left > 0 || report.expired > 0) logger.info({ ...report, graceMs }, 'orphan sweep');
     return report;
   }
 
