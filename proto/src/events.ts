@@ -144,8 +144,14 @@ export const eventSchemas = {
   'message.read.v1': liveReadEvent,
   /** userId's inbox changed (a new or regrouped entry, a retraction, a read): every messaging instance tells their open streams. */
   'notification.changed.v1': z.object({ userId: uuid, unreadCount: z.number().int().nonnegative() }),
-  /** userId's progress reached the target: published once per person and challenge. */
+  /** userId's progress reached the target: published once per person and challenge, and again only after a withdrawal and new evidence. */
   'challenge.completed.v1': z.object({ challengeId: uuid, userId: uuid, title: z.string(), date: z.string(), completedAt: z.string() }),
+  /**
+   * userId's completion is taken back: a fact it counted (a session, review or
+   * album photo) was deleted or changed and the progress fell below the target.
+   * The completed lists drop it; the inbox takes its entry back.
+   */
+  'challenge.completion.withdrawn.v1': z.object({ challengeId: uuid, userId: uuid }),
   /** fromUserId invited toUserId (a friend) to a challenge. */
   'challenge.invited.v1': z.object({ invitationId: uuid, challengeId: uuid, fromUserId: uuid, toUserId: uuid, title: z.string() }),
   /** toUserId accepted or declined. */

@@ -17,7 +17,7 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
     'a service erased everything of the person; straight to the bus (msg id `erased:<service>:<deletion id>`, not the outbox, whose rows must not name the person). With the last of the second pass, auth scrubs the streams and Redis keys',
   'user.export.requested.v1': '`POST /api/me/export` starts an export; every exporting service writes its part to the `<NAMESPACE>_EXPORTS` object store',
   'user.export.contributed.v1': 'a service\'s part is in the object store (straight to the bus, msg id per service and request); media builds the zip once all are in',
-  'user.export.ready.v1': 'the zip is in S3 (outbox); auth marks the export ready and mails the person',
+  'user.export.ready.v1': 'the zip is in S3 (outbox) until `expiresAt`, and the person\'s earlier zips are gone; auth marks the export ready, the earlier ones expired, and mails the person',
   'social.friendship.requested.v1': 'A asks B (A now follows B)',
   'social.friendship.accepted.v1': 'B accepts (or B asks A back): friends both ways',
   'social.friendship.rejected.v1': 'B rejects; the request is gone',
@@ -46,7 +46,9 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
   'message.sent.v1': 'a direct message is stored (either API); the live hub pushes it to both participants',
   'message.read.v1': 'the recipient read messages (opening a conversation, or one in /dm)',
   'notification.changed.v1': 'a person\'s inbox changed (a new or regrouped entry, a retraction, a read, a setting); the live hub pushes the bell\'s count',
-  'challenge.completed.v1': 'a person\'s progress reaches a challenge\'s target; once per person and challenge',
+  'challenge.completed.v1': 'a person\'s progress reaches a challenge\'s target; once per person and challenge, again only after a withdrawal and new evidence',
+  'challenge.completion.withdrawn.v1':
+    'a completed challenge\'s progress falls below its target (a session, review or photo it counted was deleted or changed); the row is open again, the notification goes',
   'challenge.invited.v1': 'fromUserId invites toUserId (a friend) to a challenge',
   'challenge.invitation.answered.v1': 'toUserId accepts or declines',
   'presence.changed.v1':

@@ -112,6 +112,7 @@ export const PROCESS_CONTRACTS = defineProcesses({
       'message.sent.v1',
       'message.read.v1',
       'challenge.completed.v1',
+      'challenge.completion.withdrawn.v1',
       'challenge.invited.v1',
       'challenge.invitation.answered.v1',
       ...ERASES.consumes,
@@ -122,7 +123,7 @@ export const PROCESS_CONTRACTS = defineProcesses({
   challenges: {
     service: 'challenges',
     role: 'daily challenges, progress, invitations',
-    publishes: ['challenge.completed.v1', 'challenge.invited.v1', 'challenge.invitation.answered.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
+    publishes: ['challenge.completed.v1', 'challenge.completion.withdrawn.v1', 'challenge.invited.v1', 'challenge.invitation.answered.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, ...SESSION_CHANGES, 'media.photo.stored.v1', 'media.photo.deleted.v1', 'place.review.created.v1', 'place.review.deleted.v1', ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },

@@ -64,7 +64,7 @@ describe('new styles', () => {
     const done = ok<Challenge>(await bob.get(`/api/challenges/${challenge.id}`));
     expect(done).toMatchObject({ progress: 3, isCompleted: true, completedAt: NOON.toISOString() });
 
-    // More styles, a replay, and a delete after completion: completion is final (docs/decisions.md).
+    // More styles, a replay, and a delete that leaves three new styles: the completion stays, announced once.
     await service.republish(third);
     await service.publish('session.created.v1', sessionFacts(bob.id, hoursAfterNoon(3), { beerTypes: ['Bock'] }));
     await service.publish('session.deleted.v1', { sessionId: third.data.sessionId, userId: bob.id });
@@ -107,6 +107,58 @@ describe('new styles', () => {
     await service.publish('session.created.v1', sessionFacts(carol.id, hoursAfterNoon(13), { beerTypes: ['Kölsch'] }));
     const challenge = await joined(carol, 'new_styles');
     expect(challenge.progress).toBe(1);
+  });
+});
+
+describe('completions follow their evidence (issue 39)', () => {
+  const withdrawalsOf = async (person: Client) => (await service.published('challenge.completion.withdrawn.v1')).filter((e) => e.data.userId === person.id).map((e) => e.data);
+  const completionsOf = async (person: Client) => (await service.published('challenge.completed.v1')).filter((e) => e.data.userId === person.id).map((e) => e.data.challengeId);
+  const badgesOf = async (person: Client) => ok<Array<{ id: string }>>(await person.get(`/api/users/${person.id}/challenges`)).map((c) => c.id);
+
+  it('deleting the session that completed a challenge takes the completion back, withdrawn once; new evidence completes it again', async () => {
+    const ida = await service.user();
+    const challenge = await joined(ida, 'music_session');
+    const session = await service.publish('session.created.v1', sessionFacts(ida.id, hoursAfterNoon(1), { hasMusic: true }));
+    expect(await badgesOf(ida)).toEqual([challenge.id]);
+
+    const deleted = await service.publish('session.deleted.v1', { sessionId: session.data.sessionId, userId: ida.id });
+    expect(ok<Challenge>(await ida.get(`/api/challenges/${challenge.id}`))).toMatchObject({ progress: 0, isCompleted: false, completedAt: null });
+    expect(await badgesOf(ida)).toEqual([]);
+    expect(ok<Challenge[]>(await ida.get('/api/me/challenges?status=completed'))).toEqual([]);
+    expect(ok<Challenge[]>(await ida.get('/api/me/challenges')).map((c) => c.id)).toEqual([challenge.id]);
+    expect(await withdrawalsOf(ida)).toEqual([{ challengeId: challenge.id, userId: ida.id }]);
+
+    // Redelivered, the delete changes nothing and announces nothing again.
+    await service.republish(deleted);
+    expect(await withdrawalsOf(ida)).toHaveLength(1);
+    expect(await completionsOf(ida)).toEqual([challenge.id]);
+
+    // A new session is new evidence: completed again, and announced again.
+    await service.publish('session.created.v1', sessionFacts(ida.id, hoursAfterNoon(2), { hasMusic: true }));
+    expect(await progressOf(ida, challenge.id)).toEqual({ progress: 1, isCompleted: true });
+    expect(await completionsOf(ida)).toEqual([challenge.id, challenge.id]);
+  });
+
+  it('a completion whose other evidence still meets the target stays, with its completed_at; an edit that takes the last away withdraws it', async () => {
+    const jon = await service.user();
+    const challenge = await joined(jon, 'music_session');
+    const first = await service.publish('session.created.v1', sessionFacts(jon.id, hoursAfterNoon(1), { hasMusic: true }));
+    service.clock.advance(3_600_000);
+    try {
+      const second = await service.publish('session.created.v1', sessionFacts(jon.id, hoursAfterNoon(2), { hasMusic: true }));
+      await service.publish('session.deleted.v1', { sessionId: first.data.sessionId, userId: jon.id });
+      expect(ok<Challenge>(await jon.get(`/api/challenges/${challenge.id}`))).toMatchObject({ progress: 1, isCompleted: true, completedAt: NOON.toISOString() });
+      expect(await withdrawalsOf(jon)).toEqual([]);
+      expect(await completionsOf(jon)).toEqual([challenge.id]);
+
+      // The track taken off the other session: nothing is left to count.
+      const later = new Date(Date.parse(second.data.updatedAt) + 1000).toISOString();
+      await service.publish('session.updated.v1', { ...second.data, hasMusic: false, updatedAt: later });
+      expect(await progressOf(jon, challenge.id)).toEqual({ progress: 0, isCompleted: false });
+      expect(await withdrawalsOf(jon)).toEqual([{ challengeId: challenge.id, userId: jon.id }]);
+    } finally {
+      service.clock.advance(-3_600_000);
+    }
   });
 });
 

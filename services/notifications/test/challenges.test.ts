@@ -25,6 +25,8 @@ const answer = (invitationId: string, challengeId: string, from: Client, to: Cli
   t.publish('challenge.invitation.answered.v1', { invitationId, challengeId, fromUserId: from.id, toUserId: to.id, status });
 const complete = (challengeId: string, who: Client) =>
   t.publish('challenge.completed.v1', { challengeId, userId: who.id, title: TITLE, date: '2026-11-25', completedAt: new Date().toISOString() });
+/** The completion is taken back, as the challenges service announces it when its evidence is deleted. */
+const withdraw = (challengeId: string, who: Client) => t.publish('challenge.completion.withdrawn.v1', { challengeId, userId: who.id });
 
 describe('challenge completions', () => {
   it('tells the person they completed a challenge, pointing at it', async () => {
@@ -43,6 +45,29 @@ describe('challenge completions', () => {
     ]);
     expect(await unread(alice)).toBe(1);
     expect(await inbox(bob)).toEqual([]);
+  });
+
+  it('takes the entry back when the completion is withdrawn (issue 39), and tells again when it is earned again', async () => {
+    const [alice, bob] = await Promise.all([t.user(), t.user()]);
+    const challengeId = randomUUID();
+    await complete(challengeId, bob);
+    await complete(challengeId, alice);
+    expect(await unread(alice)).toBe(1);
+
+    const withdrawn = await withdraw(challengeId, alice);
+    expect(await inbox(alice)).toEqual([]);
+    expect(await unread(alice)).toBe(0);
+    // Only hers: Bob's completion of the same challenge stays.
+    expect(await inbox(bob)).toMatchObject([{ kind: 'challenge.completed', target: { id: challengeId } }]);
+    // Her bell hears of it, as of every other change to her inbox.
+    const announced = (await t.changes()).filter((e) => e.data.userId === alice.id).map((e) => e.data.unreadCount);
+    expect(announced).toEqual([1, 0]);
+
+    // New evidence completes it again, and that is told; the withdrawal redelivered after it takes nothing back.
+    await complete(challengeId, alice);
+    await t.republish(withdrawn);
+    expect(await inbox(alice)).toMatchObject([{ kind: 'challenge.completed', actorCount: 1, target: { id: challengeId } }]);
+    expect(await unread(alice)).toBe(1);
   });
 
   it('is in the settings with e-mail off by default, where invitations have it on', async () => {

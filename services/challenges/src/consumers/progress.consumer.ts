@@ -44,7 +44,7 @@ export const PROGRESS_STREAMS = ['SESSIONS', 'MEDIA', 'PLACES'] as const satisfi
  * One durable consumer per stream progress listens to. Each event runs in the
  * inbox transaction (a redelivered or replayed envelope is skipped whole):
  * the fact changes, the person's challenges are recomputed, and a completion's
- * event is written to the outbox, all or nothing.
+ * event (or a withdrawn completion's) is written to the outbox, all or nothing.
  */
 export function startProgressConsumers(options: ProgressConsumersOptions): Promise<RunningConsumer[]> {
   const clock = options.clock ?? (() => new Date());

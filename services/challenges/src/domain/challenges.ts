@@ -3,9 +3,9 @@ import { accessOf, conflict, forbidden, notFound, type SqlClient } from '@hoptra
 import type { PrismaClient } from '../db';
 import type { ChallengeGenerator } from '../generator/generator';
 import { challengesRepository, type ChallengeRow, type Page } from '../repositories/challenges.repository';
-import { participationsRepository } from '../repositories/participations.repository';
+import { participationsRepository, type ParticipationWindow } from '../repositories/participations.repository';
 import type { Clock } from './clock';
-import { dateIn, dayWindow } from './days';
+import { clipWindow, dateIn, dayWindow } from './days';
 import { challengePeople } from './people';
 import type { Progress } from './progress';
 
@@ -39,7 +39,7 @@ export class Challenges {
     };
   }
 
-  /** Joins (again: no change) in the viewer's zone; what they logged earlier that day counts at once. */
+  /** Joins (again: no change) in the viewer's zone, or their day's if they are in a challenge of that date already; what they logged earlier that day counts at once. */
   async join(viewerId: string, id: string, timeZone = UTC, requestId?: string): Promise<Challenge> {
     await this.deps.prisma.$transaction((tx) => this.joinIn(tx, viewerId, id, timeZone, requestId));
     // Joining may complete it at once (what was logged earlier that day counts): its event is in the outbox.
@@ -49,21 +49,38 @@ export class Challenges {
 
   /**
    * Joining inside a transaction (an accepted invitation joins too). A day
-   * that has ended in the zone cannot be joined; one not begun yet can (its
-   * window simply has not opened).
+   * that has ended for the person (in the zone, cut to their other days:
+   * windowOf) cannot be joined; one not begun yet can (its window simply has
+   * not opened).
    */
   async joinIn(tx: SqlClient, userId: string, id: string, timeZone: string, requestId?: string): Promise<{ windowEnd: Date }> {
     const date = await challengesRepository.findDate(tx, id);
     if (date === undefined) throw notFound('Challenge not found');
+    // Before reading the person's windows: two joins at once (two dates, or two zones of one) would each fit theirs around a snapshot without the other's.
+    await this.deps.progress.lock(tx, userId);
     const existing = await participationsRepository.findWindowEnd(tx, userId, id);
     if (existing) return { windowEnd: existing };
     const now = this.deps.clock();
-    const window = dayWindow(date, timeZone);
-    if (now >= window.end) throw conflict(CHALLENGE_MESSAGES.ended);
-    await this.deps.progress.lock(tx, userId);
-    await participationsRepository.join(tx, { userId, challengeId: id, timeZone, windowStart: window.start, windowEnd: window.end });
+    const window = await this.windowOf(tx, userId, date, timeZone);
+    if (window.windowStart >= window.windowEnd || now >= window.windowEnd) throw conflict(CHALLENGE_MESSAGES.ended);
+    await participationsRepository.join(tx, { userId, challengeId: id, ...window });
     await this.deps.progress.recompute(tx, { userId, at: now }, now, requestId);
-    return { windowEnd: window.end };
+    return { windowEnd: window.windowEnd };
+  }
+
+  /**
+   * The window a person's new participation of `date` counts in. Naming
+   * another zone must not buy time (issue 39): a day already joined keeps its
+   * zone and window for every challenge of that date, and a new day is cut
+   * to start where the person's previous day ended and end where their next
+   * began, so one instant counts for one date of theirs, whatever zones they
+   * name. A traveller's Tuesday starts when their Monday ended.
+   */
+  private async windowOf(tx: SqlClient, userId: string, date: string, timeZone: string): Promise<ParticipationWindow> {
+    const around = await participationsRepository.findWindowsAround(tx, userId, date);
+    if (around.sameDay) return around.sameDay;
+    const { start, end } = clipWindow(dayWindow(date, timeZone), around.earlierEnd, around.laterStart);
+    return { timeZone, windowStart: start, windowEnd: end };
   }
 
   /** The viewer's own: running (joined, not completed, day not over) or completed, newest first. */

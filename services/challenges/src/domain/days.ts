@@ -70,7 +70,25 @@ function midnight(date: string, timeZone: string): Date {
   return new Date(at);
 }
 
+/** An interval of time, [start, end). */
+export interface DayWindow {
+  start: Date;
+  end: Date;
+}
+
 /** The date's day in the zone, as [start, end): 23, 24 or 25 hours. */
-export function dayWindow(date: string, timeZone: string): { start: Date; end: Date } {
+export function dayWindow(date: string, timeZone: string): DayWindow {
   return { start: midnight(date, timeZone), end: midnight(addDays(date, 1), timeZone) };
+}
+
+/**
+ * The window cut to lie between its neighbours: from no earlier than
+ * `earlierEnd` to no later than `laterStart` (null: no neighbour that side).
+ * It may come out empty (start >= end): the neighbours leave it no time.
+ */
+export function clipWindow(window: DayWindow, earlierEnd: Date | null, laterStart: Date | null): DayWindow {
+  return {
+    start: earlierEnd && earlierEnd > window.start ? earlierEnd : window.start,
+    end: laterStart && laterStart < window.end ? laterStart : window.end,
+  };
 }

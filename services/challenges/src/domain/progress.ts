@@ -1,7 +1,7 @@
 import type { EventData } from '@hoptrack/proto';
 import { anyErased, type Outbox, type SqlClient } from '@hoptrack/runtime';
 import { factsRepository, type FactTable } from '../repositories/facts.repository';
-import { participationsRepository } from '../repositories/participations.repository';
+import { participationsRepository, type RecomputedRow } from '../repositories/participations.repository';
 import { progressSql } from './rules';
 
 /** A fact's owner and when it happened: the person whose challenges to recompute, and which window it falls in. */
@@ -74,16 +74,26 @@ export class Progress {
   }
 
   /**
-   * Recomputes the person's open challenges that a fact at `touched.at` may
-   * move: those still running at `now`, and the one whose day the fact fell in
-   * (a late event still counts for its day). A challenge that reaches its
-   * target completes here, once: the update skips completed rows, so of two
-   * recomputes only the first completes it and publishes `challenge.completed.v1`.
+   * Recomputes the person's challenges that a fact at `touched.at` may move:
+   * the open ones still running at `now`, and every one whose day the fact
+   * fell in (a late event still counts for its day; a deleted fact may have
+   * been what completed it). A challenge that reaches its target completes
+   * here and publishes `challenge.completed.v1`; a completed one that falls
+   * below it is taken back and publishes `challenge.completion.withdrawn.v1`.
+   * The update changes a row only as it read it, so of two recomputes only
+   * the first completes or withdraws it, and a completion still at its
+   * target is never announced again.
    */
   async recompute(tx: SqlClient, touched: Touched, now: Date, requestId?: string): Promise<void> {
     const recomputed = await participationsRepository.recompute(tx, touched.userId, progressSql, now, touched.at);
-    for (const row of recomputed) {
-      if (!row.is_completed || !row.completed_at) continue;
+    for (const row of recomputed) await this.announce(tx, row, requestId);
+  }
+
+  /** The event of a row whose completion changed; none for one that moved and stayed open. */
+  private async announce(tx: SqlClient, row: RecomputedRow, requestId?: string): Promise<void> {
+    if (row.was_completed && !row.is_completed) {
+      await this.outbox.enqueue(tx, 'challenge.completion.withdrawn.v1', { challengeId: row.challenge_id, userId: row.user_id }, requestId);
+    } else if (!row.was_completed && row.is_completed && row.completed_at) {
       await this.outbox.enqueue(
         tx,
         'challenge.completed.v1',

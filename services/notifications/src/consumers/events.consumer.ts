@@ -84,11 +84,14 @@ function effects(inbox: InboxWriter): Record<'SOCIAL' | 'SESSIONS' | 'MESSAGES' 
       'message.read.v1': (tx, e) => inbox.dropTarget(tx, e.data.senderId, { kind: 'message.received', recipientId: e.data.readerId }),
     },
     CHALLENGES: {
-      // Published once per person and challenge; the person is the actor ("You completed …").
+      // Published once per person and challenge (again only after a withdrawal and new evidence); the person is the actor ("You completed …").
       'challenge.completed.v1': async (tx, e) => {
         await challenges.remember(tx, e.data.challengeId, e.data.title, at(e));
         return inbox.add(tx, { recipientId: e.data.userId, kind: 'challenge.completed', targetId: e.data.challengeId, actorId: e.data.userId, sourceId: e.data.userId, at: at(e) });
       },
+      // The evidence that completed it is gone: "You completed …" is no longer true, so its contribution goes.
+      'challenge.completion.withdrawn.v1': (tx, e) =>
+        inbox.retract(tx, { kind: 'challenge.completed', targetId: e.data.challengeId, sourceId: e.data.userId, recipientId: e.data.userId }),
       // Invitations to one challenge group into one entry ("Alice and Bob invited you to …"), each its own contribution.
       'challenge.invited.v1': async (tx, e) => {
         await challenges.remember(tx, e.data.challengeId, e.data.title, at(e));
