@@ -5,6 +5,7 @@ import { startGateway } from '@hoptrack/testing/gateway';
 import { openLive, type LiveClient, type LiveEvent } from '@hoptrack/testing/live';
 import type { RunningProcess } from '@hoptrack/testing/processes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presencePrefix } from '../src/presence/store';
 import { expectError, ok } from './helpers';
 import { startTestMessaging, type Client, type Instance, type TestMessaging } from './support';
 
@@ -49,17 +50,37 @@ const entryOf = async (viewer: Client, person: Client): Promise<PresenceEntry | 
 const isPresence = (userId: string, online: boolean) => (e: LiveEvent) =>
   e.event === 'presence' && (e.data as PresenceEntry).userId === userId && (e.data as PresenceEntry).online === online;
 
+/** A presence key in Redis (store.ts names them). */
+const presenceKey = (key: string): string => `${presencePrefix(t.config.BUS_NAMESPACE)}:${key}`;
+
+/** One heartbeat on every instance: renewals and a sweep done. */
+const tickAll = () => Promise.all([t.primary.presence.tick(), second.presence.tick()]);
+
 /**
  * Waits until the grace of the person's closed stream has run out in the
- * store (only their one open stream still counts), then makes every instance
- * renew and sweep once: whatever the sweep would do about the closed stream
- * has been done.
+ * store (only `open` of their streams still count), then makes every
+ * instance renew and sweep once: whatever the sweep would do about the
+ * closed stream has been done.
  */
-async function afterGraceOfClosedStream(person: Client): Promise<void> {
-  const conns = `${t.config.BUS_NAMESPACE}:messaging:presence:conns:${person.id}`;
-  await eventually(async () => (await t.redis.zcount(conns, `(${Date.now()}`, '+inf')) === 1, 'the closed stream’s grace over');
-  await Promise.all([t.primary.presence.tick(), second.presence.tick()]);
+async function afterGraceOfClosedStream(person: Client, open = 1): Promise<void> {
+  const conns = presenceKey(`conns:${person.id}`);
+  await eventually(async () => (await t.redis.zcount(conns, `(${Date.now()}`, '+inf')) === open, 'the closed stream’s grace over');
+  await tickAll();
 }
+
+/** Waits until presence holds one stream of the person (opened() has touched it, as their switch allows). */
+async function streamHeld(person: Client): Promise<void> {
+  await eventually(async () => (await t.redis.zcount(presenceKey(`conns:${person.id}`), `(${Date.now()}`, '+inf')) === 1, 'the stream held by presence');
+}
+
+/** What the store recorded of the person's presence: their place in `online` and their last seen. */
+async function recorded(person: Client): Promise<{ online: string | null; seen: string | null }> {
+  const [online, seen] = await Promise.all([t.redis.zscore(presenceKey('online'), person.id), t.redis.get(presenceKey(`seen:${person.id}`))]);
+  return { online, seen };
+}
+
+const presencePushesOf = (stream: LiveClient, person: Client): PresenceEntry[] =>
+  stream.events.filter((e) => e.event === 'presence' && (e.data as PresenceEntry).userId === person.id).map((e) => e.data as PresenceEntry);
 
 /** Three people: Bob, his friend Alice, and Carol who knows neither. */
 async function trio(options: { bobShows?: boolean } = {}): Promise<{ alice: Client; bob: Client; carol: Client }> {
@@ -156,13 +177,79 @@ describe('presence', () => {
     await t.befriend(carol, alice);
     const aliceStream = await live(t.primary.url, alice);
     await live(t.primary.url, bob);
-    // Bob sees himself: he is online in the store.
-    await eventually(async () => (await entryOf(bob, bob))?.online === true, 'Bob online in the store');
+    // His stream is held, but nothing of his presence is recorded (issue 39, finding 11).
+    await streamHeld(bob);
+    expect(await recorded(bob)).toEqual({ online: null, seen: null });
     // Carol, who shows hers, comes online after him: her push reaching Alice is the barrier for his.
     await live(second.url, carol);
     await aliceStream.waitFor(isPresence(carol.id, true), 'Carol’s push');
     expect(await presenceOf(alice, bob.id)).toEqual([]);
     expect(aliceStream.events.filter((e) => e.event === 'presence' && (e.data as PresenceEntry).userId === bob.id)).toEqual([]);
+  });
+
+  it('a stream opened while hidden, renewed and closed, leaves no last seen from that time once the switch is on (issue 39, finding 11)', async () => {
+    const { alice, bob } = await trio();
+    const aliceStream = await live(t.primary.url, alice);
+    // Seen while shown: his last seen from before he hid.
+    const before = await live(second.url, bob);
+    await aliceStream.waitFor(isPresence(bob.id, true), 'online');
+    before.close();
+    const offline = await aliceStream.waitFor(isPresence(bob.id, false), 'offline after the grace');
+    const lastSeenShown = (offline.data as PresenceEntry).lastSeenAt;
+    expect(lastSeenShown).not.toBeNull();
+
+    await t.updateUser(bob, { showOnlineStatus: false });
+    const hiddenStream = await live(second.url, bob);
+    await streamHeld(bob);
+    await tickAll();
+    await tickAll();
+    expect(await recorded(bob)).toEqual({ online: null, seen: String(new Date(lastSeenShown as string).getTime()) });
+    hiddenStream.close();
+    await afterGraceOfClosedStream(bob, 0);
+
+    await t.updateUser(bob, { showOnlineStatus: true });
+    expect(await entryOf(alice, bob)).toEqual({ userId: bob.id, online: false, lastSeenAt: lastSeenShown });
+    // Friends are told his state again, the last seen from before he hid; no push ever named another time.
+    await eventually(async () => presencePushesOf(aliceStream, bob).filter((p) => !p.online && p.lastSeenAt === lastSeenShown).length === 2, 'the showing push');
+    expect(presencePushesOf(aliceStream, bob).filter((p) => p.lastSeenAt !== null && p.lastSeenAt !== lastSeenShown)).toEqual([]);
+  });
+
+  it('a stream still open when the switch turns on shows Bob online at once, not a last seen', async () => {
+    const { alice, bob } = await trio({ bobShows: false });
+    const aliceStream = await live(t.primary.url, alice);
+    await live(second.url, bob);
+    await streamHeld(bob);
+    await tickAll();
+    expect(await recorded(bob)).toEqual({ online: null, seen: null });
+    // No heartbeat runs meanwhile: the switch itself brings his open stream to count.
+    t.primary.presence.stop();
+    second.presence.stop();
+    try {
+      await t.updateUser(bob, { showOnlineStatus: true });
+      await aliceStream.waitFor(isPresence(bob.id, true), 'the online push');
+      expect(await entryOf(alice, bob)).toEqual({ userId: bob.id, online: true, lastSeenAt: null });
+      expect(presencePushesOf(aliceStream, bob).filter((p) => !p.online)).toEqual([]);
+    } finally {
+      t.primary.presence.start();
+      second.presence.start();
+    }
+  });
+
+  it('with the `hidden` set lost in Redis, the people table still hides Bob: nothing of his stream is recorded', async () => {
+    // Hidden from registration: no snapshot reaction is in flight that could write the set back after it is lost.
+    const { alice, bob } = await trio({ bobShows: false });
+    // Redis keeps nothing on disk: a restart loses the set, the table keeps the switch.
+    await t.redis.del(presenceKey('hidden'));
+    const stream = await live(t.primary.url, bob);
+    await streamHeld(bob);
+    await tickAll();
+    expect(await recorded(bob)).toEqual({ online: null, seen: null });
+    stream.close();
+    await afterGraceOfClosedStream(bob, 0);
+    expect(await recorded(bob)).toEqual({ online: null, seen: null });
+
+    await t.updateUser(bob, { showOnlineStatus: true });
+    expect(await entryOf(alice, bob)).toEqual({ userId: bob.id, online: false, lastSeenAt: null });
   });
 
   it('a stranger never sees Bob online, nor gets his pushes', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { subjectFor, type EventData, type EventEnvelope, type PresenceEntry, type UserSnapshot } from '@hoptrack/proto';
 import { anyErased, erasedHash, type Bus, type Logger, type SqlClient } from '@hoptrack/runtime';
-import { presenceRepository } from '../repositories/presence.repository';
+import { presenceRepository, type OnlineSwitch } from '../repositories/presence.repository';
 import { visiblePresence } from './audience';
 import type { PresenceStore } from './store';
 
@@ -20,6 +20,23 @@ export interface PresenceOptions {
 /** The subject presence changes travel on: core NATS, no stream (see 'presence.changed.v1'). */
 export const presenceSubject = (namespace: string): string => subjectFor(namespace, 'presence.changed.v1');
 
+/** What orders two snapshots of a person (the runtime's newerSnapshot rule). */
+type Versioned = Pick<OnlineSwitch, 'version' | 'updatedAt'>;
+
+/** A snapshot's Show Online Status, as this instance heard it. */
+type HeardSwitch = Omit<OnlineSwitch, 'id'>;
+
+/**
+ * Whether `a` is a newer snapshot than `b`, as the people table decides when
+ * it applies one (services/runtime db/snapshot.ts): a higher version; between
+ * two without versions, a later updatedAt. The same snapshot is not newer.
+ */
+function isNewer(a: Versioned, b: Versioned | undefined): boolean {
+  if (!b) return true;
+  if (a.version !== b.version) return a.version > b.version;
+  return a.version === 0 && a.updatedAt.getTime() > b.updatedAt.getTime();
+}
+
 /**
  * Presence (issue 25, item 1): someone is online while at least one of their
  * live streams is open on any instance, and for a grace after the last one
@@ -27,10 +44,17 @@ export const presenceSubject = (namespace: string): string => subjectFor(namespa
  * renews them on a heartbeat, and sweeps out people whose time ran out; each
  * change is announced once, by the instance that made it, to the friends who
  * may see it (every instance's live feed writes it to the streams it holds).
+ *
+ * While someone's Show Online Status is off, their streams are kept but
+ * nothing of their presence is recorded (issue 39, finding 11): no time they
+ * spent hidden can later show as their last seen. Whether they are hidden is
+ * the people table's word, read on each heartbeat (see hiddenAmong).
  */
 export class Presence {
   /** This instance's open streams: connection id → user id. */
   private readonly local = new Map<string, string>();
+  /** Switches heard in snapshots that the people table may not hold yet, by user id (see hiddenAmong). */
+  private readonly heard = new Map<string, HeardSwitch>();
   private readonly clock: () => number;
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | undefined;
@@ -58,14 +82,13 @@ export class Presence {
   /** A live stream of `userId` opened on this instance. */
   opened(userId: string, connectionId: string): void {
     this.local.set(connectionId, userId);
-    void this.touch(userId, connectionId);
+    void this.touchOpened(userId, connectionId);
   }
 
   /** It closed: it counts for the grace still, then the sweep (here, soon after the grace) takes its person out if nothing else is open. */
   closed(userId: string, connectionId: string): void {
     if (!this.local.delete(connectionId)) return;
-    const now = this.clock();
-    this.options.store.release(userId, connectionId, now + this.options.graceMs, now).catch((err: unknown) => this.failed(err, 'release'));
+    void this.release(userId, connectionId, this.clock());
     const timer = setTimeout(() => {
       this.pending.delete(timer);
       void this.sweep();
@@ -81,6 +104,7 @@ export class Presence {
    */
   async erased(userId: string): Promise<void> {
     for (const [connectionId, owner] of this.local) if (owner === userId) this.local.delete(connectionId);
+    this.heard.delete(userId);
     try {
       await this.options.store.forget(userId);
     } catch (err) {
@@ -101,20 +125,21 @@ export class Presence {
   /**
    * A user snapshot arrived (every instance hears it): if it turned Show
    * Online Status off, friends are told the person is offline with no last
-   * seen; if on again, their current state. One instance wins the change.
+   * seen; if on again, online when a stream of theirs is open, else their
+   * last seen from before they hid. One instance wins the change.
    */
   async snapshot(user: UserSnapshot): Promise<void> {
+    // Heard before any wait: a heartbeat from here on takes the switch from it.
+    if (!this.hear(user)) return;
     try {
       // A late snapshot of an erased person must not put them back in `hidden`.
-      if (await anyErased(this.options.db, [user.id])) return;
-      if (!(await this.options.store.recordShown(user.id, user.showOnlineStatus))) return;
-      // The snapshot is newer than the people table may be yet (another consumer applies it): the switch is taken from it.
-      if (!user.showOnlineStatus) {
-        await this.announce(user.id, { online: false, lastSeenAt: null }, { ignoreSwitch: true });
+      if (await anyErased(this.options.db, [user.id])) {
+        this.heard.delete(user.id);
         return;
       }
-      const state = (await this.options.store.states([user.id], this.clock())).get(user.id);
-      if (state) await this.announce(user.id, { online: state.online, lastSeenAt: state.lastSeenAt?.toISOString() ?? null }, { ignoreSwitch: true });
+      // The snapshot is newer than the people table may be yet (another consumer applies it): the switch is taken from it.
+      if (user.showOnlineStatus) await this.switchedOn(user.id);
+      else await this.switchedOff(user.id);
     } catch (err) {
       this.failed(err, 'switch');
     }
@@ -123,8 +148,66 @@ export class Presence {
   /** One heartbeat: renew this instance's streams, then sweep. Exposed for tests. */
   async tick(): Promise<void> {
     await this.dropErased();
-    await Promise.all([...this.local].map(([connectionId, userId]) => this.touch(userId, connectionId)));
+    const streams = [...this.local];
+    // The people of the switches heard are asked about too: those the table holds by now are forgotten.
+    const hidden = await this.hiddenAmong([...streams.map(([, userId]) => userId), ...this.heard.keys()]);
+    await Promise.all(streams.map(([connectionId, userId]) => this.touch(userId, connectionId, hidden.has(userId))));
     await this.sweep();
+  }
+
+  /** Keeps the snapshot's switch until the people table holds it; false when a newer snapshot was heard already. */
+  private hear(user: UserSnapshot): boolean {
+    const heard: HeardSwitch = { shown: user.showOnlineStatus, version: user.version ?? 0, updatedAt: new Date(user.updatedAt) };
+    if (!isNewer(heard, this.heard.get(user.id))) return false;
+    this.heard.set(user.id, heard);
+    return true;
+  }
+
+  /** The switch went off: out of `online` (the store), and friends are told offline with no last seen. */
+  private async switchedOff(userId: string): Promise<void> {
+    if (await this.options.store.recordShown(userId, false)) await this.announce(userId, { online: false, lastSeenAt: null }, { ignoreSwitch: true });
+  }
+
+  /**
+   * The switch went on: this instance's streams of theirs count at once, so
+   * friends see them online rather than a stale last seen (the touch that
+   * brings them online announces it). With none open anywhere, the winning
+   * instance announces them offline, last seen as before they hid.
+   */
+  private async switchedOn(userId: string): Promise<void> {
+    const streams = [...this.local].filter(([, owner]) => owner === userId);
+    await Promise.all(streams.map(([connectionId]) => this.touch(userId, connectionId, false)));
+    if (!(await this.options.store.recordShown(userId, true))) return;
+    const state = (await this.options.store.states([userId], this.clock())).get(userId);
+    if (state && !state.online) await this.announce(userId, { online: false, lastSeenAt: state.lastSeenAt?.toISOString() ?? null }, { ignoreSwitch: true });
+  }
+
+  /**
+   * Of `userIds`, those whose Show Online Status is off, in one query: the
+   * people table's word (the audience consumer keeps it, so it outlives a
+   * Redis restart, unlike `hidden`), unless this instance heard a snapshot
+   * the table does not hold yet. Someone the table does not know yet counts
+   * as hidden, and so does everyone when it cannot be read: nothing is
+   * recorded that the switch may not allow.
+   */
+  private async hiddenAmong(userIds: readonly string[]): Promise<Set<string>> {
+    const unique = [...new Set(userIds)];
+    if (unique.length === 0) return new Set();
+    try {
+      const rows = new Map((await presenceRepository.switchesOf(this.options.db, unique)).map((row) => [row.id, row]));
+      return new Set(unique.filter((userId) => !this.showsNow(userId, rows.get(userId))));
+    } catch (err) {
+      this.failed(err, 'switch check');
+      return new Set(unique);
+    }
+  }
+
+  /** The newer of the table's row and the switch heard; a heard one the table holds by now (or that names no one it knows) is forgotten. */
+  private showsNow(userId: string, row: OnlineSwitch | undefined): boolean {
+    const heard = this.heard.get(userId);
+    if (row && heard && isNewer(heard, row)) return heard.shown;
+    this.heard.delete(userId);
+    return row?.shown ?? false;
   }
 
   /**
@@ -145,14 +228,33 @@ export class Presence {
     }
   }
 
-  private async touch(userId: string, connectionId: string): Promise<void> {
+  /** A stream just opened counts once its person's switch is known. */
+  private async touchOpened(userId: string, connectionId: string): Promise<void> {
+    const hidden = await this.hiddenAmong([userId]);
+    // Closed while the switch was read: release() has had its say, a touch now would count the stream again.
+    if (this.local.has(connectionId)) await this.touch(userId, connectionId, hidden.has(userId));
+  }
+
+  private async touch(userId: string, connectionId: string, hidden: boolean): Promise<void> {
     const now = this.clock();
     try {
-      const cameOnline = await this.options.store.touch(userId, connectionId, now + 3 * this.options.heartbeatMs, now);
+      const cameOnline = await this.options.store.touch(userId, connectionId, now + 3 * this.options.heartbeatMs, now, hidden);
+      // A switch turned on in a snapshot the table may not hold yet: the audience is taken from the snapshot.
+      const ignoreSwitch = this.heard.get(userId)?.shown === true;
       // Closed meanwhile: release() has set its grace, nothing to announce from here.
-      if (cameOnline && this.local.has(connectionId)) await this.announce(userId, { online: true, lastSeenAt: null });
+      if (cameOnline && this.local.has(connectionId)) await this.announce(userId, { online: true, lastSeenAt: null }, { ignoreSwitch });
     } catch (err) {
       this.failed(err, 'touch');
+    }
+  }
+
+  /** The stream closed at `closedAt`: it counts for the grace, as its person's switch allows. */
+  private async release(userId: string, connectionId: string, closedAt: number): Promise<void> {
+    const hidden = await this.hiddenAmong([userId]);
+    try {
+      await this.options.store.release(userId, connectionId, closedAt + this.options.graceMs, closedAt, hidden.has(userId));
+    } catch (err) {
+      this.failed(err, 'release');
     }
   }
 

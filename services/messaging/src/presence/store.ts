@@ -14,9 +14,17 @@ import type { Redis } from 'ioredis';
  *                     takes out whoever's time ran out, once, atomically: the
  *                     instance that took them out announces them offline.
  * - `seen:<userId>`   the last time a stream of theirs was seen alive (opened,
- *                     renewed, closed): their "last seen" once offline.
+ *                     renewed, closed) while their Show Online Status was on:
+ *                     their "last seen" once offline.
  * - `hidden`          set: people whose Show Online Status is off, as the live
- *                     feed last saw it (one instance wins each change).
+ *                     feed last saw it (one instance wins each change). It only
+ *                     decides who announces a change: Redis keeps nothing on
+ *                     disk, so whether someone is hidden is the people table's
+ *                     word (the `hidden` argument of touch and release).
+ *
+ * A hidden person's streams are kept in `conns` (switched on, they show online
+ * at once), but neither put them in `online` nor move their `seen`: nothing
+ * of the time they spent hidden is recorded, so none of it can be shown later.
  *
  * The scripts build per-person keys from the prefix, so they assume one Redis
  * (or Sentinel) rather than a cluster, which is what the deployments run.
@@ -25,12 +33,17 @@ import type { Redis } from 'ioredis';
 /** Where a deployment's presence lives in Redis. */
 export const presencePrefix = (namespace: string): string => `${namespace}:messaging:presence`;
 
-/** KEYS: conns, online, seen. ARGV: connection id, counts-until ms, user id, now ms, seen TTL ms. Returns 1 when the person was offline. */
+/**
+ * KEYS: conns, online, seen. ARGV: connection id, counts-until ms, user id,
+ * now ms, seen TTL ms, hidden (1 or 0). Returns 1 when the person was offline
+ * and is shown.
+ */
 const TOUCH_SCRIPT = `
 -- Streams whose time is past go (someone online for days reconnects many times).
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2] - ARGV[4] + 60000)
+if ARGV[6] == '1' then return 0 end
 local current = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[3]))
 local ends = tonumber(ARGV[2])
 if not current or current < ends then redis.call('ZADD', KEYS[2], ends, ARGV[3]) end
@@ -38,10 +51,14 @@ redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
 if not current or current < tonumber(ARGV[4]) then return 1 end
 return 0`;
 
-/** KEYS: conns, online, seen. ARGV: connection id, close + grace ms, user id, now ms, seen TTL ms. A stream swept already stays gone. */
+/**
+ * KEYS: conns, online, seen. ARGV: connection id, close + grace ms, user id,
+ * now ms, seen TTL ms, hidden (1 or 0). A stream swept already stays gone.
+ */
 const RELEASE_SCRIPT = `
 if not redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if ARGV[6] == '1' then return 1 end
 local current = tonumber(redis.call('ZSCORE', KEYS[2], ARGV[3]))
 if current and current < tonumber(ARGV[2]) then redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3]) end
 redis.call('SET', KEYS[3], ARGV[4], 'PX', ARGV[5])
@@ -108,14 +125,18 @@ export class PresenceStore {
     return [`${this.prefix}:conns:${userId}`, `${this.prefix}:online`, `${this.prefix}:seen:${userId}`];
   }
 
-  /** A stream is open (or still open: the heartbeat) until `until`; true when its person had been offline. */
-  async touch(userId: string, connectionId: string, until: number, now: number): Promise<boolean> {
-    return (await this.redis[TOUCH](...this.keys(userId), connectionId, until, userId, now, SEEN_TTL_MS)) === 1;
+  /**
+   * A stream is open (or still open: the heartbeat) until `until`; true when
+   * its person had been offline. `hidden`: only the stream is kept, nothing
+   * of the person's presence is recorded (and false is returned).
+   */
+  async touch(userId: string, connectionId: string, until: number, now: number, hidden: boolean): Promise<boolean> {
+    return (await this.redis[TOUCH](...this.keys(userId), connectionId, until, userId, now, SEEN_TTL_MS, hidden ? 1 : 0)) === 1;
   }
 
-  /** A stream closed at `now`; it counts until `until` (the grace). */
-  async release(userId: string, connectionId: string, until: number, now: number): Promise<void> {
-    await this.redis[RELEASE](...this.keys(userId), connectionId, until, userId, now, SEEN_TTL_MS);
+  /** A stream closed at `now`; it counts until `until` (the grace). `hidden`: as for touch. */
+  async release(userId: string, connectionId: string, until: number, now: number, hidden: boolean): Promise<void> {
+    await this.redis[RELEASE](...this.keys(userId), connectionId, until, userId, now, SEEN_TTL_MS, hidden ? 1 : 0);
   }
 
   /** Takes out whoever's time ran out by `now`: they went offline, last seen then. */
@@ -142,19 +163,24 @@ export class PresenceStore {
     return result;
   }
 
-  /**
-   * Records the person's Show Online Status; true when it changed from what
-   * was recorded (off is recorded, on is the default), so that of all the
-   * instances hearing the same snapshot exactly one announces the change.
-   */
   /** The person's account is erased: nothing of them stays (see forgetPresence). */
   forget(userId: string): Promise<void> {
     return forgetPresence(this.redis, this.prefix, userId);
   }
 
+  /**
+   * Records the person's Show Online Status; true when it changed from what
+   * was recorded (off is recorded, on is the default), so that of all the
+   * instances hearing the same snapshot exactly one announces the change.
+   * Off also takes them out of `online`: no sweep will announce them offline
+   * with a last seen, and no one is told they are online; `seen` stays the
+   * last moment they were seen while shown.
+   */
   async recordShown(userId: string, shown: boolean): Promise<boolean> {
     const key = `${this.prefix}:hidden`;
-    return (shown ? await this.redis.srem(key, userId) : await this.redis.sadd(key, userId)) === 1;
+    if (shown) return (await this.redis.srem(key, userId)) === 1;
+    const results = await this.redis.multi().zrem(`${this.prefix}:online`, userId).sadd(key, userId).exec();
+    return results?.[1]?.[1] === 1;
   }
 }
 

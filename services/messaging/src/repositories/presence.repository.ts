@@ -9,6 +9,15 @@ import { audienceSql, identifier, queryRows, sql, uuid, type Sql, type SqlClient
 const maySee = (viewer: Sql, owner: Sql) =>
   sql`(p."show_online_status" AND ${audienceSql.friends(viewer, owner)} AND NOT ${audienceSql.blockedBetween(viewer, owner)})`;
 
+/** A person's Show Online Status as one snapshot of them had it. */
+export interface OnlineSwitch {
+  id: string;
+  shown: boolean;
+  /** auth's version of the account (0: a snapshot from before versions). */
+  version: number;
+  updatedAt: Date;
+}
+
 /** Presence's reads of the audience tables (people, follows, blocks) and of the erased people. */
 export const presenceRepository = {
   /** Of `ownerIds`, the viewer and those whose presence the viewer may see (people the read model knows only). */
@@ -35,6 +44,18 @@ export const presenceRepository = {
         AND ${audienceSql.friends(follower, owner)} AND NOT ${audienceSql.blockedBetween(follower, owner)}`,
     );
     return rows.map((row) => row.id);
+  },
+
+  /**
+   * The Show Online Status of those of `userIds` the people table knows, in
+   * one query, with what orders the snapshot it holds against one heard since
+   * (its version, then its updatedAt: the runtime's newerSnapshot).
+   */
+  async switchesOf(db: SqlClient, userIds: readonly string[]): Promise<OnlineSwitch[]> {
+    return queryRows<OnlineSwitch[]>(
+      db,
+      sql`SELECT "id"::text AS "id", "show_online_status" AS "shown", "version", "updated_at" AS "updatedAt" FROM "users" WHERE "id" = ANY(${[...userIds]}::uuid[])`,
+    );
   },
 
   /** Of the given erased-people hashes (the runtime's erasedHash), those recorded as erased. */
