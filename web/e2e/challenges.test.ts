@@ -2,6 +2,7 @@ import { CHALLENGE_KINDS, CHALLENGE_MESSAGES, type Challenge } from '@hoptrack/p
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeProblems } from './a11y';
+import { testImage, uploadPhotosViaApi } from './images';
 import {
   callApi,
   expectApi,
@@ -214,6 +215,30 @@ describe('daily challenges', () => {
     // Alice sees it accepted.
     await a.reload();
     await listItem(a, 'Sent invitations', bob.displayName).getByRole('button', { name: 'Accepted', exact: true }).waitFor();
+  });
+
+  it('toasts the challenge that just completed, once, not one completed earlier and still unread', async () => {
+    const gwen = await registerUser(stack.baseUrl, 'gwen');
+    const soundtrack = CHALLENGE_KINDS.music_session.title;
+    const pictureThis = CHALLENGE_KINDS.album_photo.title;
+    for (const title of [soundtrack, pictureThis]) {
+      await expectApi(stack.baseUrl, gwen.token, 'POST', `/api/challenges/${await challengeId(gwen, title)}/join`, { timeZone: ZONE });
+    }
+    // Soundtrack completes while she is away: its entry waits, unread, in her inbox.
+    const track = { id: 'local-3', name: 'Song 2', artist: 'Blur', album: 'Blur', duration: 122, service: 'manual' };
+    await logSessionViaApi(stack.baseUrl, gwen, { title: `Tunes ${gwen.username}`, beerCount: '1', duration: '30', musicTrack: JSON.stringify(track) });
+    await expect.poll(async () => ((await expectApi(stack.baseUrl, gwen.token, 'GET', '/api/notifications/unread-count')) as { count: number }).count).toBe(1);
+
+    const page = await openAs(gwen, '/challenges');
+    await card(page, pictureThis).waitFor();
+    // An album photo completes Picture this while she watches: the toast names it, and only it.
+    const album = (await expectApi(stack.baseUrl, gwen.token, 'POST', '/api/albums', { name: 'Cellar' }, 201)) as { id: string };
+    await uploadPhotosViaApi(stack.baseUrl, gwen, album, [await testImage('cellar.png', { background: '#92400e' })]);
+    const shown = () => notifications(page).locator('.toast__title').allTextContents();
+    await expect.poll(async () => (await shown()).length).toBe(1);
+    expect(await shown()).toEqual([`Challenge completed: ${pictureThis}`]);
+    await card(page, pictureThis).getByText('Completed', { exact: true }).waitFor();
+    expect(await notifications(page).getByText(`Challenge completed: ${soundtrack}`).count()).toBe(0);
   });
 
   it('shows completed challenges as badges on profiles, and no row where there are none', async () => {
