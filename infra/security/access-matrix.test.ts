@@ -139,6 +139,8 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
   { prefix: '/api/sessions/:id', kind: 'session', fill: (fx) => [{ id: fx.sessionId }] },
   // A's sessions addressed by A's user id: a private profile lists them to friends only.
   { prefix: '/api/users/:id/sessions', kind: 'session-list', fill: (fx) => [{ id: fx.a.id }] },
+  // A's session photos addressed by A's user id (issue 40): the sessions list's rule, a private profile's to friends only.
+  { prefix: '/api/users/:id/session-photos', kind: 'session-list', fill: (fx) => [{ id: fx.a.id }] },
   // A's completed challenges addressed by A's user id: a private profile lists them to friends only.
   { prefix: '/api/users/:id/challenges', kind: 'challenge-list', fill: (fx) => [{ id: fx.a.id }] },
   { prefix: '/api/albums/:id', kind: 'album', fill: (fx) => [{ id: fx.albumId }] },

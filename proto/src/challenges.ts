@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageLimit, pageOffset, uuid } from './common';
+import { definePush, type DeclaredPush } from './live';
 
 /**
  * Daily challenges and invitations (issue 23; docs/decisions.md, 'Challenges').
@@ -172,3 +173,22 @@ export const completedChallenge = z.object({
   completedAt: z.string(),
 });
 export type CompletedChallenge = z.infer<typeof completedChallenge>;
+
+/**
+ * `event: challenges` — an invitation the viewer sent or received was
+ * answered (issue 40: the sender's list said 'Pending' until a reload; the
+ * answer makes no notification, so the bell's count told nothing).
+ */
+export const liveChallengesEvent = z.object({ invitationId: uuid, challengeId: uuid, status: z.enum(['accepted', 'declined']) });
+export type LiveChallengesEvent = z.infer<typeof liveChallengesEvent>;
+
+/** The challenges feature's push: an answer to both people's streams (every tab of the one who answered too). */
+export const challengesLivePushes: DeclaredPush[] = [
+  definePush({
+    stream: 'CHALLENGES',
+    event: 'challenge.invitation.answered.v1',
+    name: 'challenges',
+    to: (data) => [data.fromUserId, data.toUserId],
+    payload: (data): LiveChallengesEvent => ({ invitationId: data.invitationId, challengeId: data.challengeId, status: data.status }),
+  }),
+];

@@ -6,6 +6,7 @@ export * from './social';
 export * from './media';
 export * from './places';
 export * from './sessions';
+export * from './session-photos';
 export * from './messaging';
 export * from './notifications';
 export * from './challenges';

@@ -20,7 +20,17 @@ const coordinate = (name: string, limit: number) =>
     .refine((v) => v >= -limit && v <= limit, { error: `${name} must be between -${limit} and ${limit}` });
 
 export const barsQuery = z.object(pagination);
-export const barSearchQuery = z.object({ q: searchText, ...pagination });
+/**
+ * GET /api/bars/search?q=[&lat&lng]: with a point (issue 40), the nearest
+ * matches come first, each with its distance; a point needs both halves.
+ */
+export const barSearchQuery = z
+  .object({ q: searchText, lat: coordinate('lat', 90).optional(), lng: coordinate('lng', 180).optional(), ...pagination })
+  .superRefine((query, ctx) => {
+    const missing = query.lat === undefined ? (query.lng === undefined ? null : 'lat') : query.lng === undefined ? 'lng' : null;
+    if (missing) ctx.addIssue({ code: 'custom', path: [missing], message: `${missing} is required with ${missing === 'lat' ? 'lng' : 'lat'}` });
+  });
+export type BarSearchQuery = z.infer<typeof barSearchQuery>;
 export const nearbyQuery = z.object({
   lat: coordinate('lat', 90),
   lng: coordinate('lng', 180),

@@ -20,4 +20,16 @@ describe('the declared live pushes', () => {
     expect(bell?.delivery(event)).toEqual({ to: [userId], payload: { unreadCount: 3 } });
     expect(bell?.delivery({ ...event, type: 'session.deleted.v1', data: { sessionId: randomUUID(), userId } })).toBeNull();
   });
+
+  it("delivers an invitation's answer to both its people, with no more than the invitation and the answer (issue 40)", () => {
+    const answered = LIVE_PUSHES.find((push) => push.event === 'challenge.invitation.answered.v1');
+    const [fromUserId, toUserId, invitationId, challengeId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    const event: EventEnvelope = {
+      id: randomUUID(),
+      type: 'challenge.invitation.answered.v1',
+      occurredAt: new Date().toISOString(),
+      data: { invitationId, challengeId, fromUserId, toUserId, status: 'accepted' },
+    };
+    expect(answered?.delivery(event)).toEqual({ to: [fromUserId, toUserId], payload: { invitationId, challengeId, status: 'accepted' } });
+  });
 });

@@ -2,6 +2,7 @@ import { CHALLENGE_KINDS, CHALLENGE_MESSAGES, type Challenge } from '@hoptrack/p
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeProblems } from './a11y';
+import { testImage, uploadPhotosViaApi } from './images';
 import {
   callApi,
   expectApi,
@@ -211,9 +212,80 @@ describe('daily challenges', () => {
     await aliceThere.getByText('Completed', { exact: true }).waitFor();
     expect(await axeProblems(b, '/challenges/:id with a friend')).toEqual([]);
 
-    // Alice sees it accepted.
-    await a.reload();
+    // Alice, on her page all along, sees it accepted: the answer comes to her live, no reload.
     await listItem(a, 'Sent invitations', bob.displayName).getByRole('button', { name: 'Accepted', exact: true }).waitFor();
+  });
+
+  it('toasts the challenge that just completed, once, not one completed earlier and still unread', async () => {
+    const gwen = await registerUser(stack.baseUrl, 'gwen');
+    const soundtrack = CHALLENGE_KINDS.music_session.title;
+    const pictureThis = CHALLENGE_KINDS.album_photo.title;
+    for (const title of [soundtrack, pictureThis]) {
+      await expectApi(stack.baseUrl, gwen.token, 'POST', `/api/challenges/${await challengeId(gwen, title)}/join`, { timeZone: ZONE });
+    }
+    // Soundtrack completes while she is away: its entry waits, unread, in her inbox.
+    const track = { id: 'local-3', name: 'Song 2', artist: 'Blur', album: 'Blur', duration: 122, service: 'manual' };
+    await logSessionViaApi(stack.baseUrl, gwen, { title: `Tunes ${gwen.username}`, beerCount: '1', duration: '30', musicTrack: JSON.stringify(track) });
+    await expect.poll(async () => ((await expectApi(stack.baseUrl, gwen.token, 'GET', '/api/notifications/unread-count')) as { count: number }).count).toBe(1);
+
+    const page = await openAs(gwen, '/challenges');
+    await card(page, pictureThis).waitFor();
+    // An album photo completes Picture this while she watches: the toast names it, and only it.
+    const album = (await expectApi(stack.baseUrl, gwen.token, 'POST', '/api/albums', { name: 'Cellar' }, 201)) as { id: string };
+    await uploadPhotosViaApi(stack.baseUrl, gwen, album, [await testImage('cellar.png', { background: '#92400e' })]);
+    const shown = () => notifications(page).locator('.toast__title').allTextContents();
+    await expect.poll(async () => (await shown()).length).toBe(1);
+    expect(await shown()).toEqual([`Challenge completed: ${pictureThis}`]);
+    await card(page, pictureThis).getByText('Completed', { exact: true }).waitFor();
+    expect(await notifications(page).getByText(`Challenge completed: ${soundtrack}`).count()).toBe(0);
+  });
+
+  it('counts only what happens after joining, counts down to the end of the day, and shows a sent invitation expire', async () => {
+    const [hank, ivy] = await Promise.all([registerUser(stack.baseUrl, 'hank'), registerUser(stack.baseUrl, 'ivy')]);
+    await makeFriends(stack.baseUrl, hank, ivy);
+    const soundtrack = CHALLENGE_KINDS.music_session.title;
+    const slow = CHALLENGE_KINDS.slow_pace.title;
+    // A slow session with music, before he joins Soundtrack: Take it slow (joined first) completing shows the service has counted it.
+    await expectApi(stack.baseUrl, hank.token, 'POST', `/api/challenges/${await challengeId(hank, slow)}/join`, { timeZone: ZONE });
+    const track = { id: 'local-4', name: 'Come Together', artist: 'The Beatles', album: 'Abbey Road', duration: 259, service: 'manual' };
+    const music = { beerCount: '1', duration: '60', musicTrack: JSON.stringify(track) };
+    await logSessionViaApi(stack.baseUrl, hank, { title: `Before ${hank.username}`, ...music });
+    await expect.poll(async () => (await todayOf(hank)).get(slow)?.isCompleted).toBe(true);
+
+    // Joining Soundtrack now starts at 0/1: the earlier session is not what he did for it.
+    const page = await openAs(hank, '/challenges');
+    const mine = card(page, soundtrack);
+    await mine.getByRole('button', { name: 'Join', exact: true }).click();
+    await mine.getByText('Joined', { exact: true }).waitFor();
+    await expectProgress(mine, `Progress on ${soundtrack}`, 0, 1);
+    await page.reload();
+    await expectProgress(mine, `Progress on ${soundtrack}`, 0, 1);
+    expect(await mine.getAttribute('data-completed')).toBe('false');
+
+    // He invites Ivy; his list shows it pending.
+    const soundtrackId = await challengeId(hank, soundtrack);
+    await expect.poll(async () => (await callApi(stack.baseUrl, hank.token, 'POST', `/api/challenges/${soundtrackId}/invitations`, { friendId: ivy.id })).status).toBe(201);
+    await page.reload();
+    const sent = listItem(page, 'Sent invitations', ivy.displayName);
+    await sent.getByRole('button', { name: 'Pending', exact: true }).waitFor();
+
+    // The card counts down to the end of his day, and keeps counting on an open page.
+    const endsAt = Date.parse((await todayOf(hank)).get(soundtrack)?.endsAt ?? '');
+    // The page's clock keeps running from there: the half minute is room for the steps between.
+    await page.clock.install({ time: endsAt - (5 * 60 + 20) * 60_000 - 30_000 });
+    await page.reload();
+    await mine.getByText('Ends in 5 h', { exact: true }).waitFor();
+    await page.clock.fastForward('05:08:00');
+    await mine.getByText('Ends in 12 min', { exact: true }).waitFor();
+    // Past its end: 'Ended', no Invite, and the invitation that waited has expired.
+    await page.clock.fastForward('00:13:00');
+    await mine.getByText('Ended', { exact: true }).waitFor();
+    expect(await mine.getByRole('button', { name: 'Invite', exact: true }).count()).toBe(0);
+    await sent.getByRole('button', { name: 'Expired', exact: true }).waitFor();
+
+    // Something done after joining counts (on his real clock, in a fresh page).
+    await logSessionViaApi(stack.baseUrl, hank, { title: `After ${hank.username}`, ...music });
+    await expect.poll(async () => (await todayOf(hank)).get(soundtrack)?.isCompleted).toBe(true);
   });
 
   it('shows completed challenges as badges on profiles, and no row where there are none', async () => {

@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DENVER, expectApi, expectToast, registerUser, useE2eStack, type RegisteredUser } from './support';
 import { testImage } from './images';
+import { expectDialogFits } from './layout';
 
 /**
  * /discovery against the real stack: nearby bars from a mocked position
@@ -15,17 +16,20 @@ const stack = useE2eStack();
 const NEAREST = 'Pints Pub Brewery and Freehouse';
 
 /** A new user on /discovery (named after `label`); the browser answers geolocation with `DENVER` unless `deny`. */
-async function openDiscovery(options: { deny?: boolean; label?: string } = {}): Promise<{ page: Page; user: RegisteredUser }> {
+async function openDiscovery(options: { deny?: boolean; label?: string; narrow?: boolean } = {}): Promise<{ page: Page; user: RegisteredUser }> {
   const user = await registerUser(stack.baseUrl, options.label ?? 'disco');
-  const page = await stack.openAs(user, '/discovery', options.deny ? {} : { geolocation: DENVER });
+  const page = await stack.openAs(user, '/discovery', { ...(options.deny ? {} : { geolocation: DENVER }), narrow: options.narrow ?? false });
   await page.getByRole('heading', { level: 1, name: 'Discovery' }).waitFor();
   return { page, user };
 }
 
+/** Without a position, Discovery says so (issue 40) instead of listing bars. */
+const noLocation = (page: Page) => page.getByRole('region', { name: 'Find bars near you', exact: true });
+
 const barCards = (page: Page, label: string) => page.getByRole('list', { name: label, exact: true }).getByRole('listitem');
 
 /**
- * A seeded bar of the first page (the 'Bars' list) that nobody has reviewed
+ * A seeded bar of the catalogue's first page (GET /api/bars) that nobody has reviewed
  * and whose name is unique on that page. The e2e database outlives a run, so
  * a bar a failed run left a review on is skipped.
  */
@@ -39,10 +43,10 @@ async function unreviewedBar(user: RegisteredUser): Promise<BarDetail> {
   throw new Error('no unreviewed bar on the first page');
 }
 
-/** Opens the bar's card in the 'Bars' list; its detail dialog. */
-async function openBar(page: Page, name: string): Promise<Locator> {
-  await barCards(page, 'Bars').filter({ has: page.getByText(name, { exact: true }) }).getByRole('button').click();
-  const detail = page.getByRole('dialog', { name, exact: true });
+/** Opens the bar at its own address (/bars/{id}); its detail dialog, over Discovery. */
+async function openBar(page: Page, bar: Pick<Bar, 'id' | 'name'>): Promise<Locator> {
+  await page.goto(`/bars/${bar.id}`);
+  const detail = page.getByRole('dialog', { name: bar.name, exact: true });
   await detail.waitFor();
   await detail.getByRole('heading', { name: 'Reviews', exact: true }).waitFor();
   return detail;
@@ -51,14 +55,22 @@ async function openBar(page: Page, name: string): Promise<Locator> {
 const reviewBy = (detail: Locator, user: RegisteredUser) => detail.getByRole('listitem', { name: `Review by ${user.displayName}`, exact: true });
 
 describe('bars & restaurants', () => {
-  it('lists the first page of bars, then the nearest bar first with its distance after "Use my location"', async () => {
-    const { page } = await openDiscovery();
+  it('without a position says so and offers "Use my location", never a list of bars worldwide; then the nearest first, with distances', async () => {
+    const { page } = await openDiscovery({ deny: true });
     expect(await page.getByRole('tab').allTextContents()).toEqual(['Bars & Restaurants', 'Beers']);
     expect(await page.getByRole('tab', { name: 'Bars & Restaurants' }).getAttribute('aria-selected')).toBe('true');
-    await barCards(page, 'Bars').first().waitFor();
+    const asked: string[] = [];
+    page.on('request', (req) => asked.push(new URL(req.url()).pathname));
+    await page.reload();
+    await noLocation(page).getByText('Discovery does not know where you are yet.', { exact: false }).waitFor();
+    // Before issue 40 this was the catalogue's first page, A to Z across the world.
+    expect(await page.getByRole('list', { name: 'Bars', exact: true }).count()).toBe(0);
+    expect(asked.filter((path) => path === '/api/bars')).toEqual([]);
 
+    await page.context().grantPermissions(['geolocation']);
+    await page.context().setGeolocation(DENVER);
     const nearby = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/bars/nearby');
-    await page.getByRole('button', { name: 'Use my location', exact: true }).click();
+    await noLocation(page).getByRole('button', { name: 'Use my location', exact: true }).click();
     const request = new URL((await nearby).url());
     expect(Number(request.searchParams.get('lat'))).toBeCloseTo(DENVER.latitude, 4);
     expect(Number(request.searchParams.get('lng'))).toBeCloseTo(DENVER.longitude, 4);
@@ -72,20 +84,57 @@ describe('bars & restaurants', () => {
     );
     expect(distances.length).toBeGreaterThan(1);
     expect([...distances].sort((a, b) => a - b)).toEqual(distances);
+    expect(await noLocation(page).count()).toBe(0);
+  });
 
-    // The bar opens with its beers (name, style, ABV %, IBU).
-    await first.getByRole('button').click();
-    const detail = page.getByRole('dialog', { name: NEAREST });
+  it('opens on the bars near you when the browser already allows the position', async () => {
+    const { page } = await openDiscovery();
+    await barCards(page, 'Bars near you').first().getByText(NEAREST, { exact: true }).waitFor();
+    expect(await noLocation(page).count()).toBe(0);
+  });
+
+  it('gives a bar its own address: /bars/{id} opens it, back and forward move through it, the phone calls and the map opens', async () => {
+    const { page, user } = await openDiscovery();
+    const card = barCards(page, 'Bars near you').first();
+    await card.getByText(NEAREST, { exact: true }).waitFor();
+    await card.getByRole('link').click();
+    const detail = page.getByRole('dialog', { name: NEAREST, exact: true });
     await detail.waitFor();
+    await page.waitForURL(/\/bars\/[0-9a-f-]{36}$/);
+    const barUrl = page.url();
+    const barId = new URL(barUrl).pathname.split('/').pop() ?? '';
+    const bar = (await expectApi(stack.baseUrl, user.token, 'GET', `/api/bars/${barId}`)) as BarDetail;
+    expect(bar.name).toBe(NEAREST);
+
+    // Its beers (name, style, ABV %, IBU), a phone to call (formatted), and its place on OpenStreetMap.
     const beers = detail.getByRole('list', { name: `Beers at ${NEAREST}` });
     const noBeers = detail.getByRole('heading', { name: 'No beers listed' });
     await beers.or(noBeers).first().waitFor();
-    if (await beers.isVisible()) {
-      expect(await beers.getByRole('listitem').count()).toBeGreaterThan(0);
-      expect(await beers.getByText(/^ABV \d+\.\d%$/).count()).toBeGreaterThan(0);
-    }
+    if (await beers.isVisible()) expect(await beers.getByText(/^ABV \d+\.\d%$/).count()).toBeGreaterThan(0);
+    expect(await detail.getByRole('link', { name: '(303) 534-7543', exact: true }).getAttribute('href')).toBe('tel:+13035347543');
+    const map = detail.getByRole('link', { name: 'Open in maps', exact: true });
+    expect(await map.getAttribute('href')).toBe(`https://www.openstreetmap.org/?mlat=${bar.latitude}&mlon=${bar.longitude}#map=17/${bar.latitude}/${bar.longitude}`);
+    expect(await map.getAttribute('target')).toBe('_blank');
+
+    // Back closes it onto the same list, forward opens it again, and Close comes back to Discovery.
+    await page.goBack();
+    await detail.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/discovery');
+    await card.getByText(NEAREST, { exact: true }).waitFor();
+    await page.goForward();
+    await detail.waitFor();
     await detail.getByRole('button', { name: 'Close' }).click();
     await detail.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/discovery');
+
+    // Shared: the address opens the bar in a fresh page, on a phone too, and it fits.
+    const phone = await stack.openAs(await registerUser(stack.baseUrl, 'sharee'), new URL(barUrl).pathname, { narrow: true });
+    const shared = phone.getByRole('dialog', { name: NEAREST, exact: true });
+    await shared.getByRole('heading', { name: 'Reviews', exact: true }).waitFor();
+    await expectDialogFits(phone, shared, 'a shared bar on a phone');
+    await shared.getByRole('button', { name: 'Close' }).click();
+    await phone.waitForURL((url) => url.pathname === '/discovery');
+    await phone.getByRole('heading', { level: 1, name: 'Discovery' }).waitFor();
   });
 
   it('finds a bar by part of its name, for any non-empty text', async () => {
@@ -102,15 +151,14 @@ describe('bars & restaurants', () => {
 
   it('says so when the location is refused', async () => {
     const { page } = await openDiscovery({ deny: true });
-    await barCards(page, 'Bars').first().waitFor();
     await page.getByRole('button', { name: 'Use my location', exact: true }).click();
     await expectToast(page, 'Location error', 'Location access denied. Please enable location services.');
-    await page.getByRole('list', { name: 'Bars', exact: true }).waitFor();
+    await noLocation(page).waitFor();
   });
 
   it('says so when the browser has no geolocation', async () => {
     const { page } = await openDiscovery();
-    await barCards(page, 'Bars').first().waitFor();
+    await barCards(page, 'Bars near you').first().waitFor();
     await page.evaluate(() => Object.defineProperty(Navigator.prototype, 'geolocation', { value: undefined, configurable: true }));
     await page.getByRole('button', { name: 'Use my location', exact: true }).click();
     await expectToast(page, 'Location not supported', 'Geolocation is not supported by this browser.');
@@ -121,7 +169,7 @@ describe('bar reviews and food', () => {
   it('writes a 4-star review that another user finds helpful, then deletes it', async () => {
     const critic = await openDiscovery({ label: 'critic' });
     const bar = await unreviewedBar(critic.user);
-    const detail = await openBar(critic.page, bar.name);
+    const detail = await openBar(critic.page, bar);
     // A Food section only when the bar has a menu (make dev and this stack put a demo menu on brewpubs).
     expect(await detail.getByRole('heading', { name: 'Food', exact: true }).count()).toBe(bar.food.length > 0 ? 1 : 0);
     await detail.getByText(`No reviews yet. Be the first to review ${bar.name}.`, { exact: true }).waitFor();
@@ -156,7 +204,7 @@ describe('bar reviews and food', () => {
 
     // A second user finds it helpful: one vote, after which both buttons are disabled.
     const voter = await openDiscovery({ label: 'voter' });
-    const seen = await openBar(voter.page, bar.name);
+    const seen = await openBar(voter.page, bar);
     const theirs = reviewBy(seen, critic.user);
     await theirs.getByText(text, { exact: true }).waitFor();
     expect(await theirs.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
@@ -184,7 +232,7 @@ describe('bar reviews and food', () => {
   it('says so when the viewer reviewed the bar meanwhile (409), then shows their review', async () => {
     const { page, user } = await openDiscovery({ label: 'twice' });
     const bar = await unreviewedBar(user);
-    const detail = await openBar(page, bar.name);
+    const detail = await openBar(page, bar);
     await detail.getByRole('button', { name: 'Write a review', exact: true }).click();
     const form = detail.getByRole('form', { name: 'Write a review' });
     await form.getByRole('radio', { name: '2 stars', exact: true }).click();
@@ -232,7 +280,7 @@ describe('bar reviews and food', () => {
       const body = (await answer.json()) as BarDetail;
       await route.fulfill({ response: answer, json: { ...body, food } });
     });
-    const detail = await openBar(page, bar.name);
+    const detail = await openBar(page, bar);
     await detail.getByRole('heading', { name: 'Food', exact: true }).waitFor();
     const items = detail.getByRole('list', { name: `Food at ${bar.name}`, exact: true }).getByRole('listitem');
     expect(await items.count()).toBe(2);
@@ -407,7 +455,8 @@ describe('what Find Venues shows of a venue (issue 25)', () => {
     const card = venueCard(list, NEAREST);
     await card.getByText(pints.vicinity!, { exact: true }).waitFor();
     await card.getByText(/^\d+\.\d mi$/).waitFor();
-    expect(await card.getByRole('link', { name: '3035347543', exact: true }).getAttribute('href')).toBe('tel:3035347543');
+    // The data sets' bare US digits, shown and called as a North American number (issue 40).
+    expect(await card.getByRole('link', { name: '(303) 534-7543', exact: true }).getAttribute('href')).toBe('tel:+13035347543');
     const website = card.getByRole('link', { name: 'www.pintspub.com', exact: true });
     expect(await website.getAttribute('href')).toBe('http://www.pintspub.com/');
     expect(await website.getAttribute('target')).toBe('_blank');
@@ -466,7 +515,7 @@ describe('what Find Venues shows of a venue (issue 25)', () => {
     expect(await first.locator('.bar-card__price').textContent()).toBe('Price $$');
     await first.getByText('Open', { exact: true }).waitFor();
     expect(await first.locator('.badge').allTextContents()).toEqual(['Open', 'bar', 'restaurant', 'food']);
-    expect(await first.getByRole('link', { name: '(303) 534-7543', exact: true }).getAttribute('href')).toBe('tel:3035347543');
+    expect(await first.getByRole('link', { name: '(303) 534-7543', exact: true }).getAttribute('href')).toBe('tel:+13035347543');
     expect(await first.getByRole('link', { name: 'example.com', exact: true }).getAttribute('href')).toBe('https://example.com/taproom');
     const photo = first.locator('img.venue-card__photo');
     await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
@@ -490,7 +539,7 @@ describe('what Find Venues shows of a venue (issue 25)', () => {
 
   it('shows Open/Closed on bar cards only where hours are known', async () => {
     const { page } = await openDiscovery({ label: 'barhours' });
-    const bars = barCards(page, 'Bars');
+    const bars = barCards(page, 'Bars near you');
     await bars.first().waitFor();
     // The data sets have no hours: no card claims either.
     expect(await bars.getByText(/^(Open|Closed)$/).count()).toBe(0);
@@ -501,10 +550,74 @@ describe('what Find Venues shows of a venue (issue 25)', () => {
       const body = (await answer.json()) as Bar[];
       await route.fulfill({ response: answer, json: body.map((bar, index) => (index === 0 ? { ...bar, isOpen: true } : index === 1 ? { ...bar, isOpen: false } : bar)) });
     });
-    await page.getByRole('button', { name: 'Use my location', exact: true }).click();
+    await page.reload();
     const near = barCards(page, 'Bars near you');
     await near.nth(0).getByText('Open', { exact: true }).waitFor();
     await near.nth(1).getByText('Closed', { exact: true }).waitFor();
     expect(await near.getByText(/^(Open|Closed)$/).count()).toBe(2);
+  });
+});
+
+describe('the place of a session (issue 40)', () => {
+  /** The Log dialog on the feed of a new user whose browser is at `DENVER`. */
+  async function logDialogAtDenver(label: string): Promise<{ page: Page; dialog: Locator; user: RegisteredUser }> {
+    const user = await registerUser(stack.baseUrl, label);
+    const page = await stack.openAs(user, '/', { geolocation: DENVER });
+    await page.getByRole('button', { name: 'Log Session', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Log Beer Session', exact: true });
+    await dialog.waitFor();
+    return { page, dialog, user };
+  }
+
+  /** Every item of the list shows its distance; the nearest comes first and is near Denver. */
+  async function expectNearestFirst(items: Locator): Promise<void> {
+    await items.first().waitFor();
+    const miles = async () => (await items.locator('.place-input__distance, .venue-card__distance').allTextContents()).map((text) => Number(text.replace(' mi', '')));
+    await expect.poll(async () => (await miles()).length).toBe(await items.count());
+    const shown = await miles();
+    expect([...shown].sort((a, b) => a - b)).toEqual(shown);
+    expect(shown[0]).toBeLessThan(5);
+  }
+
+  it('ranks the suggestions and the venue search nearest first, each with its distance in miles', async () => {
+    const { page, dialog } = await logDialogAtDenver('nearest');
+    const place = dialog.getByRole('combobox', { name: 'Location', exact: true });
+    await place.fill('brew');
+    // Before issue 40: the first five matches A to Z, from anywhere, with no distance.
+    await expectNearestFirst(dialog.getByRole('listbox', { name: 'Location suggestions', exact: true }).getByRole('option'));
+
+    await place.fill('');
+    await dialog.getByRole('button', { name: 'Find Venues', exact: true }).click();
+    const venues = page.getByRole('dialog', { name: 'Find Venues', exact: true });
+    await venues.getByRole('searchbox', { name: 'Search places', exact: true }).fill('brew');
+    await venues.getByRole('button', { name: 'Search', exact: true }).click();
+    await expectNearestFirst(venues.getByRole('list', { name: 'Venue search results', exact: true }).getByRole('listitem'));
+  });
+
+  it('"Use my location" replaces a venue name that no longer matches, and the session shows a place, never raw coordinates', async () => {
+    const { page, dialog, user } = await logDialogAtDenver('wanderer');
+    // A bar in Bavaria, picked from the suggestions: its name and its coordinates.
+    const place = dialog.getByRole('combobox', { name: 'Location', exact: true });
+    await place.fill('Kronach');
+    const suggestion = dialog.getByRole('listbox', { name: 'Location suggestions', exact: true }).getByRole('option').first();
+    await suggestion.waitFor();
+    await suggestion.click();
+    const far = await place.inputValue();
+    expect(far).not.toBe('');
+
+    // In Denver, the position is not that bar's: the name goes, the nearest bar's takes its place.
+    await dialog.getByRole('button', { name: 'Use my location', exact: true }).click();
+    await expectToast(page, 'Location Found', `Near ${NEAREST}: added to the session.`);
+    await expect.poll(() => place.inputValue()).toBe(`Near ${NEAREST}`);
+    const map = dialog.getByRole('link', { name: 'Open in maps', exact: true });
+    expect(await map.getAttribute('href')).toBe('https://www.openstreetmap.org/?mlat=39.739200&mlon=-104.990300#map=17/39.739200/-104.990300');
+    // Before issue 40: 'Coordinates: 39.739200, -104.990300' under the name of the bar in Bavaria.
+    expect(await dialog.textContent()).not.toMatch(/-?\d+\.\d{4,}/);
+
+    await dialog.getByLabel('Title', { exact: true }).fill(`Pints ${user.username}`);
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectToast(page, 'Beer session logged successfully!');
+    const card = page.getByRole('article', { name: `Pints ${user.username}`, exact: true });
+    await card.getByText(`📍 Near ${NEAREST}`, { exact: true }).waitFor();
   });
 });

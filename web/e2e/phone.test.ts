@@ -28,8 +28,8 @@ function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }
     { path: `/users/${w.maya.id}/followers`, ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
     { path: '/friends', ready: heading('Friends') },
     { path: '/friends-enhanced', ready: heading('Friends') },
-    // The heading comes before the bars: wait for the list, the screen's content.
-    { path: '/discovery', ready: (page) => page.getByRole('list', { name: 'Bars', exact: true }).getByRole('listitem').first() },
+    // The heading comes before the content: without a position, the panel that asks for one (issue 40).
+    { path: '/discovery', ready: (page) => page.getByRole('region', { name: 'Find bars near you', exact: true }) },
     { path: '/messages', ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
     { path: '/dm', ready: heading('Direct Messages') },
     { path: '/privacy', ready: heading('Privacy Settings') },

@@ -5,6 +5,7 @@ import {
   dismissToast,
   expectApi,
   expectToast,
+  logSessionViaApi,
   registerUser,
   signInWithToken,
   useE2eStack,
@@ -12,6 +13,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage } from './images';
+import { expectNoSidewaysScroll } from './layout';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
@@ -299,5 +301,47 @@ describe('photos', () => {
     await photoTile(page, 'toast.png').getByRole('button', { name: 'Delete photo toast.png', exact: true }).click();
     await page.getByRole('dialog', { name: 'Delete photo?' }).getByRole('button', { name: 'Delete', exact: true }).click();
     await expectToast(page, 'Error', 'Failed to delete photo. Please try again.');
+  });
+
+  it('keeps the photos of your sessions in a built-in "Session photos" album, each leading to its session (issue 40)', async () => {
+    const dora = await registerUser(stack.baseUrl, 'dora');
+    const older = await logSessionViaApi(stack.baseUrl, dora, { title: `Garden pints ${dora.username}` }, await image('garden.png', '#15803d'));
+    await logSessionViaApi(stack.baseUrl, dora, { title: `No camera ${dora.username}` });
+    const newer = await logSessionViaApi(stack.baseUrl, dora, { title: `Taproom ${dora.username}` }, await image('taproom.jpg', '#b45309'));
+
+    const page = await stack.openAs(dora, '/photos');
+    // Before issue 40: 'No albums yet', and nowhere on /photos a photo of her sessions.
+    const builtIn = albumCard(page, 'Session photos');
+    await builtIn.getByText('2 photos', { exact: true }).waitFor();
+    await expect.poll(() => loaded(builtIn.locator('img'))).toBe(true);
+    // Built in: nothing to delete here (a photo goes with its session).
+    expect(await builtIn.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+    await builtIn.getByRole('link', { name: 'Session photos', exact: true }).click();
+    await page.waitForURL(/\/photos\?album=sessions$/);
+    await page.getByRole('heading', { level: 1, name: 'Session photos' }).waitFor();
+
+    // Newest session first; each photo is named after its session and links to it.
+    const tiles = photoGrid(page).getByRole('listitem');
+    await expect.poll(() => tiles.count()).toBe(2);
+    await expect.poll(async () => Promise.all((await photoGrid(page).getByRole('img').all()).map(loaded))).toEqual([true, true]);
+    expect(await tiles.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')))).toEqual([newer.title, older.title]);
+    const toSession = photoTile(page, older.title).getByRole('link', { name: older.title, exact: true });
+    expect(await toSession.getAttribute('href')).toBe(`/sessions/${older.id}`);
+
+    // Opened large, with the session it belongs to.
+    await photoTile(page, newer.title).getByRole('button', { name: newer.title, exact: true }).click();
+    const viewer = page.getByRole('dialog', { name: newer.title });
+    await expect.poll(() => loaded(viewer.getByRole('img', { name: newer.title }))).toBe(true);
+    await viewer.getByRole('link', { name: 'Open the session', exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await viewer.waitFor({ state: 'detached' });
+
+    await toSession.click();
+    await page.waitForURL(new RegExp(`/sessions/${older.id}$`));
+
+    // On a phone the album fits the width.
+    const phone = await stack.openAs(dora, '/photos?album=sessions', { narrow: true });
+    await expect.poll(async () => Promise.all((await photoGrid(phone).getByRole('img').all()).map(loaded))).toEqual([true, true]);
+    await expectNoSidewaysScroll(phone, 'Session photos on a phone');
   });
 });

@@ -17,6 +17,7 @@ import {
   sessionLike,
   sessionListQuery,
 } from '../sessions';
+import { sessionPhotoPage, sessionPhotosQuery } from '../session-photos';
 import { defineRoutes, internalOnly } from './define';
 
 /**
@@ -95,6 +96,14 @@ export const sessionsApi = defineRoutes('sessions', {
     params: idParams,
     query: sessionListQuery,
     responses: { 200: z.array(publicSession) },
+  },
+  photosOf: {
+    method: 'GET',
+    path: '/api/users/:id/session-photos',
+    summary: "A person's session photos, newest session first, as their privacy allows (the Photos screen's 'Session photos')",
+    params: idParams,
+    query: sessionPhotosQuery,
+    responses: { 200: sessionPhotoPage },
   },
   like: {
     method: 'POST',

@@ -90,17 +90,17 @@ describe('user.deleted.v1', () => {
     // Alice: in two challenges, with sessions (one deleted: a tombstone), a review and a photo.
     await join(alice, styles);
     await join(alice, reviews);
-    const deleted = await service.publish('session.created.v1', sessionFacts(alice.id, hoursAfterNoon(-1), { beerTypes: ['Porter'] }));
+    const deleted = await service.publish('session.created.v1', sessionFacts(alice.id, hoursAfterNoon(1), { beerTypes: ['Porter'] }));
     await service.publish('session.deleted.v1', { sessionId: deleted.data.sessionId, userId: alice.id });
-    await service.publish('session.created.v1', sessionFacts(alice.id, hoursAfterNoon(-1), { beerTypes: ['Gose', 'Mild'] }));
-    await service.publish('place.review.created.v1', { reviewId: randomUUID(), barId: randomUUID(), userId: alice.id, createdAt: hoursAfterNoon(-1).toISOString() });
+    await service.publish('session.created.v1', sessionFacts(alice.id, hoursAfterNoon(1), { beerTypes: ['Gose', 'Mild'] }));
+    await service.publish('place.review.created.v1', { reviewId: randomUUID(), barId: randomUUID(), userId: alice.id, createdAt: hoursAfterNoon(1).toISOString() });
     await service.publish('media.photo.stored.v1', { photoId: randomUUID(), userId: alice.id, albumId: randomUUID(), key: `albums/${randomUUID()}.jpg` });
     // Invitations both ways: Alice invites Bob, Carol invites Alice (to one she is not in); Bob invites Carol (nothing of Alice's).
     await invite(alice, styles, bob);
     await invite(carol, music, alice);
     await invite(bob, styles, carol);
     // Bob is in too, with progress of his own.
-    await service.publish('session.created.v1', sessionFacts(bob.id, hoursAfterNoon(-1), { beerTypes: ['Stout'] }));
+    await service.publish('session.created.v1', sessionFacts(bob.id, hoursAfterNoon(1), { beerTypes: ['Stout'] }));
     expect(ok<Challenge>(await alice.get(`/api/challenges/${styles.id}?timeZone=UTC`))).toMatchObject({ progress: 2, joined: true });
     await service.published('challenge.completed.v1');
 

@@ -71,12 +71,12 @@ describe('the challenges part of a data export', () => {
 
     await join(me, styles);
     await join(me, reviews);
-    await service.publish('session.created.v1', sessionFacts(me.id, hoursAfterNoon(-1), { beerTypes: ['Gose', 'Mild'] }));
+    await service.publish('session.created.v1', sessionFacts(me.id, hoursAfterNoon(1), { beerTypes: ['Gose', 'Mild'] }));
     await invite(me, styles, bob);
     await invite(carol, music, me);
     // Others: Bob's own progress in the same challenge, an invitation between Bob and Carol.
     await join(bob, styles);
-    await service.publish('session.created.v1', sessionFacts(bob.id, hoursAfterNoon(-1), { beerTypes: ['Stout', 'Porter', 'Lager', 'Saison'] }));
+    await service.publish('session.created.v1', sessionFacts(bob.id, hoursAfterNoon(1), { beerTypes: ['Stout', 'Porter', 'Lager', 'Saison'] }));
     await invite(bob, reviews, carol);
     const shown = ok<Challenge>(await me.get(`/api/challenges/${styles.id}?timeZone=UTC`));
 

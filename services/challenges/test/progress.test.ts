@@ -101,12 +101,35 @@ describe('new styles', () => {
     expect(completions.map((e) => e.data.challengeId).sort()).toEqual(challenges.map((c) => c.id).sort());
   });
 
-  it('counts what was logged earlier that day when joining late, and nothing from another day', async () => {
+  it('counts only what happens after joining (issue 40): nothing logged earlier that day, nor on another day', async () => {
     const carol = await service.user();
     await service.publish('session.created.v1', sessionFacts(carol.id, hoursAfterNoon(-2), { beerTypes: ['Weizen'] }));
     await service.publish('session.created.v1', sessionFacts(carol.id, hoursAfterNoon(13), { beerTypes: ['Kölsch'] }));
     const challenge = await joined(carol, 'new_styles');
-    expect(challenge.progress).toBe(1);
+    // Before, joining at noon counted the morning's Weizen at once.
+    expect(challenge.progress).toBe(0);
+    // After joining: Weizen, first logged this morning, is not new any more; Gose is. Kölsch is tomorrow's.
+    await service.publish('session.created.v1', sessionFacts(carol.id, hoursAfterNoon(1), { beerTypes: ['Weizen', 'Gose'] }));
+    expect(await progressOf(carol, challenge.id)).toEqual({ progress: 1, isCompleted: false });
+    const row = await service.prisma.userChallenge.findFirstOrThrow({ where: { userId: carol.id, challengeId: challenge.id } });
+    expect([row.windowStart.toISOString(), row.countsFrom.toISOString()]).toEqual(['2026-06-15T00:00:00.000Z', NOON.toISOString()]);
+  });
+
+  it('a day not begun yet counts from its start; an event arriving after the join for a session before it does not count', async () => {
+    const kim = await service.user();
+    // The 16th in Kiritimati is today there; joined in UTC, where it has not begun, its window is the UTC 16th.
+    const tomorrow = ok<Challenge[]>(await kim.get('/api/challenges?timeZone=Pacific/Kiritimati')).find((c) => c.challengeType === 'music_session');
+    if (!tomorrow) throw new Error('no music_session in Kiritimati');
+    ok(await kim.post(`/api/challenges/${tomorrow.id}/join`, { timeZone: 'UTC' }));
+    const row = await service.prisma.userChallenge.findFirstOrThrow({ where: { userId: kim.id, challengeId: tomorrow.id } });
+    expect([row.windowStart.toISOString(), row.countsFrom.toISOString()]).toEqual(['2026-06-16T00:00:00.000Z', '2026-06-16T00:00:00.000Z']);
+    await service.publish('session.created.v1', sessionFacts(kim.id, hoursAfterNoon(13), { hasMusic: true }));
+    expect(await progressOf(kim, tomorrow.id)).toEqual({ progress: 1, isCompleted: true });
+
+    // Today's, joined at noon: a session of 11:00 whose event comes only now is from before the join.
+    const today = await joined(kim, 'music_session');
+    await service.publish('session.created.v1', sessionFacts(kim.id, hoursAfterNoon(-1), { hasMusic: true }));
+    expect(await progressOf(kim, today.id)).toEqual({ progress: 0, isCompleted: false });
   });
 });
 

@@ -1,3 +1,4 @@
+import { LIVE_PUSHES, type StreamName } from '@hoptrack/proto';
 import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
@@ -19,7 +20,13 @@ export interface MessagingConnections extends DatabaseAndBus<PrismaClient> {
   redis: Redis;
 }
 
-/** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; NOTIFICATIONS for the live bell). */
+/**
+ * The streams the live feed reads for the declared pushes (the bell's NOTIFICATIONS, an invitation's
+ * answer on CHALLENGES…): ensured here too, since messaging may start before the service that publishes them.
+ */
+const LIVE_STREAMS: StreamName[] = [...new Set(LIVE_PUSHES.map((push) => push.stream))];
+
+/** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; the live pushes' streams). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
   const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
     url: config.NATS_URL,
@@ -27,7 +34,7 @@ export async function openConnections(config: MessagingConfig, logger: Logger, n
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL', 'MESSAGES', 'NOTIFICATIONS'],
+    streams: [...new Set<StreamName>(['USERS', 'SOCIAL', 'MESSAGES', ...LIVE_STREAMS])],
   });
   // Auto-pipelining: every stream's heartbeat renewal goes out in one write.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true });

@@ -114,6 +114,24 @@ describe('bar and beer search', () => {
     expect(byCity.every((b) => b.city.toLowerCase().includes('kronach'))).toBe(true);
   });
 
+  it('near a point (issue 40), answers the nearest matches of the whole catalogue first, each with its distance', async () => {
+    type Found = { name: string; latitude: number | null; longitude: number | null; distance: number | null };
+    const [lat, lng] = [39.7392, -104.9903];
+    const near = (await places.get(`/api/bars/search?q=brew&lat=${lat}&lng=${lng}&limit=10`)).json() as Found[];
+    expect(near).toHaveLength(10);
+    const distances = near.map((b) => b.distance);
+    expect(distances.every((d) => d !== null)).toBe(true);
+    expect([...(distances as number[])].sort((a, b) => a - b)).toEqual(distances);
+    // The reference: every match in the table, by haversine; the first ten by name were mostly elsewhere.
+    const all = await places.prisma.bar.findMany({ where: { OR: [{ name: { contains: 'brew', mode: 'insensitive' } }, { city: { contains: 'brew', mode: 'insensitive' } }] } });
+    const nearest = bruteForceNearby(all.filter((b): b is typeof b & { latitude: number; longitude: number } => b.latitude !== null && b.longitude !== null), lat, lng, 50_000_000);
+    expect(distances).toEqual(nearest.slice(0, 10).map((b) => Math.round(b.miles * 10) / 10));
+    expect(distances[0]).toBeLessThan(5);
+    // Without a point: names that start with the text first, no distances.
+    const anywhere = (await places.get('/api/bars/search?q=brew&limit=10')).json() as Found[];
+    expect(anywhere.every((b) => b.distance === null)).toBe(true);
+  });
+
   it('treats % and _ as themselves', async () => {
     expect((await places.get('/api/bars/search?q=%25%25%25')).json()).toEqual([]);
   });
@@ -133,6 +151,11 @@ describe('bar and beer search', () => {
   it.each([
     ['/api/bars/search?q=', 'q'],
     [`/api/bars/search?q=${'x'.repeat(200)}`, 'q'],
+    // A point needs both halves, each a coordinate.
+    ['/api/bars/search?q=brew&lat=39.7', 'lng'],
+    ['/api/bars/search?q=brew&lng=-104.9', 'lat'],
+    ['/api/bars/search?q=brew&lat=abc&lng=0', 'lat'],
+    ['/api/bars/search?q=brew&lat=0&lng=181', 'lng'],
     ['/api/beers/search', 'q'],
     [`/api/beers/search?q=${'y'.repeat(101)}`, 'q'],
     ['/api/bars?limit=51', 'limit'],

@@ -11,6 +11,7 @@ import { Feed } from './feed/feed';
 import { Timelines } from './feed/timelines';
 import { MediaClient } from './photos/media-client';
 import { PhotoUrls } from './photos/photo-urls';
+import { SessionPhotos } from './domain/session-photos';
 import { sessionsHandlers } from './routes/handlers';
 
 export interface SessionsDepsIn extends SessionsConnections {
@@ -58,7 +59,8 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
     trustProxy: config.TRUST_PROXY,
   });
   const interactions = new Interactions({ prisma, outbox, onEventsCommitted, cards, people });
-  const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions, db: prisma });
+  const sessionPhotos = new SessionPhotos({ prisma, photos });
+  const handlers = sessionsHandlers({ sessions, feed, media: new MediaClient(config.MEDIA_INTERNAL_URL), interactions, sessionPhotos, db: prisma });
   mountRoutes(app, sessionsApi, handlers, { authenticate: audienceAuth(tokenVerifierFor(config), prisma, people), db: prisma, clock });
   new Counter({
     name: 'sessions_feed_card_reads_total',

@@ -89,6 +89,7 @@ export const sessions = {
   delete: { method: 'DELETE', path: '/api/sessions/:id' },
   mine: { method: 'GET', path: '/api/me/sessions' },
   ofUser: { method: 'GET', path: '/api/users/:id/sessions' },
+  photosOf: { method: 'GET', path: '/api/users/:id/session-photos' },
   like: { method: 'POST', path: '/api/sessions/:id/like' },
   unlike: { method: 'DELETE', path: '/api/sessions/:id/like' },
   likes: { method: 'GET', path: '/api/sessions/:id/likes' },

@@ -41,6 +41,9 @@ const SIGNED_IN: readonly { path: string; title: string; element: ReactNode }[] 
   { path: 'search', title: 'Search', element: <SearchPage /> },
   { path: 'photos', title: 'Photos', element: <PhotosPage /> },
   { path: 'discovery', title: 'Discovery', element: <DiscoveryPage /> },
+  // A bar's own address (issue 40): Discovery with the bar open over it. The same element at the same place in the tree,
+  // so going between the two keeps the list, its search and its scroll as they were.
+  { path: 'bars/:barId', title: 'Discovery', element: <DiscoveryPage /> },
   { path: 'profile/:username', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId', title: 'Profile', element: <UserProfilePage /> },
   { path: 'users/:userId/followers', title: 'Followers', element: <FollowersPage /> },

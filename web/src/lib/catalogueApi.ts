@@ -9,9 +9,11 @@ import type { Coordinates } from './geolocation';
  * from another (the paging is the query fn's).
  */
 export const catalogueApi = {
-  bars: () => api.places.bars(),
-  searchBars: (q: string) => api.places.searchBars({ query: { q } }),
+  /** Near a point, the nearest matches first, each with its distance. */
+  searchBars: (q: string, near?: Coordinates) => api.places.searchBars({ query: { q, lat: near?.lat, lng: near?.lng } }),
   nearbyBars: ({ lat, lng }: Coordinates) => api.places.nearbyBars({ query: { lat, lng } }),
+  /** The one bar nearest the point within `radius` metres (with its distance), or none. */
+  nearestBar: async ({ lat, lng }: Coordinates, radius: number) => (await api.places.nearbyBars({ query: { lat, lng, radius, limit: 1 } }))[0] ?? null,
   bar: (id: string) => api.places.bar({ params: { id } }),
   reviews: (barId: string, offset: number, limit: number) => api.places.reviews({ params: { id: barId }, query: { limit, offset } }),
   createReview: (barId: string, body: CreateReviewBody) => api.places.createReview({ params: { id: barId }, body }),
@@ -31,8 +33,8 @@ export const catalogueApi = {
 export const placePhotoKey = (reference: string, maxWidth: number) =>
   api.places.placePhoto.key({ query: { photoreference: reference, maxwidth: maxWidth } });
 
-/** What the bar list shows: a search wins over a location, which wins over the first page. */
-export type BarListSource = { kind: 'search'; q: string } | { kind: 'nearby'; at: Coordinates } | { kind: 'all' };
+/** What the bar list shows: a search (nearest first when the position is known), or the bars near a position. */
+export type BarListSource = { kind: 'search'; q: string; near: Coordinates | null } | { kind: 'nearby'; at: Coordinates };
 
 /** A list query's key and fn, for `useQuery({ ...listQuery, ... })`. */
 export interface ListQuery<T> {
@@ -40,24 +42,18 @@ export interface ListQuery<T> {
   queryFn: () => Promise<T[]>;
 }
 
-/** Bars matching a text: the bar list's search, and the session form's place suggestions (one cache for both). */
-export const barSearchQuery = (q: string): ListQuery<Bar> => ({
-  queryKey: api.places.searchBars.key({ query: { q } }),
-  queryFn: () => catalogueApi.searchBars(q),
+/** Bars matching a text, nearest first near a position: the bar list's search, and the session form's place suggestions (one cache for both). */
+export const barSearchQuery = (q: string, near: Coordinates | null = null): ListQuery<Bar> => ({
+  queryKey: api.places.searchBars.key({ query: { q, lat: near?.lat, lng: near?.lng } }),
+  queryFn: () => catalogueApi.searchBars(q, near ?? undefined),
 });
 
 export function barListQuery(source: BarListSource): ListQuery<Bar> {
-  switch (source.kind) {
-    case 'search':
-      return barSearchQuery(source.q);
-    case 'nearby':
-      return {
-        queryKey: api.places.nearbyBars.key({ query: { lat: source.at.lat, lng: source.at.lng } }),
-        queryFn: () => catalogueApi.nearbyBars(source.at),
-      };
-    default:
-      return { queryKey: api.places.bars.key(), queryFn: catalogueApi.bars };
-  }
+  if (source.kind === 'search') return barSearchQuery(source.q, source.near);
+  return {
+    queryKey: api.places.nearbyBars.key({ query: { lat: source.at.lat, lng: source.at.lng } }),
+    queryFn: () => catalogueApi.nearbyBars(source.at),
+  };
 }
 
 export const barKey = (id: string) => api.places.bar.key({ params: { id } });
@@ -136,4 +132,29 @@ export function websiteLink(website: string): { href: string; host: string } | n
   } catch {
     return null;
   }
+}
+
+/** Countries of the North American Numbering Plan in the data sets: their numbers come as ten bare digits. */
+const NANP_COUNTRIES = new Set(['united states', 'canada']);
+/** A North American number: area code and exchange never start with 0 or 1. */
+const NANP = /^1?([2-9]\d{2})([2-9]\d{2})(\d{4})$/;
+
+/**
+ * A phone to show and call (issue 40: the data sets' US numbers are ten bare
+ * digits, '3035347543'): North American numbers as '(303) 534-7543' calling
+ * +13035347543; others as the source wrote them ('+49 9261 628000'), called
+ * by their digits. Null when there is nothing to call.
+ */
+export function phoneLink(phone: string, country?: string | null): { label: string; href: string } | null {
+  const digits = phone.replace(/\D/g, '');
+  if (!digits) return null;
+  const international = phone.trim().startsWith('+');
+  const nanp = !international && (!country || NANP_COUNTRIES.has(country.toLowerCase())) ? NANP.exec(digits) : null;
+  if (nanp) return { label: `(${nanp[1]}) ${nanp[2]}-${nanp[3]}`, href: `tel:+1${nanp[1]}${nanp[2]}${nanp[3]}` };
+  return { label: phone.trim(), href: `tel:${international ? '+' : ''}${digits}` };
+}
+
+/** The point on OpenStreetMap, with a marker ('Open in maps'). */
+export function mapLink(lat: number | string, lng: number | string): string {
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=17/${lat}/${lng}`;
 }

@@ -1,6 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api } from '../api';
+import { refreshChallenges } from './challengesApi';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
 import { applyUnreadCount, refreshNotifications } from './notificationsApi';
 import { applyPresence, refreshPresence } from './presenceApi';
@@ -15,9 +16,10 @@ export const LIVE_RETRY_MAX_MS = 30_000;
  * The viewer's live stream (GET /api/messages/events), open while signed in.
  * A new message or a read receipt refetches what it changes; a
  * `notifications` event sets the bell's count and refetches the inbox; a
- * `presence` event moves a friend's online dot; every `ready` (the first
- * connect and each reconnect) refetches every messaging, notification and
- * presence read, since events may have been missed meanwhile. The stream is read with
+ * `presence` event moves a friend's online dot; a `challenges` event (an
+ * invitation answered) refetches the challenge reads; every `ready` (the
+ * first connect and each reconnect) refetches every messaging, notification,
+ * presence and challenge read, since events may have been missed meanwhile. The stream is read with
  * fetch, not EventSource, which cannot send the Bearer header. When it ends or
  * fails it reconnects after a growing pause; signing out or unmounting aborts
  * it quietly.
@@ -44,12 +46,15 @@ async function applyEvent(queryClient: QueryClient, viewerId: string, { event, d
     void refreshAllMessaging(queryClient);
     void refreshNotifications(queryClient);
     void refreshPresence(queryClient);
+    void refreshChallenges(queryClient, viewerId);
     return;
   }
-  if (event !== 'message' && event !== 'read' && event !== 'notifications' && event !== 'presence') return;
+  if (event !== 'message' && event !== 'read' && event !== 'notifications' && event !== 'presence' && event !== 'challenges') return;
   const json = parseJson(data);
-  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent } = await eventSchemas();
-  if (event === 'presence') {
+  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent, liveChallengesEvent } = await eventSchemas();
+  if (event === 'challenges') {
+    if (liveChallengesEvent.safeParse(json).success) void refreshChallenges(queryClient, viewerId);
+  } else if (event === 'presence') {
     const parsed = livePresenceEvent.safeParse(json);
     if (parsed.success) applyPresence(queryClient, parsed.data);
   } else if (event === 'notifications') {

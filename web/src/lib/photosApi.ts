@@ -1,4 +1,4 @@
-import { queryOptions, type QueryKey } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type QueryKey } from '@tanstack/react-query';
 import type { AlbumCreateRequest } from '@hoptrack/proto';
 import { api } from '../api';
 
@@ -38,3 +38,25 @@ export const photosApi = {
 export function photoCountLabel(count: number): string {
   return `${count} ${count === 1 ? 'photo' : 'photos'}`;
 }
+
+/**
+ * The built-in album of the viewer's session photos (issue 40): opened as
+ * /photos?album=sessions (album ids are UUIDs, so the name cannot clash).
+ * Read from the sessions (GET /api/users/{id}/session-photos), a page at a
+ * time; read afresh each time /photos opens, since a session logged or
+ * edited meanwhile changes it and no photo write of this screen does.
+ */
+export const SESSION_PHOTOS_ALBUM = 'sessions';
+export const SESSION_PHOTOS_PAGE = 24;
+export const sessionPhotosKey = (userId: string) => api.sessions.photosOf.key({ params: { id: userId } });
+export const sessionPhotosQuery = (userId: string) =>
+  infiniteQueryOptions({
+    queryKey: sessionPhotosKey(userId),
+    queryFn: ({ pageParam }) => api.sessions.photosOf({ params: { id: userId }, query: { limit: SESSION_PHOTOS_PAGE, offset: pageParam } }),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const loaded = pages.reduce((count, page) => count + page.photos.length, 0);
+      return last.photos.length > 0 && loaded < last.total ? loaded : undefined;
+    },
+    staleTime: 0,
+  });

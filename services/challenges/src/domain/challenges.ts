@@ -39,10 +39,10 @@ export class Challenges {
     };
   }
 
-  /** Joins (again: no change) in the viewer's zone, or their day's if they are in a challenge of that date already; what they logged earlier that day counts at once. */
+  /** Joins (again: no change) in the viewer's zone, or their day's if they are in a challenge of that date already; only what happens from now on counts. */
   async join(viewerId: string, id: string, timeZone = UTC, requestId?: string): Promise<Challenge> {
     await this.deps.prisma.$transaction((tx) => this.joinIn(tx, viewerId, id, timeZone, requestId));
-    // Joining may complete it at once (what was logged earlier that day counts): its event is in the outbox.
+    // The join's recompute may have moved another challenge of the person's (a fact arriving late): its event is in the outbox.
     this.deps.onEventsCommitted();
     return this.view(await this.row(this.deps.prisma, viewerId, id), timeZone);
   }
@@ -63,7 +63,7 @@ export class Challenges {
     const now = this.deps.clock();
     const window = await this.windowOf(tx, userId, date, timeZone);
     if (window.windowStart >= window.windowEnd || now >= window.windowEnd) throw conflict(CHALLENGE_MESSAGES.ended);
-    await participationsRepository.join(tx, { userId, challengeId: id, ...window });
+    await participationsRepository.join(tx, { userId, challengeId: id, ...window, joinedAt: now });
     await this.deps.progress.recompute(tx, { userId, at: now }, now, requestId);
     return { windowEnd: window.windowEnd };
   }

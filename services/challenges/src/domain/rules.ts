@@ -7,16 +7,20 @@ const col = (alias: string, column: string): Sql => identifier(`${alias}.${colum
 /**
  * Each kind's progress rule, as a count over the facts of one person in one
  * window. In each, `uc` is the user_challenges row: `uc.user_id`,
- * `uc.window_start` and `uc.window_end`. Progress is always recomputed from
- * the facts, never added to: a replayed event changes no fact, and a deleted
- * session (a tombstoned fact) takes its part back.
+ * `uc.counts_from` and `uc.window_end`. What counts happened after the
+ * person joined (issue 40: joining in the evening completed a challenge at
+ * once from the afternoon's session): counts_from is the later of the day's
+ * start and the join. Progress is always recomputed from the facts, never
+ * added to: a replayed event changes no fact, and a deleted session (a
+ * tombstoned fact) takes its part back.
  *
  * None of them counts beers or their strength: challenges reward trying,
  * visiting, sharing and pacing.
  */
 const inWindow = (alias: string): Sql =>
-  sql`${col(alias, 'user_id')} = uc.user_id AND NOT ${col(alias, 'deleted')} AND ${col(alias, 'created_at')} >= uc.window_start AND ${col(alias, 'created_at')} < uc.window_end`;
-const before = (alias: string): Sql => sql`${col(alias, 'user_id')} = uc.user_id AND NOT ${col(alias, 'deleted')} AND ${col(alias, 'created_at')} < uc.window_start`;
+  sql`${col(alias, 'user_id')} = uc.user_id AND NOT ${col(alias, 'deleted')} AND ${col(alias, 'created_at')} >= uc.counts_from AND ${col(alias, 'created_at')} < uc.window_end`;
+/** What the person did before it counted: earlier that day too, so a style first logged before joining is not new after it. */
+const before = (alias: string): Sql => sql`${col(alias, 'user_id')} = uc.user_id AND NOT ${col(alias, 'deleted')} AND ${col(alias, 'created_at')} < uc.counts_from`;
 
 export const PROGRESS_RULES: Record<ChallengeKind, Sql> = {
   // Styles logged in the window that none of the person's earlier sessions had.

@@ -5,17 +5,19 @@ import type { Page } from './challenges.repository';
 
 /** People in challenges (user_challenges): joining, progress, completion. */
 
-/** The zone a participation was joined in, and what counts for it: what happened in [windowStart, windowEnd). */
+/** The zone a participation was joined in and its day there, [windowStart, windowEnd); what counts starts at the join (counts_from, issue 40). */
 export interface ParticipationWindow {
   timeZone: string;
   windowStart: Date;
   windowEnd: Date;
 }
 
-/** A person's new place in a challenge: its day's window in their zone. */
+/** A person's new place in a challenge: its day's window in their zone, counted from when they joined. */
 export interface NewParticipation extends ParticipationWindow {
   userId: string;
   challengeId: string;
+  /** The join, on the service's clock (joined_at is the database's, the order rows were made in). */
+  joinedAt: Date;
 }
 
 /** What a new participation of a date must agree with: the person's other participations, of that date and around it. */
@@ -96,12 +98,18 @@ export const participationsRepository = {
     return { sameDay, earlierEnd: row?.earlier_end ?? null, laterStart: row?.later_start ?? null };
   },
 
-  /** Joins, unless the person is in already. */
+  /**
+   * Joins, unless the person is in already. What counts starts at the later
+   * of the day's start and the join (counts_from): a day not begun yet counts
+   * from its start, one under way from the join.
+   */
   async join(db: SqlClient, p: NewParticipation): Promise<void> {
+    const [start, end, joinedAt] = [p.windowStart.toISOString(), p.windowEnd.toISOString(), p.joinedAt.toISOString()];
     await executeSql(
       db,
-      sql`INSERT INTO user_challenges (id, user_id, challenge_id, time_zone, window_start, window_end)
-       VALUES (gen_random_uuid(), ${p.userId}::uuid, ${p.challengeId}::uuid, ${p.timeZone}, ${p.windowStart.toISOString()}::timestamptz, ${p.windowEnd.toISOString()}::timestamptz) ON CONFLICT (user_id, challenge_id) DO NOTHING`,
+      sql`INSERT INTO user_challenges (id, user_id, challenge_id, time_zone, window_start, window_end, counts_from)
+       VALUES (gen_random_uuid(), ${p.userId}::uuid, ${p.challengeId}::uuid, ${p.timeZone}, ${start}::timestamptz, ${end}::timestamptz,
+               GREATEST(${start}::timestamptz, ${joinedAt}::timestamptz)) ON CONFLICT (user_id, challenge_id) DO NOTHING`,
     );
   },
 

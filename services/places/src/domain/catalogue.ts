@@ -75,10 +75,10 @@ export class Catalogue {
     return rows.map((b) => barView(b));
   }
 
-  /** Partial, case-insensitive match on name or city; names that start with the query first. */
-  async searchBars(q: string, page: Page): Promise<BarView[]> {
-    const rows = await barsRepository.search(this.prisma, q, page);
-    return rows.map((b) => barView(b));
+  /** Partial, case-insensitive match on name or city; names that start with the query first, or near a point the nearest first, with distances. */
+  async searchBars(q: string, page: Page, near?: { lat: number; lng: number }): Promise<BarView[]> {
+    const rows = await barsRepository.search(this.prisma, q, page, near);
+    return rows.map((b) => barView(b, b.miles === undefined || b.miles === null ? null : Number(b.miles)));
   }
 
   /**

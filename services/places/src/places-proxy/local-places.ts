@@ -36,12 +36,10 @@ export class LocalPlaces implements PlacesSource {
     return places(await this.catalogue.nearby({ lat: query.lat, lng: query.lng, radius: query.radius, limit: 20 }));
   }
 
+  /** Given a point, the nearest matches of the whole catalogue (sorting the first 20 by name missed every nearer one). */
   async textSearch(query: { query: string; lat?: number; lng?: number }): Promise<Place[]> {
-    const found = places(await this.catalogue.searchBars(query.query, { limit: 20, offset: 0 }));
-    if (query.lat === undefined || query.lng === undefined) return found;
-    const { lat, lng } = query;
-    const squared = (p: Place) => (p.geometry.location.lat - lat) ** 2 + ((p.geometry.location.lng - lng) * Math.cos((lat * Math.PI) / 180)) ** 2;
-    return found.sort((a, b) => squared(a) - squared(b));
+    const near = query.lat !== undefined && query.lng !== undefined ? { lat: query.lat, lng: query.lng } : undefined;
+    return places(await this.catalogue.searchBars(query.query, { limit: 20, offset: 0 }, near));
   }
 
   async details(placeId: string): Promise<Place | null> {

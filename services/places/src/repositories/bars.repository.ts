@@ -66,15 +66,24 @@ export const barsRepository = {
     return db.bar.findMany({ orderBy: [{ name: 'asc' }, { id: 'asc' }], take: page.limit, skip: page.offset });
   },
 
-  /** Partial, case-insensitive match on name or city; names that start with the query first. */
-  search(db: Db, q: string, page: Page): Promise<BarRow[]> {
+  /**
+   * Partial, case-insensitive match on name or city; names that start with
+   * the query first. Near a point, the nearest first instead (each with its
+   * `miles`; bars without coordinates last): a person typing "brew" wants the
+   * brewery down the road, not the first one in the alphabet.
+   */
+  search(db: Db, q: string, page: Page, near?: { lat: number; lng: number }): Promise<BarRow[]> {
     const pattern = `%${escapeLike(q)}%`;
     const prefix = `${escapeLike(q)}%`;
-    return queryRows<BarRow[]>(
-      db,
-      sql`SELECT * FROM bars WHERE name ILIKE ${pattern} OR city ILIKE ${pattern}
-       ORDER BY (name ILIKE ${prefix}) DESC, name, id LIMIT ${page.limit} OFFSET ${page.offset}`,
-    );
+    const matches = sql`name ILIKE ${pattern} OR city ILIKE ${pattern}`;
+    if (near) {
+      return queryRows<BarRow[]>(
+        db,
+        sql`SELECT *, ${haversineSql(near.lat, near.lng)} AS miles FROM bars WHERE ${matches}
+         ORDER BY miles ASC NULLS LAST, (name ILIKE ${prefix}) DESC, name, id LIMIT ${page.limit} OFFSET ${page.offset}`,
+      );
+    }
+    return queryRows<BarRow[]>(db, sql`SELECT * FROM bars WHERE ${matches} ORDER BY (name ILIKE ${prefix}) DESC, name, id LIMIT ${page.limit} OFFSET ${page.offset}`);
   },
 
   /** Bars within `query.radius` metres of the point, nearest first, each with its distance in `miles`. */

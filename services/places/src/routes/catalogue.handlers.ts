@@ -8,7 +8,10 @@ export function catalogueHandlers(
 ): Pick<Handlers<typeof placesApi>, 'bars' | 'searchBars' | 'nearbyBars' | 'bar' | 'beers' | 'searchBeers' | 'beer'> {
   return {
     bars: async (request) => catalogue.bars(request.query),
-    searchBars: async (request) => catalogue.searchBars(request.query.q, request.query),
+    searchBars: async (request) => {
+      const { q, lat, lng } = request.query;
+      return catalogue.searchBars(q, request.query, lat !== undefined && lng !== undefined ? { lat, lng } : undefined);
+    },
     nearbyBars: async (request) => catalogue.nearby(request.query),
     bar: async (request) => catalogue.bar(request.params.id, request.auth.userId),
     beers: async (request) => catalogue.beers(request.query.style || undefined, request.query),

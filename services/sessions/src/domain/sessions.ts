@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CreateSessionForm, EventData, FeedSession, PublicSession, UpdateSessionForm } from '@hoptrack/proto';
-import { accessOf, forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
+import { forbidden, notFound, type Logger, type Outbox } from '@hoptrack/runtime';
 import { Prisma, type BeerSession, type Db, type PreparedSql, type PrismaClient } from '../db';
 import type { Timelines } from '../feed/timelines';
 import { cardOfNewSession } from '../cards/card';
@@ -8,7 +8,7 @@ import type { CardRenderer } from '../cards/renderer';
 import { interactionsRepository } from '../repositories/interactions.repository';
 import { sessionsRepository, type Page } from '../repositories/sessions.repository';
 import { photosOf, publicSessionView } from './views';
-import { assertCanSeeSession } from './visibility';
+import { assertCanListSessionsOf, assertCanSeeSession } from './visibility';
 import type { PhotoUrls } from '../photos/photo-urls';
 
 export interface SessionsDeps {
@@ -153,9 +153,7 @@ export class Sessions {
 
   /** A profile's Beer Sessions tab: private profiles to friends only (403), blocked people see nothing (404). */
   async ofUser(viewerId: string, userId: string, page: Page): Promise<PublicSession[]> {
-    const access = await accessOf(this.deps.prisma, viewerId, userId);
-    if (access === 'blocked' || access === 'unknown') throw notFound('User not found');
-    if (access === 'private') throw forbidden('This profile is private');
+    await assertCanListSessionsOf(this.deps.prisma, viewerId, userId);
     const rows = await sessionsRepository.listByAuthor(this.deps.prisma, userId, page);
     const likes = await interactionsRepository.countVisibleLikesPerSession(this.deps.prisma, viewerId, rows.map((r) => r.id));
     return rows.map((r) => publicSessionView(r, likes.get(r.id) ?? 0, this.deps.photos.allForViewer(photosOf(r), viewerId)));

@@ -1,4 +1,4 @@
-import { audienceSql, identifier, notFound, sql, uuid, type Sql } from '@hoptrack/runtime';
+import { accessOf, audienceSql, forbidden, identifier, notFound, sql, uuid, type Sql } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import { sessionsRepository } from '../repositories/sessions.repository';
 
@@ -26,4 +26,11 @@ export async function assertCanSeeSession(db: Db, viewerId: string, sessionId: s
   const userId = await sessionsRepository.findAuthorWhere(db, sessionId, canSeeSession(uuid(viewerId)));
   if (userId === null) throw notFound('Session not found');
   return { userId };
+}
+
+/** A person's sessions as a list (a profile's tab, their session photos): private profiles to friends only (403), blocked or unknown people 404. */
+export async function assertCanListSessionsOf(db: Db, viewerId: string, userId: string): Promise<void> {
+  const access = await accessOf(db, viewerId, userId);
+  if (access === 'blocked' || access === 'unknown') throw notFound('User not found');
+  if (access === 'private') throw forbidden('This profile is private');
 }

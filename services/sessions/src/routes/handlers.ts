@@ -1,6 +1,7 @@
 import { createSessionForm, updateSessionForm, type sessionsApi } from '@hoptrack/proto';
 import type { Handlers } from '@hoptrack/runtime';
 import type { Interactions } from '../domain/interactions';
+import type { SessionPhotos } from '../domain/session-photos';
 import type { Sessions } from '../domain/sessions';
 import { decodeCursor, type Feed } from '../feed/feed';
 import type { Db } from '../db';
@@ -16,13 +17,15 @@ export interface SessionsHandlersDeps {
   feed: Feed;
   media: MediaClient;
   interactions: Interactions;
+  /** A person's session photos (the Photos screen's 'Session photos'). */
+  sessionPhotos: SessionPhotos;
   /** For the internal question of which stored photos a session names. */
   db: Db;
 }
 
 /** The sessions service's handlers, one per contract of `sessionsApi` (proto/src/contracts/sessions.ts). */
 export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof sessionsApi> {
-  const { sessions, feed, media, interactions, db } = deps;
+  const { sessions, feed, media, interactions, sessionPhotos, db } = deps;
   /**
    * Stores a form's photos through media, answering their paths in the order
    * sent. A few at a time: media re-encodes each (CPU), and one person's ten
@@ -62,6 +65,7 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
     delete: async (request) => sessions.delete(request.auth.userId, request.params.id, request.id),
     mine: async (request) => sessions.mine(request.auth.userId, request.query),
     ofUser: async (request) => sessions.ofUser(request.auth.userId, request.params.id, request.query),
+    photosOf: async (request) => sessionPhotos.of(request.auth.userId, request.params.id, request.query),
 
     // ---- Likes, comments and reactions on a session (spec 7, 'Sessions') ----
     like: async (request) => interactions.like(request.auth.userId, request.params.id, request.id),

@@ -5,16 +5,12 @@ import { applyJoinedChallenge, CHALLENGE_READS, challengesApi } from '../../lib/
 import { useSocialAction } from '../../lib/useSocialAction';
 import { InviteFriendsDialog } from './InviteFriendsDialog';
 
-/** Its day is over where the viewer is (or it was withdrawn): the server refuses joins and invitations then. */
-function hasEnded(challenge: Pick<Challenge, 'isActive' | 'endsAt'>): boolean {
-  return !challenge.isActive || Date.parse(challenge.endsAt) <= Date.now();
-}
-
 /**
  * Join (until joined), then Invite, which opens the list of friends. A
- * challenge whose day has ended offers neither.
+ * challenge whose day has ended (`ended`, from the card's clock) offers
+ * neither: the countdown beside says 'Ended'.
  */
-export function ChallengeActions({ challenge }: { challenge: Challenge }) {
+export function ChallengeActions({ challenge, ended }: { challenge: Challenge; ended: boolean }) {
   const queryClient = useQueryClient();
   const [inviting, setInviting] = useState(false);
   const join = useSocialAction<void, Challenge>({
@@ -25,7 +21,7 @@ export function ChallengeActions({ challenge }: { challenge: Challenge }) {
     onSuccess: (joined) => applyJoinedChallenge(queryClient, joined),
   });
 
-  if (hasEnded(challenge)) return <span className="challenge__ended">Ended</span>;
+  if (ended) return null;
   if (!challenge.joined) {
     return (
       <button type="button" className="button button--primary button--small" disabled={join.isPending} onClick={() => join.mutate()}>

@@ -2,8 +2,10 @@ import type { Challenge } from '@hoptrack/proto';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { countLabel } from '../../lib/format';
+import { useNow } from '../../lib/useNow';
 import { UsersIcon } from '../icons';
 import { ChallengeActions } from './ChallengeActions';
+import { ChallengeCountdown, hasEnded } from './ChallengeCountdown';
 import { ChallengeProgress } from './ChallengeProgress';
 
 interface ChallengeCardProps {
@@ -14,11 +16,13 @@ interface ChallengeCardProps {
 
 /**
  * One challenge: title, what to do, and once joined the viewer's progress
- * bar; a 'Completed' or 'Joined' mark, how many friends are in it, and
- * Join or Invite.
+ * bar; a 'Completed' or 'Joined' mark, how many friends are in it, the time
+ * left of the viewer's day ('Ends in 5 h', moving while the page is open),
+ * and Join or Invite until it ends.
  */
 export function ChallengeCard({ challenge, titleLevel = 3 }: ChallengeCardProps) {
   const titleId = useId();
+  const now = useNow();
   const Title = titleLevel === 1 ? 'h1' : 'h3';
   const { title, joined, isCompleted } = challenge;
   return (
@@ -40,7 +44,10 @@ export function ChallengeCard({ challenge, titleLevel = 3 }: ChallengeCardProps)
           <UsersIcon width={16} height={16} />
           {challenge.friendCount > 0 ? `${countLabel(challenge.friendCount, 'friend')} taking part` : 'No friends taking part yet'}
         </span>
-        <ChallengeActions challenge={challenge} />
+        <span className="challenge__actions">
+          <ChallengeCountdown challenge={challenge} now={now} />
+          <ChallengeActions challenge={challenge} ended={hasEnded(challenge, now)} />
+        </span>
       </div>
     </article>
   );

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { CHALLENGE_READS, challengesApi, invitationsQuery } from '../../lib/challengesApi';
 import { calendarDate } from '../../lib/format';
 import { useToast } from '../../lib/toast';
+import { useNow } from '../../lib/useNow';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { LoadingState } from '../LoadingState';
 import { StaticState } from '../social/FriendshipButton';
@@ -19,8 +20,18 @@ const STATUS_LABELS: Record<ChallengeInvitation['status'], string> = {
 };
 
 /**
+ * Where an invitation stands now: the server's word, and 'expired' once a
+ * pending one's day is over on this clock (the list is not read again at
+ * that moment, and an answer past it is refused anyway).
+ */
+function statusAt(invitation: ChallengeInvitation, now: number): ChallengeInvitation['status'] {
+  return invitation.status === 'pending' && Date.parse(invitation.expiresAt) <= now ? 'expired' : invitation.status;
+}
+
+/**
  * The viewer's invitations: received ones to accept or decline (accepting
- * joins the challenge and opens its page), and sent ones with where they stand.
+ * joins the challenge and opens its page), and sent ones with where they
+ * stand. An answer comes by the live stream (lib/live.ts refetches the list).
  */
 export function ChallengeInvitations() {
   const headingId = useId();
@@ -58,6 +69,7 @@ interface InvitationListProps {
 }
 
 function InvitationList({ title, label, items, direction }: InvitationListProps) {
+  const now = useNow();
   if (items.length === 0) return null;
   return (
     <>
@@ -65,6 +77,7 @@ function InvitationList({ title, label, items, direction }: InvitationListProps)
       <UserList label={label} items={items}>
         {(invitation) => {
           const received = direction === 'received';
+          const status = statusAt(invitation, now);
           const challengeLink = <Link to={`/challenges/${encodeURIComponent(invitation.challenge.id)}`}>{invitation.challenge.title}</Link>;
           return (
             <UserCard
@@ -78,11 +91,7 @@ function InvitationList({ title, label, items, direction }: InvitationListProps)
                 </>
               }
               actions={
-                received && invitation.status === 'pending' ? (
-                  <AnswerButtons invitation={invitation} />
-                ) : (
-                  <StaticState label={STATUS_LABELS[invitation.status]} />
-                )
+                received && status === 'pending' ? <AnswerButtons invitation={invitation} /> : <StaticState label={STATUS_LABELS[status]} />
               }
             />
           );

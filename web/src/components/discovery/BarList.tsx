@@ -1,4 +1,5 @@
 import type { Bar } from '@hoptrack/proto';
+import { Link } from 'react-router';
 import { barAddress } from '../../lib/catalogueApi';
 import { milesLabel } from '../../lib/geolocation';
 import { PlaceTags } from './PlaceTags';
@@ -22,26 +23,31 @@ export function BarListSkeleton() {
 interface BarListProps {
   label: string;
   bars: readonly Bar[];
-  onOpen: (bar: Bar) => void;
   stale?: boolean;
 }
 
-/** Bars as cards; each one opens its detail. Open/Closed only where the bar's hours are known (the data sets have none). */
-export function BarList({ label, bars, onOpen, stale }: BarListProps) {
+/** The history state of a bar opened from a list: closing it goes back there. */
+export const FROM_LIST = { fromList: true } as const;
+
+/**
+ * Bars as cards; each one links to its bar (/bars/{id}, its detail over the
+ * list). Open/Closed only where the bar's hours are known (the data sets have none).
+ */
+export function BarList({ label, bars, stale }: BarListProps) {
   return (
     <ul className="bar-list" aria-busy={stale || undefined} aria-label={label}>
       {bars.map((bar) => {
         const address = barAddress(bar);
         return (
           <li key={bar.id} className="bar-card">
-            <button type="button" className="bar-card__open" aria-haspopup="dialog" onClick={() => onOpen(bar)}>
+            <Link to={`/bars/${encodeURIComponent(bar.id)}`} state={FROM_LIST} className="bar-card__open" aria-haspopup="dialog">
               <span className="bar-card__head">
                 <span className="bar-card__name">{bar.name}</span>
                 {bar.distance !== null && <span className="bar-card__distance">{milesLabel(bar.distance)}</span>}
               </span>
               {address && <span className="bar-card__meta">{address}</span>}
               <PlaceTags rating={bar.rating} priceLevel={bar.priceRange} openNow={bar.isOpen} types={bar.types} />
-            </button>
+            </Link>
           </li>
         );
       })}

@@ -1,21 +1,22 @@
 import { useState } from 'react';
-import { currentPosition, locationFailure, type Coordinates } from '../../lib/geolocation';
+import { locationFailure } from '../../lib/geolocation';
+import { locate as locateBrowser } from '../../lib/knownPosition';
 import { useToast } from '../../lib/toast';
 
 /**
  * 'Use my location' on the discovery screen (spec section 8): 'Location Found'
- * on success; 'Location not supported' without the API; 'Location error' with
- * the denied text or 'Unable to get your location' otherwise.
+ * on success (the position is remembered for the tab: lib/knownPosition);
+ * 'Location not supported' without the API; 'Location error' with the denied
+ * text or 'Unable to get your location' otherwise.
  */
-export function useLocate(onFound: (at: Coordinates) => void) {
+export function useLocate() {
   const toast = useToast();
   const [locating, setLocating] = useState(false);
 
   const locate = async () => {
     setLocating(true);
     try {
-      const at = await currentPosition();
-      onFound(at);
+      await locateBrowser();
       toast({ title: 'Location Found', description: 'Showing bars and restaurants near you.' });
     } catch (error) {
       const reason = locationFailure(error);

@@ -17,13 +17,7 @@ export function AlbumCard({ album }: { album: Album }) {
   const count = photoCountLabel(album.photoCount);
   return (
     <li className="album-card" aria-label={album.name}>
-      <div className="album-card__cover">
-        {album.coverPhoto ? (
-          <img className="album-card__image" src={album.coverPhoto} alt="" loading="lazy" />
-        ) : (
-          <CameraIcon className="album-card__placeholder" width={40} height={40} />
-        )}
-      </div>
+      <AlbumCover src={album.coverPhoto} />
       <div className="album-card__body">
         <div className="album-card__text">
           <Link to={albumLink(album.id)} className="album-card__name user-card__stretch">
@@ -46,6 +40,15 @@ export function AlbumCard({ album }: { album: Album }) {
         </div>
       </div>
     </li>
+  );
+}
+
+/** An album's cover: its image, or a camera where it has none yet. */
+export function AlbumCover({ src }: { src: string | null }) {
+  return (
+    <div className="album-card__cover">
+      {src ? <img className="album-card__image" src={src} alt="" loading="lazy" /> : <CameraIcon className="album-card__placeholder" width={40} height={40} />}
+    </div>
   );
 }
 

@@ -10,7 +10,7 @@ import { PageHeader } from '../PageHeader';
 import { AddPhotosDialog } from './AddPhotosDialog';
 import { PhotoGrid, PhotoSearch } from './PhotoGrid';
 
-function BackToAlbums() {
+export function BackToAlbums() {
   return (
     <Link to="/photos" className="button button--ghost back-link">
       <ArrowLeftIcon width={18} height={18} />

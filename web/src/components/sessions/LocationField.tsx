@@ -2,18 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import type { Bar } from '@hoptrack/proto';
 import { SESSION_LOCATION_MAX } from '@hoptrack/proto/constants';
 import { useId, useState, type KeyboardEvent } from 'react';
-import { barAddress, barSearchQuery } from '../../lib/catalogueApi';
-import { currentPosition, locationFailureToast } from '../../lib/geolocation';
+import { barAddress, barSearchQuery, mapLink } from '../../lib/catalogueApi';
+import { locationFailureToast, milesLabel } from '../../lib/geolocation';
+import { useKnownPosition } from '../../lib/knownPosition';
+import { coordinate, placeAt, positionLabel, type SessionPlace } from '../../lib/sessionPlace';
 import { useToast } from '../../lib/toast';
 import { useDebouncedValue } from '../../lib/useDebouncedValue';
 import type { ChosenVenue } from '../venues/FindVenuesDialog';
 
-/** The place of a session: its name and, when known, coordinates (text, spec section 3). */
-export interface SessionPlace {
-  location: string;
-  latitude: string;
-  longitude: string;
-}
+export type { SessionPlace };
 
 interface PlaceInputProps {
   value: SessionPlace;
@@ -35,8 +32,6 @@ const SUGGEST_AFTER = 2;
 const SUGGEST_DELAY_MS = 250;
 const SUGGESTIONS_SHOWN = 5;
 
-const coordinate = (value: number) => value.toFixed(6);
-
 /** The place a venue of 'Find Venues' stands for: its name and coordinates. */
 export function placeOfVenue(venue: ChosenVenue): SessionPlace {
   return { location: venue.name, latitude: coordinate(venue.latitude), longitude: coordinate(venue.longitude) };
@@ -44,8 +39,10 @@ export function placeOfVenue(venue: ChosenVenue): SessionPlace {
 
 /**
  * Where: a text box that suggests bars once more than 2 characters are
- * typed, 'Find Venues' (the venue dialog fills the place and its
- * coordinates) and 'Use my location' (coordinates from the browser).
+ * typed (nearest first, with distances, when the position is known), 'Find
+ * Venues' (the venue dialog fills the place and its coordinates) and 'Use my
+ * location' (the browser's position, and a name for it: placeAt). The
+ * position shows as a map link, never as raw coordinates (issue 40).
  */
 export function LocationField({ value, onChange, onFindVenues, disabled }: LocationFieldProps) {
   const toast = useToast();
@@ -54,9 +51,12 @@ export function LocationField({ value, onChange, onFindVenues, disabled }: Locat
   const useMyLocation = async () => {
     setLocating(true);
     try {
-      const at = await currentPosition();
-      onChange({ ...value, latitude: coordinate(at.lat), longitude: coordinate(at.lng) });
-      toast({ title: 'Location Found', description: `Coordinates ${coordinate(at.lat)}, ${coordinate(at.lng)} added to the session.` });
+      const place = await placeAt(value);
+      onChange(place);
+      toast({
+        title: 'Location Found',
+        description: place.location ? `${place.location}: added to the session.` : 'Your position was added to the session.',
+      });
     } catch (error) {
       toast(locationFailureToast(error));
     } finally {
@@ -82,9 +82,10 @@ export function LocationField({ value, onChange, onFindVenues, disabled }: Locat
       </div>
       {value.latitude && value.longitude && (
         <p className="location-field__coordinates">
-          <span>
-            Coordinates: {value.latitude}, {value.longitude}
-          </span>
+          <span>{positionLabel(value)}</span>
+          <a href={mapLink(value.latitude, value.longitude)} target="_blank" rel="noreferrer">
+            Open in maps
+          </a>
           <button
             type="button"
             className="link-button"
@@ -107,7 +108,8 @@ function PlaceInput({ value, onChange, disabled }: PlaceInputProps) {
   const [active, setActive] = useState(-1);
   const typed = useDebouncedValue(value.location.trim(), SUGGEST_DELAY_MS);
   const enabled = open && typed.length > SUGGEST_AFTER;
-  const suggestions = useQuery({ ...barSearchQuery(typed), enabled });
+  const { at: here } = useKnownPosition();
+  const suggestions = useQuery({ ...barSearchQuery(typed, here), enabled });
   const bars = enabled && value.location.trim().length > SUGGEST_AFTER ? (suggestions.data ?? []).slice(0, SUGGESTIONS_SHOWN) : [];
   const expanded = bars.length > 0;
 
@@ -176,6 +178,7 @@ function PlaceInput({ value, onChange, disabled }: PlaceInputProps) {
             >
               <span className="place-input__name">{bar.name}</span>
               {barAddress(bar) && <span className="place-input__address">{barAddress(bar)}</span>}
+              {bar.distance !== null && <span className="place-input__distance">{milesLabel(bar.distance)}</span>}
             </li>
           ))}
         </ul>

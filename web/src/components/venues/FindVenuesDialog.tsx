@@ -2,7 +2,8 @@ import type { Place } from '@hoptrack/proto';
 import { CATALOGUE_SEARCH_MAX } from '@hoptrack/proto/constants';
 import { useState, type FormEvent } from 'react';
 import { catalogueApi } from '../../lib/catalogueApi';
-import { currentPosition, locationFailureToast, milesBetween, type Coordinates } from '../../lib/geolocation';
+import { locationFailureToast, milesBetween, type Coordinates } from '../../lib/geolocation';
+import { locate, useKnownPosition } from '../../lib/knownPosition';
 import { useToast } from '../../lib/toast';
 import { EmptyState } from '../EmptyState';
 import { CompassIcon } from '../icons';
@@ -65,7 +66,9 @@ const isSampleVenue = (place: Place) => place.place_id.startsWith('sample-');
 
 /**
  * 'Find Venues' (spec section 2, dialogs): venues near the user through the
- * Places proxy, or a text search; choosing one fetches its details (the full
+ * Places proxy, or a text search — nearest first, with distances, whenever
+ * the position is known (issue 40: a search before 'Find Venues' ranked far
+ * places first and showed no distance); choosing one fetches its details (the full
  * address), hands its name, coordinates and address to `onSelect` and closes.
  * A failed details call says 'Failed to fetch place details' (spec section 8)
  * and keeps the dialog open for another pick.
@@ -73,7 +76,7 @@ const isSampleVenue = (place: Place) => place.place_id.startsWith('sample-');
 export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogProps) {
   const toast = useToast();
   const [text, setText] = useState('');
-  const [here, setHere] = useState<Coordinates | null>(null);
+  const { at: here } = useKnownPosition();
   const [results, setResults] = useState<Results>(null);
   const [busy, setBusy] = useState<'nearby' | 'search' | 'details' | null>(null);
 
@@ -82,12 +85,11 @@ export function FindVenuesDialog({ open, onClose, onSelect }: FindVenuesDialogPr
     try {
       let at: Coordinates;
       try {
-        at = await currentPosition();
+        at = await locate();
       } catch (error) {
         toast(locationFailureToast(error));
         return;
       }
-      setHere(at);
       try {
         const places = await findNearbyVenues(at);
         setResults({ kind: 'nearby', places });

@@ -1,7 +1,7 @@
 import type { Place } from '@hoptrack/proto';
-import { websiteLink } from '../../lib/catalogueApi';
 import { milesLabel } from '../../lib/geolocation';
 import { PlaceTags } from '../discovery/PlaceTags';
+import { ContactLinks } from './ContactLinks';
 import { VenuePhoto } from './VenuePhoto';
 
 interface VenueCardProps {
@@ -20,8 +20,6 @@ interface VenueCardProps {
 export function VenueCard({ place, miles, disabled, onChoose }: VenueCardProps) {
   const address = place.vicinity ?? place.formatted_address;
   const photo = place.photos[0];
-  const website = place.website ? websiteLink(place.website) : null;
-  const phone = place.formatted_phone_number;
   return (
     <div className="venue-item">
       <button type="button" className="venue-card" disabled={disabled} onClick={() => onChoose(place)}>
@@ -33,16 +31,7 @@ export function VenueCard({ place, miles, disabled, onChoose }: VenueCardProps) 
           <PlaceTags rating={place.rating ?? null} priceLevel={place.price_level ?? null} openNow={place.opening_hours?.open_now ?? null} types={place.types} />
         </span>
       </button>
-      {(phone || website) && (
-        <p className="venue-card__contact">
-          {phone && <a href={`tel:${phone.replace(/[^\d+]/g, '')}`}>{phone}</a>}
-          {website && (
-            <a href={website.href} target="_blank" rel="noreferrer">
-              {website.host}
-            </a>
-          )}
-        </p>
-      )}
+      <ContactLinks className="venue-card__contact" phone={place.formatted_phone_number} website={place.website} />
     </div>
   );
 }
