@@ -23,17 +23,22 @@ interface Instance {
   mode: 'answer' | 'reset';
   received: Array<{ method: string; url: string; body: string }>;
   sockets: Set<Socket>;
+  /** The connections /readyz polls came on, and how many polls. */
+  readinessSockets: Set<Socket>;
+  readinessPolls: number;
 }
 
 async function startInstance(name: string): Promise<Instance> {
   const port = await freePort();
-  const instance: Instance = { name, port, url: `http://127.0.0.1:${port}`, server: createServer(), readiness: 200, mode: 'answer', received: [], sockets: new Set() };
+  const instance: Instance = { name, port, url: `http://127.0.0.1:${port}`, server: createServer(), readiness: 200, mode: 'answer', received: [], sockets: new Set(), readinessSockets: new Set(), readinessPolls: 0 };
   instance.server.on('connection', (socket: Socket) => {
     instance.sockets.add(socket);
     socket.once('close', () => instance.sockets.delete(socket));
   });
   instance.server.on('request', (req: IncomingMessage, res) => {
     if (req.url === '/readyz') {
+      instance.readinessSockets.add(req.socket);
+      instance.readinessPolls += 1;
       res.writeHead(instance.readiness, { 'content-type': 'application/json' }).end('{}');
       return;
     }
@@ -110,6 +115,14 @@ describe('gateway → several instances of a service', () => {
     const res = await fetch(`${gateway.url}${POST_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, instance: ((await res.json()) as { instance?: string }).instance };
   };
+
+  it('polls readiness over a kept-alive connection, not a new one each time', async () => {
+    b.readinessSockets.clear();
+    b.readinessPolls = 0;
+    await expect.poll(() => b.readinessPolls, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    // Ten polls, one connection (a second one at most, when a poll overlapped the previous).
+    expect(b.readinessSockets.size).toBeLessThanOrEqual(2);
+  });
 
   it('spreads requests over every ready instance', async () => {
     const answers = await sendMany(40);

@@ -54,6 +54,11 @@ export async function waitForLogLine(
   }
 }
 
+/** The process's log lines that are JSON objects (stderr may carry others). */
+export function logLines(proc: RunningProcess): Array<Record<string, unknown>> {
+  return proc.lines.map(parseJson).filter((line): line is Record<string, unknown> => line !== undefined);
+}
+
 function parseJson(raw: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(raw);

@@ -64,6 +64,10 @@ export function createServer(options: ServerOptions): ServiceApp {
   const app = Fastify({
     loggerInstance,
     genReqId: requestIdFrom,
+    // Fastify writes two lines per request ("incoming request", "request
+    // completed"); the onResponse hook below writes one with both halves
+    // (issue 41: log lines are a fixed cost of every request in every process).
+    disableRequestLogging: true,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Path parameters carry signed tokens (upload URLs); Fastify's default of 100 characters is too short.
@@ -89,6 +93,16 @@ export function createServer(options: ServerOptions): ServiceApp {
         status_code: String(reply.statusCode),
       },
       reply.elapsedTime / 1000,
+    );
+    // The route's log level applies (probes and scrapes log at warn: nothing here).
+    request.log.info(
+      {
+        // The logger's req serializer picks method, url (redacted), host and the client address.
+        req: request,
+        res: { statusCode: reply.statusCode },
+        responseTime: Math.round(reply.elapsedTime * 100) / 100,
+      },
+      'request completed',
     );
   });
 
