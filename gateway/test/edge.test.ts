@@ -190,7 +190,7 @@ describe('gateway with a broken or missing dependency', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('is not ready without Redis, yet keeps serving /api (the limiter fails open)', async () => {
+  it('is not ready without Redis, yet keeps serving /api (the limiter counts locally meanwhile)', async () => {
     const ready = await fetchJson(`${gateway.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(ready.body).toMatchObject({ status: 'not ready' });

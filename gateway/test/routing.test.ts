@@ -16,7 +16,11 @@ describe('gateway → auth service', () => {
   let gateway: RunningProcess;
   let limited: RunningProcess;
   let behindProxy: RunningProcess;
+  /** Two gateways with one budget, as two replicas have. */
+  let sharedA: RunningProcess;
+  let sharedB: RunningProcess;
   const LIMIT = 3;
+  const SHARED_LIMIT = 4;
 
   beforeAll(async () => {
     auth = await startAuth();
@@ -24,16 +28,19 @@ describe('gateway → auth service', () => {
       startGateway({
         env: { AUTH_SERVICE_URL: auth.url, GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix(name), WEB_DIST_DIR: '', ...env },
       });
-    [gateway, limited, behindProxy] = await Promise.all([
+    const shared = { GATEWAY_RATE_LIMIT_MAX: String(SHARED_LIMIT), GATEWAY_RATE_LIMIT_PREFIX: rateLimitPrefix('shared') };
+    [gateway, limited, behindProxy, sharedA, sharedB] = await Promise.all([
       gatewayFor('routing'),
       gatewayFor('limited', { GATEWAY_RATE_LIMIT_MAX: String(LIMIT) }),
       // As behind a load balancer on the same host.
       gatewayFor('trusting', { GATEWAY_TRUST_PROXY: 'loopback' }),
+      gatewayFor('shared-a', shared),
+      gatewayFor('shared-b', shared),
     ]);
   });
 
   afterAll(async () => {
-    await Promise.all([gateway?.stop(), limited?.stop(), behindProxy?.stop(), auth?.stop()]);
+    await Promise.all([gateway?.stop(), limited?.stop(), behindProxy?.stop(), sharedA?.stop(), sharedB?.stop(), auth?.stop()]);
   });
 
   const authLogLine = (reqId: string) => waitForLogLine(auth, (line) => line.reqId === reqId);
@@ -126,27 +133,60 @@ describe('gateway → auth service', () => {
     expect((await fetchJson(`${limited.url}/api/nothing-here`)).status).toBe(429);
   });
 
-  it('counts each request with one EVALSHA of the limiter script, never sending its text again', async () => {
+  /** Redis's count of a gateway budget's keys (one client here: this test process). */
+  const redisCount = async (redis: Redis, prefix: string) => {
+    const keys = await redis.keys(`${prefix}*`);
+    const values = keys.length > 0 ? await redis.mget(...keys) : [];
+    return values.reduce((sum, v) => sum + Number(v ?? 0), 0);
+  };
+
+  it('judges each request locally and sends the hits to Redis in batches, with the script text once at most', async () => {
     // What Redis receives for this gateway's rate-limit keys (the prefix is this file's own).
     const prefix = rateLimitPrefix('routing');
     const commands: string[] = [];
     const watcher = new Redis('redis://127.0.0.1:6379', { lazyConnect: true });
+    const reader = new Redis('redis://127.0.0.1:6379');
     const monitor = await watcher.monitor();
     monitor.on('monitor', (_time: string, args: string[]) => {
-      if (args.some((arg) => arg.startsWith(prefix))) commands.push(String(args[0]).toLowerCase());
+      const command = String(args[0]).toLowerCase();
+      // KEYS and MGET are this test's own reads (redisCount).
+      if (args.some((arg) => arg.startsWith(prefix)) && command !== 'keys' && command !== 'mget') commands.push(command);
     });
     try {
+      const before = await redisCount(reader, prefix);
       const REQUESTS = 20;
-      for (let i = 0; i < REQUESTS; i++) expect((await fetchJson(`${gateway.url}/api/me`)).status).toBe(401);
-      await expect.poll(() => commands.filter((c) => c === 'evalsha').length).toBe(REQUESTS);
+      // Ten at a time: requests that arrive together go to Redis together.
+      for (let i = 0; i < REQUESTS; i += 10) {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => fetchJson(`${gateway.url}/api/me`)));
+        expect(answers.map((a) => a.status)).toEqual(Array(10).fill(401));
+      }
+      // Every hit reaches Redis, in fewer calls than requests (one per batch, 100 ms apart).
+      await expect.poll(() => redisCount(reader, prefix), { timeout: 5000 }).toBe(before + REQUESTS);
+      expect(commands.filter((c) => c === 'evalsha').length).toBeLessThan(REQUESTS / 2);
       // Its text goes once at most: when Redis did not know the script yet (NOSCRIPT).
       expect(commands.filter((c) => c === 'eval').length).toBeLessThanOrEqual(1);
-      // Besides, only what the script itself runs (MONITOR lists it too): one INCR per request.
-      expect(commands.filter((c) => c === 'incr').length).toBe(REQUESTS);
-      expect(commands.filter((c) => !['eval', 'evalsha', 'incr', 'pexpire', 'pttl'].includes(c))).toEqual([]);
+      expect(commands.filter((c) => !['eval', 'evalsha', 'incrby', 'pexpire', 'pttl'].includes(c))).toEqual([]);
     } finally {
       monitor.disconnect();
       watcher.disconnect();
+      reader.disconnect();
+    }
+  });
+
+  it('shares one budget between gateways through Redis', async () => {
+    const reader = new Redis('redis://127.0.0.1:6379');
+    try {
+      const prefix = rateLimitPrefix('shared');
+      for (let i = 0; i < SHARED_LIMIT / 2; i++) expect((await fetchJson(`${sharedA.url}/api/me`)).status).toBe(401);
+      // Once A's hits reached Redis, B's next answer from Redis counts them.
+      await expect.poll(() => redisCount(reader, prefix), { timeout: 5000 }).toBe(SHARED_LIMIT / 2);
+      expect((await fetchJson(`${sharedB.url}/api/me`)).status).toBe(401);
+      await expect.poll(() => redisCount(reader, prefix), { timeout: 5000 }).toBe(SHARED_LIMIT / 2 + 1);
+      expect((await fetchJson(`${sharedB.url}/api/me`)).status).toBe(401);
+      // The fifth request of the budget, on B, which itself saw only two.
+      expectGatewayError(await fetchJson(`${sharedB.url}/api/me`), 429, 'Too many requests, please try again later.');
+    } finally {
+      reader.disconnect();
     }
   });
 

@@ -2,44 +2,82 @@ import { sendJsonError } from './errors';
 import { logger } from './logger';
 import { redis, withTimeout } from './redis';
 import { requestIdOf } from './request-id';
+import { SharedWindows } from './shared-windows';
 import type { PolicyDefinition } from './types';
 
 interface RateLimitParams {
   max: number;
   windowMs: number;
   keyPrefix: string;
+  syncMs: number;
 }
 
 /**
  * Fixed window per client address, shared by every gateway instance through
  * Redis. One script so the count and its expiry are set atomically (a crash
- * between INCR and PEXPIRE would otherwise leave a key that never expires).
+ * between INCRBY and PEXPIRE would otherwise leave a key that never expires).
+ * A gateway sends the hits it counted since its last batch (SharedWindows).
  * Returns [count in this window, ms until the window resets].
  */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local count = redis.call('INCRBY', KEYS[1], ARGV[2])
+if count == tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}`;
 
 /**
- * The script as a client command, so each request sends its 40-byte SHA-1
+ * The script as a client command, so each batch sends its 40-byte SHA-1
  * (EVALSHA) rather than the script's text; ioredis sends EVAL once should
  * Redis answer NOSCRIPT (restarted, scripts flushed).
  */
-const HIT_COMMAND = 'hoptrackRateLimitHit';
+const HIT_COMMAND = 'hoptrackRateLimitHits';
 redis.defineCommand(HIT_COMMAND, { numberOfKeys: 1, lua: HIT_SCRIPT });
-const hit = (redis as unknown as Record<typeof HIT_COMMAND, (key: string, windowMs: number) => Promise<unknown>>)[HIT_COMMAND].bind(redis);
+
+/** A pipeline with the script defined above as a method (ioredis adds it at defineCommand). */
+type HitsPipeline = ReturnType<typeof redis.pipeline> & Record<typeof HIT_COMMAND, (key: string, windowMs: number, hits: number) => void>;
 
 const REDIS_TIMEOUT_MS = 250;
 const WARN_EVERY_MS = 10_000;
+/** Clients one gateway holds counts for at once (a few hundred bytes each). */
+const MAX_CLIENTS = 100_000;
 let lastWarning = 0;
 
+/** One set of windows per budget (prefix, size, window), shared by every pipeline that uses it. */
+const budgets = new Map<string, SharedWindows>();
+
+function windowsFor({ max, windowMs, keyPrefix, syncMs }: RateLimitParams): SharedWindows {
+  const id = `${keyPrefix}|${max}|${windowMs}`;
+  let windows = budgets.get(id);
+  if (!windows) {
+    windows = new SharedWindows({
+      windowMs,
+      syncMs,
+      maxClients: MAX_CLIENTS,
+      sync: async (hits) => {
+        const pipeline = redis.pipeline() as HitsPipeline;
+        for (const { key, hits: n } of hits) pipeline[HIT_COMMAND](keyPrefix + key, windowMs, n);
+        const results = (await withTimeout(pipeline.exec(), REDIS_TIMEOUT_MS, 'Redis (rate limit)')) ?? [];
+        return results.map(([err, reply]) => (err ? [Number.NaN, Number.NaN] : parseHit(reply)));
+      },
+      onSyncError: (err) => {
+        if (Date.now() - lastWarning > WARN_EVERY_MS) {
+          lastWarning = Date.now();
+          logger.warn({ err }, 'rate limiter cannot reach Redis; each gateway limits on its own counts meanwhile');
+        }
+      },
+    });
+    budgets.set(id, windows);
+  }
+  return windows;
+}
+
 /**
- * Redis-backed rate limiting with the uniform JSON 429 (the built-in
- * `rate-limit` policy answers text and delays requests before refusing).
- * When Redis fails the request goes through: an outage of the limiter must
- * not become an outage of the API (services keep their own limits on
- * sensitive routes such as login); /readyz reports Redis meanwhile.
+ * Rate limiting with the uniform JSON 429 (the built-in `rate-limit` policy
+ * answers text and delays requests before refusing), judged in this process
+ * on counts shared through Redis (SharedWindows): no request waits for
+ * Redis. When Redis fails, each gateway limits on its own counts: an outage
+ * of Redis neither stops the API nor lifts the limit (services keep their
+ * own limits on sensitive routes such as login); /readyz reports Redis
+ * meanwhile.
  */
 export const rateLimitPolicy: PolicyDefinition<RateLimitParams> = {
   name: 'redis-rate-limit',
@@ -50,39 +88,28 @@ export const rateLimitPolicy: PolicyDefinition<RateLimitParams> = {
       max: { type: 'integer', minimum: 1, default: 600, description: 'Requests allowed per client and window' },
       windowMs: { type: 'integer', minimum: 1, default: 60000, description: 'Window length in milliseconds' },
       keyPrefix: { type: 'string', default: 'hoptrack:gateway:rate-limit:', description: 'Redis key prefix' },
+      syncMs: { type: 'integer', minimum: 1, default: 100, description: 'How often the counted hits go to Redis in one batch' },
     },
   },
-  policy: ({ max, windowMs, keyPrefix }) => (req, res, next) => {
-    const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    withTimeout(hit(keyPrefix + client, windowMs), REDIS_TIMEOUT_MS, 'Redis (rate limit)')
-      .then(parseHit)
-      .then(
-        ({ count, ttlMs }) => {
-          res.setHeader('x-ratelimit-limit', String(max));
-          res.setHeader('x-ratelimit-remaining', String(Math.max(max - count, 0)));
-          if (count <= max) return next();
-          sendJsonError(res, 429, 'Too many requests, please try again later.', requestIdOf(req), {
-            'retry-after': String(Math.max(Math.ceil((ttlMs > 0 ? ttlMs : windowMs) / 1000), 1)),
-          });
-        },
-        (err: unknown) => {
-          if (Date.now() - lastWarning > WARN_EVERY_MS) {
-            lastWarning = Date.now();
-            logger.warn({ err, reqId: requestIdOf(req) }, 'rate limiter unavailable, letting requests through');
-          }
-          next();
-        },
-      )
-      // Only a throw further down the pipeline could land here, after next()
-      // ran: log it rather than call next() twice or leave it unhandled.
-      .catch((err: unknown) => logger.error({ err, reqId: requestIdOf(req) }, 'error after the rate limit'));
+  policy: (params) => {
+    const windows = windowsFor(params);
+    return (req, res, next) => {
+      const client = req.ip ?? req.socket.remoteAddress ?? 'unknown';
+      const { count, resetsInMs } = windows.hit(client);
+      res.setHeader('x-ratelimit-limit', String(params.max));
+      res.setHeader('x-ratelimit-remaining', String(Math.max(params.max - count, 0)));
+      if (count <= params.max) return next();
+      sendJsonError(res, 429, 'Too many requests, please try again later.', requestIdOf(req), {
+        'retry-after': String(Math.max(Math.ceil(resetsInMs / 1000), 1)),
+      });
+    };
   },
 };
 
-function parseHit(reply: unknown): { count: number; ttlMs: number } {
+function parseHit(reply: unknown): [number, number] {
   const [count, ttlMs] = Array.isArray(reply) ? reply.map(Number) : [];
   if (count === undefined || ttlMs === undefined || Number.isNaN(count)) {
     throw new Error(`unexpected rate-limit reply ${JSON.stringify(reply)}`);
   }
-  return { count, ttlMs };
+  return [count, ttlMs];
 }

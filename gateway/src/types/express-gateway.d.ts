@@ -27,7 +27,12 @@ declare module 'express-gateway/lib/db' {
      * not its text), and as EVAL once should Redis answer NOSCRIPT.
      */
     defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
+    /** Commands queued and sent in one write; the defined commands are methods of it too. */
+    pipeline(): EgPipeline;
     quit(): Promise<string>;
+  }
+  interface EgPipeline {
+    exec(): Promise<Array<[Error | null, unknown]> | null>;
   }
   const db: EgRedis;
   export = db;
