@@ -132,3 +132,37 @@ describe('outbox under faults', () => {
     expect(copies - distinct).toBe(100);
   });
 });
+
+describe('an idle relay', () => {
+  it('looks for leftovers with one plain statement, opens no transaction while none wait, and still relays a row a crash left', async () => {
+    const db = pgSqlClient(pool);
+    let transactions = 0;
+    let looks = 0;
+    const counting: TransactionalSqlClient = {
+      ...db,
+      $queryRawUnsafe: (query, ...values) => {
+        if (query.startsWith('SELECT 1 AS "one" FROM "outbox"')) looks += 1;
+        return db.$queryRawUnsafe(query, ...values);
+      },
+      $transaction: (fn, options) => {
+        transactions += 1;
+        return db.$transaction(fn, options);
+      },
+    };
+    const relay = new OutboxRelay({ db: counting, bus, logger, pollMs: 20 });
+    relay.start();
+    try {
+      await expect.poll(() => looks, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+      // The start's own drain (a poke) is the one transaction; ten timer passes opened none.
+      expect(transactions).toBeLessThanOrEqual(1);
+
+      // A row committed by a process that died before poking its relay: the timer finds it.
+      const user = testUserSnapshot(randomUUID());
+      await new Outbox(bus.namespace).enqueue(db, 'user.updated.v1', user);
+      await expect.poll(async () => (await publishedIds()).includes(user.id), { timeout: 10_000 }).toBe(true);
+      expect(transactions).toBeGreaterThanOrEqual(2);
+    } finally {
+      await relay.stop();
+    }
+  });
+});

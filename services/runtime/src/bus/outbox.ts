@@ -74,7 +74,7 @@ export class OutboxRelay {
 
   constructor(private readonly options: RelayOptions) {
     this.batchSize = options.batchSize ?? 100;
-    this.poller = new Poller(() => this.drain(), { pollMs: options.pollMs ?? 1000, logger: options.logger, failure: 'outbox relay failed; will retry' });
+    this.poller = new Poller(({ poked }) => (poked ? this.drain() : this.drainLeftovers()), { pollMs: options.pollMs ?? 1000, logger: options.logger, failure: 'outbox relay failed; will retry' });
   }
 
   start(): void {
@@ -99,6 +99,18 @@ export class OutboxRelay {
     const run = this.draining.then(() => this.drainNow());
     this.draining = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The timer's pass: almost always nothing waits (commits poke the relay),
+   * so one plain statement looks first, and only rows found open the locked
+   * transaction. An idle service's relay was a BEGIN, a SELECT … FOR UPDATE
+   * and a COMMIT every second in every process (issue 41: an idle stack is
+   * not idle).
+   */
+  private async drainLeftovers(): Promise<number> {
+    const waiting = await this.options.db.$queryRawUnsafe<Array<{ one: number }>>('SELECT 1 AS "one" FROM "outbox" WHERE "published_at" IS NULL LIMIT 1');
+    return waiting.length > 0 ? this.drain() : 0;
   }
 
   private async drainNow(): Promise<number> {

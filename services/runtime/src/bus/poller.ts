@@ -13,7 +13,8 @@ export class Poller {
   private stopped = true;
 
   constructor(
-    private readonly pass: () => Promise<unknown>,
+    /** `poked`: asked for after a commit (work is known to wait), not the timer's look for leftovers. */
+    private readonly pass: (run: { poked: boolean }) => Promise<unknown>,
     private readonly options: { pollMs: number; logger: Logger; failure: string },
   ) {}
 
@@ -23,13 +24,17 @@ export class Poller {
   }
 
   poke(): void {
+    this.run(true);
+  }
+
+  private run(poked: boolean): void {
     if (this.stopped) return;
     if (this.running) {
       this.again = true;
       return;
     }
     clearTimeout(this.timer);
-    this.running = this.pass()
+    this.running = this.pass({ poked })
       .then(() => undefined)
       .catch((err: unknown) => this.options.logger.error({ err }, this.options.failure))
       .finally(() => {
@@ -39,7 +44,7 @@ export class Poller {
           this.again = false;
           this.poke();
         } else {
-          this.timer = setTimeout(() => this.poke(), this.options.pollMs);
+          this.timer = setTimeout(() => this.run(false), this.options.pollMs);
           this.timer.unref();
         }
       });
