@@ -218,6 +218,8 @@ export const sessionComment = z.object({
   userId: uuid,
   content: z.string(),
   createdAt: z.string(),
+  /** When its author last edited it (PATCH /api/sessions/{id}/comments/{commentId}); null while never edited. */
+  editedAt: z.string().nullable(),
   user: sessionPerson,
 });
 export type SessionComment = z.infer<typeof sessionComment>;

@@ -170,6 +170,24 @@ describe('feed between friends', () => {
     await typo.waitFor({ state: 'detached' });
     await card.getByText('1 comment', { exact: true }).waitFor();
 
+    // He edits his comment (issue 40): Escape keeps the old text, Save sends the new one, which reads '(edited)'.
+    const his = card.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true });
+    expect(await his.getByText('(edited)', { exact: true }).count()).toBe(0);
+    await his.getByRole('button', { name: 'Edit comment', exact: true }).click();
+    const editBox = his.getByRole('textbox', { name: 'Edit your comment', exact: true });
+    expect(await editBox.inputValue()).toBe('Cheers to that!');
+    await editBox.fill('Changed my mind');
+    await editBox.press('Escape');
+    await his.getByText('Cheers to that!', { exact: true }).waitFor();
+    await his.getByRole('button', { name: 'Edit comment', exact: true }).click();
+    await editBox.fill('Cheers to that, Alice!');
+    const patch = b.waitForResponse((res) => res.request().method() === 'PATCH' && new URL(res.url()).pathname.includes('/comments/'));
+    await his.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await patch).status()).toBe(200);
+    await his.getByText('Cheers to that, Alice!', { exact: true }).waitFor();
+    await his.getByText('(edited)', { exact: true }).waitFor();
+    await card.getByText('1 comment', { exact: true }).waitFor();
+
     // Alice reloads: one like (Bob's avatar), one beer reaction that is not hers, Bob's comment.
     await a.reload();
     await mine.getByText('1 like', { exact: true }).waitFor();
@@ -179,7 +197,12 @@ describe('feed between friends', () => {
     const comments = mine.getByRole('button', { name: 'Comments', exact: true });
     expect(await comments.getAttribute('aria-expanded')).toBe('false');
     await comments.click();
-    await mine.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true }).getByText('Cheers to that!', { exact: true }).waitFor();
+    const bobs = mine.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true });
+    await bobs.getByText('Cheers to that, Alice!', { exact: true }).waitFor();
+    await bobs.getByText('(edited)', { exact: true }).waitFor();
+    // Hers to delete (her session), not to edit (his words).
+    await bobs.getByRole('button', { name: 'Delete comment', exact: true }).waitFor();
+    expect(await bobs.getByRole('button', { name: 'Edit comment', exact: true }).count()).toBe(0);
     await comments.click();
     expect(await mine.getByRole('region', { name: 'Comments', exact: true }).count()).toBe(0);
 
