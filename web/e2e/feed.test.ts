@@ -375,9 +375,30 @@ describe('the Log dialog pickers', () => {
     await music.fill('Rihanna');
     await results.getByRole('button', { name: /Cheers \(Drink to That\)/ }).click();
 
+    // A song that is not built in, typed by hand (issue 40, item 10): both parts required; Enter adds it, never logs the session.
+    await dialog.getByRole('button', { name: 'Remove track', exact: true }).click();
+    await music.fill('Whiskey');
+    await dialog.getByRole('button', { name: 'Type a song instead', exact: true }).click();
+    const songTitle = dialog.getByLabel('Song title', { exact: true });
+    expect(await songTitle.inputValue()).toBe('Whiskey');
+    await songTitle.fill('Whiskey in the Jar');
+    await dialog.getByRole('button', { name: 'Add song', exact: true }).click();
+    await dialog.getByRole('alert').getByText('Artist is required', { exact: true }).waitFor();
+    expect(await dialog.getByLabel('Artist', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel('Artist', { exact: true }).fill('  Thin Lizzy ');
+    await dialog.getByLabel('Artist', { exact: true }).press('Enter');
+    const chosen = dialog.getByRole('group', { name: 'Music', exact: true });
+    await chosen.getByText('Whiskey in the Jar', { exact: true }).waitFor();
+    await chosen.getByText('Thin Lizzy', { exact: true }).waitFor();
+    await dialog.waitFor(); // Enter did not log it
+
     await dialog.getByLabel('Title', { exact: true }).fill('Pub quiz night');
     await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
     await expectToast(page, 'Beer session logged successfully!');
+    // On the card like the built-in ones: the name, and the artist alone (no album, no length known).
+    const cardMusic = sessionCard(page, 'Pub quiz night').getByLabel('Music', { exact: true });
+    await cardMusic.getByText('Whiskey in the Jar', { exact: true }).waitFor();
+    expect(await cardMusic.locator('.track-line__details').textContent()).toBe('Thin Lizzy');
 
     const [logged] = (await expectApi(stack.baseUrl, gina.token, 'GET', '/api/me/sessions')) as FeedSession[];
     expect(logged).toMatchObject({
@@ -386,7 +407,7 @@ describe('the Log dialog pickers', () => {
       beerCount: 1,
       duration: 60,
       beerTypes: ['IPA', 'Gose'],
-      musicTrack: { name: 'Cheers (Drink to That)', artist: 'Rihanna', service: 'manual' },
+      musicTrack: { name: 'Whiskey in the Jar', artist: 'Thin Lizzy', album: null, duration: 0, service: 'manual' },
     });
     expect(logged?.latitude).toMatch(/^-?\d+\.\d+$/);
     expect(logged?.longitude).toMatch(/^-?\d+\.\d+$/);
