@@ -274,6 +274,7 @@ const jpeg = () => sharp({ create: { width: 48, height: 32, channels: 3, backgro
  */
 const BODIES: Record<string, Body> = {
   'POST /api/sessions/:id/comments': { json: { content: 'B was here' } },
+  'PATCH /api/sessions/:id/comments/:commentId': { json: { content: 'B was here' } },
   'POST /api/sessions/:id/react': { json: { emoji: '🍺' } },
   'DELETE /api/sessions/:id/react': { json: { emoji: '🍺' } },
   'PUT /api/sessions/:id': {

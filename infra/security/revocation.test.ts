@@ -91,6 +91,7 @@ const INPUTS: Record<string, { query?: Record<string, string>; json?: unknown }>
   'POST /api/bars/:id/reviews': { json: { rating: 3, reviewText: 'revocation test' } },
   'POST /api/bars/:id/reviews/:reviewId/helpful': { json: { isHelpful: true } },
   'POST /api/sessions/:id/comments': { json: { content: 'revocation test' } },
+  'PATCH /api/sessions/:id/comments/:commentId': { json: { content: 'revocation test' } },
   'POST /api/sessions/:id/react': { json: { emoji: '🍺' } },
   'DELETE /api/sessions/:id/react': { json: { emoji: '🍺' } },
   'POST /api/friendships': { json: { friendId: randomUUID() } },

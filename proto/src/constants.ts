@@ -84,6 +84,8 @@ export const SESSION_DURATION_MAX = 24 * 60;
 export const BEER_TYPE_MAX = 50;
 export const BEER_TYPES_MAX = 20;
 export const COMMENT_MAX = 500;
+/** A music track's id, name, artist and album: at most this many characters each (a song typed by hand too). */
+export const MUSIC_TEXT_MAX = 200;
 export const REACTION_EMOJI_MAX = 10;
 export const SESSION_DEFAULTS = { beerCount: 1, duration: 60 } as const;
 /** Page size of the feed and of session lists. */

@@ -131,6 +131,8 @@ export const eventSchemas = {
   'session.liked.v1': interaction,
   'session.unliked.v1': interaction,
   'session.commented.v1': interaction.extend({ commentId: uuid, content: z.string() }),
+  /** userId, the comment's author, changed its content (the new text). */
+  'session.comment.edited.v1': interaction.extend({ commentId: uuid, content: z.string() }),
   /** userId (the comment's author or the session's owner) deleted a comment. */
   'session.comment.deleted.v1': interaction.extend({ commentId: uuid }),
   'session.reacted.v1': interaction.extend({ emoji: z.string() }),

@@ -7,6 +7,7 @@ import {
   FEED_PAGE_DEFAULT,
   FEED_PAGE_MAX,
   LIKES_PAGE_MAX,
+  MUSIC_TEXT_MAX,
   normaliseBeerTypes,
   REACTION_EMOJI_MAX,
   REACTION_EMOJIS,
@@ -27,11 +28,16 @@ import { pageCursor, pageLimit, pageOffset, uuid } from './common';
  * so the form schema parses text; the photos are the file parts `sessionPhoto`
  * (up to SESSION_PHOTOS_MAX, in the order shown).
  */
+/**
+ * A track: one of the web app's built-in ones, or a song typed by hand
+ * (`service: 'manual'`, issue 40: a title and an artist, no album, duration 0
+ * for unknown). Each text at most MUSIC_TEXT_MAX characters, after trimming.
+ */
 export const musicTrack = z.object({
-  id: z.string().trim().min(1).max(200),
-  name: z.string().trim().min(1).max(200),
-  artist: z.string().trim().min(1).max(200),
-  album: z.string().trim().max(200).nullish().transform((v) => v ?? null),
+  id: z.string().trim().min(1).max(MUSIC_TEXT_MAX),
+  name: z.string().trim().min(1).max(MUSIC_TEXT_MAX),
+  artist: z.string().trim().min(1).max(MUSIC_TEXT_MAX),
+  album: z.string().trim().max(MUSIC_TEXT_MAX).nullish().transform((v) => v ?? null),
   /** Seconds. */
   duration: z.number().int().min(0).max(24 * 3600),
   imageUrl: z.string().max(1000).nullish().transform((v) => v ?? null),
@@ -218,6 +224,8 @@ export const sessionComment = z.object({
   userId: uuid,
   content: z.string(),
   createdAt: z.string(),
+  /** When its author last edited it (PATCH /api/sessions/{id}/comments/{commentId}); null while never edited. */
+  editedAt: z.string().nullable(),
   user: sessionPerson,
 });
 export type SessionComment = z.infer<typeof sessionComment>;

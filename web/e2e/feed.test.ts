@@ -170,6 +170,24 @@ describe('feed between friends', () => {
     await typo.waitFor({ state: 'detached' });
     await card.getByText('1 comment', { exact: true }).waitFor();
 
+    // He edits his comment (issue 40): Escape keeps the old text, Save sends the new one, which reads '(edited)'.
+    const his = card.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true });
+    expect(await his.getByText('(edited)', { exact: true }).count()).toBe(0);
+    await his.getByRole('button', { name: 'Edit comment', exact: true }).click();
+    const editBox = his.getByRole('textbox', { name: 'Edit your comment', exact: true });
+    expect(await editBox.inputValue()).toBe('Cheers to that!');
+    await editBox.fill('Changed my mind');
+    await editBox.press('Escape');
+    await his.getByText('Cheers to that!', { exact: true }).waitFor();
+    await his.getByRole('button', { name: 'Edit comment', exact: true }).click();
+    await editBox.fill('Cheers to that, Alice!');
+    const patch = b.waitForResponse((res) => res.request().method() === 'PATCH' && new URL(res.url()).pathname.includes('/comments/'));
+    await his.getByRole('button', { name: 'Save', exact: true }).click();
+    expect((await patch).status()).toBe(200);
+    await his.getByText('Cheers to that, Alice!', { exact: true }).waitFor();
+    await his.getByText('(edited)', { exact: true }).waitFor();
+    await card.getByText('1 comment', { exact: true }).waitFor();
+
     // Alice reloads: one like (Bob's avatar), one beer reaction that is not hers, Bob's comment.
     await a.reload();
     await mine.getByText('1 like', { exact: true }).waitFor();
@@ -179,7 +197,12 @@ describe('feed between friends', () => {
     const comments = mine.getByRole('button', { name: 'Comments', exact: true });
     expect(await comments.getAttribute('aria-expanded')).toBe('false');
     await comments.click();
-    await mine.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true }).getByText('Cheers to that!', { exact: true }).waitFor();
+    const bobs = mine.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true });
+    await bobs.getByText('Cheers to that, Alice!', { exact: true }).waitFor();
+    await bobs.getByText('(edited)', { exact: true }).waitFor();
+    // Hers to delete (her session), not to edit (his words).
+    await bobs.getByRole('button', { name: 'Delete comment', exact: true }).waitFor();
+    expect(await bobs.getByRole('button', { name: 'Edit comment', exact: true }).count()).toBe(0);
     await comments.click();
     expect(await mine.getByRole('region', { name: 'Comments', exact: true }).count()).toBe(0);
 
@@ -352,9 +375,30 @@ describe('the Log dialog pickers', () => {
     await music.fill('Rihanna');
     await results.getByRole('button', { name: /Cheers \(Drink to That\)/ }).click();
 
+    // A song that is not built in, typed by hand (issue 40, item 10): both parts required; Enter adds it, never logs the session.
+    await dialog.getByRole('button', { name: 'Remove track', exact: true }).click();
+    await music.fill('Whiskey');
+    await dialog.getByRole('button', { name: 'Type a song instead', exact: true }).click();
+    const songTitle = dialog.getByLabel('Song title', { exact: true });
+    expect(await songTitle.inputValue()).toBe('Whiskey');
+    await songTitle.fill('Whiskey in the Jar');
+    await dialog.getByRole('button', { name: 'Add song', exact: true }).click();
+    await dialog.getByRole('alert').getByText('Artist is required', { exact: true }).waitFor();
+    expect(await dialog.getByLabel('Artist', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel('Artist', { exact: true }).fill('  Thin Lizzy ');
+    await dialog.getByLabel('Artist', { exact: true }).press('Enter');
+    const chosen = dialog.getByRole('group', { name: 'Music', exact: true });
+    await chosen.getByText('Whiskey in the Jar', { exact: true }).waitFor();
+    await chosen.getByText('Thin Lizzy', { exact: true }).waitFor();
+    await dialog.waitFor(); // Enter did not log it
+
     await dialog.getByLabel('Title', { exact: true }).fill('Pub quiz night');
     await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
     await expectToast(page, 'Beer session logged successfully!');
+    // On the card like the built-in ones: the name, and the artist alone (no album, no length known).
+    const cardMusic = sessionCard(page, 'Pub quiz night').getByLabel('Music', { exact: true });
+    await cardMusic.getByText('Whiskey in the Jar', { exact: true }).waitFor();
+    expect(await cardMusic.locator('.track-line__details').textContent()).toBe('Thin Lizzy');
 
     const [logged] = (await expectApi(stack.baseUrl, gina.token, 'GET', '/api/me/sessions')) as FeedSession[];
     expect(logged).toMatchObject({
@@ -363,7 +407,7 @@ describe('the Log dialog pickers', () => {
       beerCount: 1,
       duration: 60,
       beerTypes: ['IPA', 'Gose'],
-      musicTrack: { name: 'Cheers (Drink to That)', artist: 'Rihanna', service: 'manual' },
+      musicTrack: { name: 'Whiskey in the Jar', artist: 'Thin Lizzy', album: null, duration: 0, service: 'manual' },
     });
     expect(logged?.latitude).toMatch(/^-?\d+\.\d+$/);
     expect(logged?.longitude).toMatch(/^-?\d+\.\d+$/);

@@ -1,9 +1,10 @@
-import { PHOTO_PICKER_MAX, type Album, type Photo } from '@hoptrack/proto';
+import { PHOTO_PICKER_MAX, SESSION_PHOTOS_MAX, type Album, type Photo } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   dismissToast,
   expectApi,
+  expectFieldError,
   expectToast,
   logSessionViaApi,
   registerUser,
@@ -13,6 +14,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage } from './images';
+import { NOT_A_SUPPORTED_IMAGE } from '../src/lib/imageCheck';
 import { expectNoSidewaysScroll } from './layout';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
@@ -158,7 +160,7 @@ describe('photos', () => {
     expect(await expectApi(stack.baseUrl, alice.token, 'GET', '/api/albums')).toEqual([]);
   });
 
-  it(`keeps the last ${PHOTO_PICKER_MAX} images in the picker and toasts a refused upload`, async () => {
+  it(`keeps the last ${PHOTO_PICKER_MAX} images in the picker and says a refused upload at the field`, async () => {
     const bob = await registerUser(stack.baseUrl, 'bob');
     const album = await createAlbumViaApi(bob, 'Pub crawl');
     const page = await stack.openAs(bob, `/photos?album=${album.id}`);
@@ -198,17 +200,65 @@ describe('photos', () => {
         await route.fulfill({ status: 502, body: '' });
       }
     });
+    // At the field, not in a toast over the button (issue 40, item 13).
     await add.getByRole('button', { name: 'Upload', exact: true }).click();
-    await expectToast(page, 'Error', 'Not an image: first-4.png');
-    await dismissToast(page);
+    await expectFieldError(add, 'Select Photos', 'Not an image: first-4.png');
+    expect(await page.getByText('Not an image: first-4.png').count()).toBe(1); // the field's words, no toast beside them
     await add.getByRole('button', { name: 'Upload', exact: true }).click();
-    await expectToast(page, 'Error', 'Failed to upload photos. Please try again.');
+    await expectFieldError(add, 'Select Photos', 'Failed to upload photos. Please try again.');
     // A 502 is tried again three times (issue 38), with the same Idempotency-Key: one action, one key; a new click, a new key.
     expect(uploads).toEqual([9, 9, 9, 9, 9]);
     expect(keys.every((key) => /^[0-9a-f]{32}$/.test(key))).toBe(true);
     expect(new Set(keys.slice(1)).size).toBe(1);
     expect(keys[1]).not.toBe(keys[0]);
     await expect.poll(() => previews.getByRole('img').count()).toBe(9);
+  });
+
+  it('refuses a text file renamed .png at the field of every picker: no preview, nothing to upload (issue 40)', async () => {
+    const ivy = await registerUser(stack.baseUrl, 'ivy');
+    const album = await createAlbumViaApi(ivy, 'Bad files');
+    const fake = { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('just some text, renamed to .png') };
+    const uploads: string[] = [];
+    const page = await stack.openAs(ivy, `/photos?album=${album.id}`);
+    page.on('request', (request) => {
+      if (request.method() !== 'GET') uploads.push(`${request.method()} ${new URL(request.url()).pathname}`);
+    });
+
+    // The album's picker: the reason at the field, no preview, Upload off; a real image clears it.
+    await page.getByRole('button', { name: 'Add Photos', exact: true }).click();
+    const add = page.getByRole('dialog', { name: 'Add Photos' });
+    const picker = add.getByLabel('Select Photos', { exact: true });
+    await picker.setInputFiles(fake);
+    await expectFieldError(add, 'Select Photos', NOT_A_SUPPORTED_IMAGE);
+    expect(await add.getByRole('list', { name: 'Selected photos', exact: true }).count()).toBe(0);
+    expect(await add.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
+    await picker.setInputFiles([fake, await image('real.png', '#b45309')]);
+    await expectFieldError(add, 'Select Photos', `${NOT_A_SUPPORTED_IMAGE}: fake.png`);
+    await add.getByRole('list', { name: 'Selected photos', exact: true }).getByRole('img', { name: 'real.png', exact: true }).waitFor();
+    expect(await add.getByRole('img', { name: 'fake.png' }).count()).toBe(0);
+    await add.getByRole('button', { name: 'Remove real.png', exact: true }).click();
+    expect(await picker.getAttribute('aria-invalid')).toBeNull();
+    await add.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+    // The profile picture's: the same words at the field, the avatar kept, Upload off.
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Change picture', exact: true }).click();
+    const picture = page.getByRole('dialog', { name: 'Change profile picture' });
+    await picture.getByLabel('Select Photo', { exact: true }).setInputFiles(fake);
+    await expectFieldError(picture, 'Select Photo', NOT_A_SUPPORTED_IMAGE);
+    expect(await picture.getByRole('img', { name: 'Preview of the selected photo' }).count()).toBe(0);
+    expect(await picture.getByRole('button', { name: 'Upload', exact: true }).isDisabled()).toBe(true);
+    await picture.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+    // The session form's: no preview, the count stays at 0.
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Log Session', exact: true }).first().click();
+    const log = page.getByRole('dialog', { name: 'Log Beer Session', exact: true });
+    await log.getByLabel('Select Photo', { exact: true }).setInputFiles(fake);
+    await expectFieldError(log, 'Select Photo', NOT_A_SUPPORTED_IMAGE);
+    expect(await log.getByRole('list', { name: 'Session photos', exact: true }).count()).toBe(0);
+    await log.getByText(`0 of ${SESSION_PHOTOS_MAX}`, { exact: true }).waitFor();
+    expect(uploads).toEqual([]);
   });
 
   it('shows processing and failed photos, polling only while one is processing', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   dismissToast,
   expectApi,
+  expectFieldError,
   expectToast,
   logSessionViaApi,
   makeFriends,
@@ -372,10 +373,19 @@ describe('change profile picture', () => {
     const dialog = await openPictureDialog(page);
     const calls = recordPictureCalls(page);
 
-    // Claims to be a PNG; the media service decodes it and says no.
-    await dialog.getByLabel('Select Photo').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('plain text') });
+    // A real PNG the media service refuses (answered at the network edge: the browser now refuses what media would, issue 40).
+    await page.route(
+      (url) => url.pathname.startsWith('/api/media/uploads/'),
+      (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'File is not a supported image (JPEG, PNG, WebP, GIF or AVIF)' }) })
+          : route.fallback(),
+    );
+    await dialog.getByLabel('Select Photo').setInputFiles({ name: 'pint.png', mimeType: 'image/png', buffer: await drawPng(page, 64, 64) });
     await uploadButton(dialog).click();
     await expectToast(page, 'Upload failed', 'Failed to update your profile picture. Please try again.');
+    // The server's reason stands at the field too.
+    await expectFieldError(dialog, 'Select Photo', 'File is not a supported image (JPEG, PNG, WebP, GIF or AVIF)');
 
     await dialog.waitFor();
     expect(await uploadButton(dialog).isEnabled()).toBe(true);

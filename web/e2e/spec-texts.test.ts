@@ -506,10 +506,11 @@ const AREAS: readonly Area[] = [
       spec: '8 Toasts: Profile picture (thrown errors)',
       where: { kind: 'caught', toast: { title: 'Upload failed', description: 'Failed to update your profile picture. Please try again.' } },
       title: 'Failed to upload file',
-      trigger: async ({ page, calls }) => {
-        // Claims to be a PNG: the media service decodes the bytes and refuses them.
-        await choosePicture(page, { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('plain text') });
+      trigger: async ({ page, png, calls }) => {
+        // The bytes' PUT fails (a text renamed .png never gets that far: the browser refuses it, issue 40).
+        await choosePicture(page, png);
         calls.length = 0;
+        await failNextCall(page, 'PUT', /^\/api\/media\/uploads\//);
         await pictureDialog(page).getByRole('button', { name: 'Upload', exact: true }).click();
       },
       afterwards: async ({ calls }) => {

@@ -143,6 +143,14 @@ export const sessionsApi = defineRoutes('sessions', {
     body: commentBody,
     responses: { 201: sessionComment },
   },
+  editComment: {
+    method: 'PATCH',
+    path: '/api/sessions/:id/comments/:commentId',
+    summary: "Edit a comment (its author only); it carries editedAt from then on",
+    params: sessionCommentParams,
+    body: commentBody,
+    responses: { 200: sessionComment },
+  },
   deleteComment: {
     method: 'DELETE',
     path: '/api/sessions/:id/comments/:commentId',

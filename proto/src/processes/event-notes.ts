@@ -38,6 +38,7 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
   'session.liked.v1': 'a like is added (only a real change: liking twice publishes once)',
   'session.unliked.v1': 'a like is taken back',
   'session.commented.v1': 'a comment is added',
+  'session.comment.edited.v1': 'a comment\'s author changes its text (only the session\'s card read model follows it: no other service keeps comment text)',
   'session.comment.deleted.v1': 'a comment is deleted (by its author or the session\'s owner, `userId`)',
   'session.reacted.v1': 'a reaction is added',
   'session.unreacted.v1': 'a reaction is taken back',

@@ -73,8 +73,8 @@ export const PROCESS_CONTRACTS = defineProcesses({
   sessions: {
     service: 'sessions',
     role: 'beer sessions, likes, comments, reactions; the feed',
-    publishes: [...SESSION_CHANGES, ...SESSION_INTERACTIONS, ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
-    consumes: [...PEOPLE, ...GRAPH, 'session.updated.v1', 'session.deleted.v1', ...SESSION_INTERACTIONS, ...ERASES.consumes, ...EXPORTS.consumes],
+    publishes: [...SESSION_CHANGES, ...SESSION_INTERACTIONS, 'session.comment.edited.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
+    consumes: [...PEOPLE, ...GRAPH, 'session.updated.v1', 'session.deleted.v1', ...SESSION_INTERACTIONS, 'session.comment.edited.v1', ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
   'sessions-fanout': {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REACTION_EMOJIS, type FeedSession, type LikeResponse, type ReactionSummary, type SessionComment, type SessionLike } from '@hoptrack/proto';
+import { readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, ok } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
@@ -120,6 +121,43 @@ describe('comments', () => {
     const { id: otherSession } = await t.logSession(other);
     expectError(await other.delete(`/api/sessions/${otherSession}/comments/${c3.id}`), 404);
     expect(await t.prisma.comment.count({ where: { id: c3.id } })).toBe(1);
+  });
+
+  it('may be edited by their author only: the new text, editedAt, in the list and on the card; same rules as a new one', async () => {
+    const [author, a, other] = [await t.user(), await t.user(), await t.user()];
+    const { id } = await t.logSession(author);
+    const mine = ok<SessionComment>(await a.post(`/api/sessions/${id}/comments`, { content: 'frist' }), 201);
+    expect(mine.editedAt).toBeNull();
+    expect((await card(other, id)).comments[0]).toMatchObject({ content: 'frist', editedAt: null });
+    const url = `/api/sessions/${id}/comments/${mine.id}`;
+
+    // Bad bodies name the field and change nothing.
+    expectError(await a.patch(url, { content: '' }), 400, { field: 'content' });
+    expectError(await a.patch(url, { content: ' \n ' }), 400, { field: 'content' });
+    expectError(await a.patch(url, { content: 'x'.repeat(501) }), 400, { field: 'content' });
+    expectError(await a.patch(url, {}), 400, { field: 'content' });
+    expectError(await a.patch(`/api/sessions/${id}/comments/nope`, { content: 'x' }), 400, { field: 'commentId' });
+    // Nobody else's words: not the session's owner, not a stranger.
+    expectError(await author.patch(url, { content: 'owner was here' }), 403);
+    expectError(await other.patch(url, { content: 'other was here' }), 403);
+    // Unknown comment, unknown session, a comment under another session.
+    expectError(await a.patch(`/api/sessions/${id}/comments/${randomUUID()}`, { content: 'x' }), 404);
+    expectError(await a.patch(`/api/sessions/${randomUUID()}/comments/${mine.id}`, { content: 'x' }), 404);
+    const { id: elsewhere } = await t.logSession(other);
+    expectError(await a.patch(`/api/sessions/${elsewhere}/comments/${mine.id}`, { content: 'x' }), 404);
+    expect(await t.prisma.comment.findUnique({ where: { id: mine.id } })).toMatchObject({ content: 'frist', editedAt: null });
+
+    const edited = ok<SessionComment>(await a.patch(url, { content: '  first  ' }));
+    expect(edited).toMatchObject({ id: mine.id, userId: a.id, content: 'first', createdAt: mine.createdAt, user: { id: a.id } });
+    expect(Date.parse(edited.editedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(mine.createdAt));
+    expect(ok<SessionComment[]>(await other.get(`/api/sessions/${id}/comments`))).toEqual([{ ...edited }]);
+    // The card read model dropped the stale card.
+    expect((await card(other, id)).comments[0]).toMatchObject({ id: mine.id, content: 'first', editedAt: edited.editedAt });
+    ok(await a.patch(url, { content: 'x'.repeat(500) }));
+    // The edit's event, for the card read model's safety net.
+    await t.settle();
+    const events = await readEvents(t.bus, 'SESSIONS', 'session.comment.edited.v1');
+    expect(events.map((e) => e.data)).toContainEqual({ sessionId: id, ownerId: author.id, userId: a.id, commentId: mine.id, content: 'first' });
   });
 });
 

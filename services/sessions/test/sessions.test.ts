@@ -11,6 +11,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const track = { id: 't1', name: 'Song', artist: 'Band', album: null, duration: 200, imageUrl: null, service: 'manual', externalUrl: null };
+/** A song typed by hand in the web app (issue 40): a title and an artist, nothing else known. */
+const typedSong = { id: 'typed-abc', name: 'Whiskey in the Jar', artist: 'Thin Lizzy', album: null, duration: 0, imageUrl: null, service: 'manual', externalUrl: null };
 const eventsOf = async (sessionId: string) =>
   (await t.sessionEvents()).filter((e) => (e.data as { sessionId?: string }).sessionId === sessionId).map((e) => ({ type: e.type, data: e.data }));
 const rowCount = () => t.prisma.beerSession.count();
@@ -86,6 +88,14 @@ describe('logging a session', () => {
     expect(ok<FeedSession>(await author.get(`/api/sessions/${created.id}`))).toMatchObject({ beerTypes: ['IPA', 'Sour'], musicTrack: track, avgAbv: '5.5' });
   });
 
+  it('stores a song typed by hand (service manual), trimmed, at the limits', async () => {
+    const author = await t.user();
+    const song = { ...typedSong, name: `  ${'n'.repeat(200)}  `, artist: ' Thin Lizzy ' };
+    const created = ok<FeedSession>(await author.form('POST', '/api/sessions', { title: 'Typed', musicTrack: JSON.stringify(song) }), 201);
+    expect(created.musicTrack).toEqual({ ...typedSong, name: 'n'.repeat(200), artist: 'Thin Lizzy' });
+    expect(ok<FeedSession>(await author.get(`/api/sessions/${created.id}`)).musicTrack).toEqual(created.musicTrack);
+  });
+
   it('publishes the stored (normalised) beer types, the location and hasMusic in session.created.v1', async () => {
     const author = await t.user();
     const created = ok<FeedSession>(
@@ -117,6 +127,11 @@ describe('logging a session', () => {
       ['beerTypes not strings', { beerTypes: '["IPA", 5]' }, 'beerTypes'],
       ['musicTrack malformed JSON', { musicTrack: '{"id":' }, 'musicTrack'],
       ['musicTrack missing fields', { musicTrack: JSON.stringify({ id: 't1', name: 'Song' }) }, 'musicTrack'],
+      ['a typed song without a title', { musicTrack: JSON.stringify({ ...typedSong, name: '   ' }) }, 'musicTrack'],
+      ['a typed song without an artist', { musicTrack: JSON.stringify({ ...typedSong, artist: '' }) }, 'musicTrack'],
+      ['a typed song title over 200 characters', { musicTrack: JSON.stringify({ ...typedSong, name: 'x'.repeat(201) }) }, 'musicTrack'],
+      ['a typed song artist over 200 characters', { musicTrack: JSON.stringify({ ...typedSong, artist: 'x'.repeat(201) }) }, 'musicTrack'],
+      ['a track of an unknown service', { musicTrack: JSON.stringify({ ...typedSong, service: 'tidal' }) }, 'musicTrack'],
       ['avgAbv strong', { avgAbv: 'strong' }, 'avgAbv'],
       ['latitude 91', { latitude: '91' }, 'latitude'],
       ['longitude -181', { longitude: '-181' }, 'longitude'],

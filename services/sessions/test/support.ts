@@ -30,6 +30,7 @@ export interface Client {
   get(url: string): Promise<LightMyRequestResponse>;
   post(url: string, body?: object): Promise<LightMyRequestResponse>;
   delete(url: string, body?: object): Promise<LightMyRequestResponse>;
+  patch(url: string, body?: object): Promise<LightMyRequestResponse>;
   /** POST or PUT a multipart session form, as the browser sends it. */
   form(method: 'POST' | 'PUT', url: string, fields: FormFields, photo?: Photo | Photo[]): Promise<LightMyRequestResponse>;
 }
@@ -150,13 +151,14 @@ export async function startTestSessions(overrides: Record<string, string> = {}, 
 
   const as = async (id: string): Promise<Client> => {
     const authorization = `Bearer ${await tokens.sign({ userId: id, tokenVersion: 0 })}`;
-    const json = (method: 'POST' | 'DELETE') => (url: string, body?: object) =>
+    const json = (method: 'POST' | 'DELETE' | 'PATCH') => (url: string, body?: object) =>
       built.app.inject({ method, url, headers: { authorization }, ...(body ? { payload: body } : {}) });
     return {
       id,
       get: (url) => built.app.inject({ method: 'GET', url, headers: { authorization } }),
       post: json('POST'),
       delete: json('DELETE'),
+      patch: json('PATCH'),
       form: (method, url, fields, photo) => {
         const body = multipartBody(fields, photo);
         return built.app.inject({ method, url, headers: { authorization, ...body.headers }, payload: body.payload });

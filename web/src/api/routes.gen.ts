@@ -95,6 +95,7 @@ export const sessions = {
   likes: { method: 'GET', path: '/api/sessions/:id/likes' },
   comments: { method: 'GET', path: '/api/sessions/:id/comments' },
   comment: { method: 'POST', path: '/api/sessions/:id/comments' },
+  editComment: { method: 'PATCH', path: '/api/sessions/:id/comments/:commentId' },
   deleteComment: { method: 'DELETE', path: '/api/sessions/:id/comments/:commentId' },
   reactions: { method: 'GET', path: '/api/sessions/:id/reactions' },
   react: { method: 'POST', path: '/api/sessions/:id/react' },

@@ -9,6 +9,8 @@ interface FilePickerButtonProps {
   multiple?: boolean;
   accept?: string;
   disabled?: boolean;
+  /** Why the last pick (or its upload) was refused: shown under the button, announced, and describing the input. */
+  error?: string;
 }
 
 /**
@@ -16,21 +18,29 @@ interface FilePickerButtonProps {
  * in the accessibility tree (and in tests' `getByLabel`), the label shows focus
  * and the disabled state.
  */
-export function FilePickerButton({ label, onPick, multiple = false, accept = 'image/*', disabled }: FilePickerButtonProps) {
+export function FilePickerButton({ label, onPick, multiple = false, accept = 'image/*', disabled, error }: FilePickerButtonProps) {
   const inputId = useId();
+  const errorId = useId();
   const change = (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
     const files = Array.from(input.files ?? []);
     input.value = '';
     if (files.length > 0) onPick(files);
   };
+  // A refused pick marks the input and points it at the reason.
+  const refused = error ? { 'aria-invalid': true, 'aria-describedby': errorId } : {};
   return (
     <span className="file-picker">
-      <input id={inputId} className="visually-hidden" type="file" accept={accept} multiple={multiple} onChange={change} disabled={disabled} />
+      <input id={inputId} className="visually-hidden" type="file" accept={accept} multiple={multiple} onChange={change} disabled={disabled} {...refused} />
       <label htmlFor={inputId} className="button button--secondary">
         <CameraIcon width={18} height={18} />
         <span>{label}</span>
       </label>
+      {error && (
+        <span id={errorId} className="field__error file-picker__error" role="alert">
+          {error}
+        </span>
+      )}
     </span>
   );
 }

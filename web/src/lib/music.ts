@@ -1,4 +1,5 @@
 import type { MusicTrack } from '@hoptrack/proto';
+import { MUSIC_TEXT_MAX } from '@hoptrack/proto/constants';
 
 /**
  * Music search is a local mock (spec section 7): 5 built-in tracks, answered
@@ -37,6 +38,29 @@ export function searchTracks(query: string, signal?: AbortSignal): Promise<Music
       reject(signal.reason);
     });
   });
+}
+
+/** Why typed text is not a song yet: the field at fault and the words it shows. */
+export interface ManualTrackProblem {
+  field: 'name' | 'artist';
+  message: string;
+}
+
+/**
+ * A song typed by hand (the spec's `service: 'manual'`): title and artist
+ * trimmed, both required, each at most MUSIC_TEXT_MAX characters, as the
+ * server's musicTrack schema has them; its length is unknown (0, shown as
+ * none). The problem instead when it is not a song.
+ */
+export function manualTrack(name: string, artist: string): MusicTrack | { problem: ManualTrackProblem } {
+  const [title, by] = [name.trim(), artist.trim()];
+  const refuse = (field: ManualTrackProblem['field'], message: string) => ({ problem: { field, message } });
+  if (!title) return refuse('name', 'Song title is required');
+  if (title.length > MUSIC_TEXT_MAX) return refuse('name', `Song title must be at most ${MUSIC_TEXT_MAX} characters`);
+  if (!by) return refuse('artist', 'Artist is required');
+  if (by.length > MUSIC_TEXT_MAX) return refuse('artist', `Artist must be at most ${MUSIC_TEXT_MAX} characters`);
+  const id = `typed-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+  return { id, name: title, artist: by, album: null, duration: 0, imageUrl: null, service: 'manual', externalUrl: null };
 }
 
 /** 3:05 from 185 seconds. */

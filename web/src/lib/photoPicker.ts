@@ -1,4 +1,5 @@
 import { PHOTO_MAX_BYTES, PHOTO_PICKER_MAX } from '@hoptrack/proto/constants';
+import { isSupportedImage, NOT_A_SUPPORTED_IMAGE } from './imageCheck';
 
 /** One image waiting in the add-photos dialog; `key` tells two picks of the same file apart. */
 export interface PickedImage {
@@ -38,4 +39,22 @@ export function pickImages(current: readonly PickedImage[], chosen: readonly Fil
     );
   }
   return { images: all.slice(dropped), notes };
+}
+
+/**
+ * A pick sorted by what its files really are (their bytes, decoded): the
+ * images to keep, and what the field says about the rest (undefined when
+ * none was refused). Files that do not even claim to be images are left to
+ * the caller's own type check.
+ */
+export async function checkPick(files: readonly File[]): Promise<{ files: File[]; error: string | undefined }> {
+  const verdicts = await Promise.all(files.map(async (file) => !file.type.startsWith('image/') || (await isSupportedImage(file))));
+  const refused = files.filter((_, i) => !verdicts[i]);
+  return { files: files.filter((_, i) => verdicts[i]), error: refusedText(refused, files.length) };
+}
+
+/** The field's words for files whose bytes are no image: the reason alone for a pick of one, with the names for more. */
+function refusedText(refused: readonly File[], picked: number): string | undefined {
+  if (refused.length === 0) return undefined;
+  return picked === 1 ? NOT_A_SUPPORTED_IMAGE : `${NOT_A_SUPPORTED_IMAGE}: ${refused.map((file) => file.name).join(', ')}`;
 }

@@ -131,6 +131,8 @@ export const sessionsApi = {
   /** A page of likers, newest first, at the server's default size. */
   likes: (id: string, cursor: string | undefined) => cursorPage(api.sessions.likes.withResponse({ params: { id }, query: { cursor } })),
   comment: (id: string, content: string) => api.sessions.comment({ params: { id }, body: { content } }),
+  /** One's own comment, new text (PATCH): the comment answered carries editedAt. */
+  editComment: (id: string, commentId: string, content: string) => api.sessions.editComment({ params: { id, commentId }, body: { content } }),
   deleteComment: (id: string, commentId: string) => api.sessions.deleteComment({ params: { id, commentId } }),
   react: (id: string, emoji: string) => api.sessions.react({ params: { id }, body: { emoji } }),
   unreact: (id: string, emoji: string) => api.sessions.unreact({ params: { id }, body: { emoji } }),

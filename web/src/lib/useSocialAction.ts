@@ -13,6 +13,8 @@ export interface SocialActionOptions<TVariables, TResult> {
   affects: readonly QueryKey[];
   /** The failure toast: `title` (default 'Error') and the server's message, else `fallback`. */
   failure: ActionFailure;
+  /** Where the failure's words go instead of a toast (a form's field, next to what was refused). */
+  showFailure?: (message: string) => void;
   onSuccess?: (result: TResult, variables: TVariables) => void;
 }
 
@@ -25,6 +27,7 @@ export function useSocialAction<TVariables, TResult>({
   mutationFn,
   affects,
   failure,
+  showFailure,
   onSuccess,
 }: SocialActionOptions<TVariables, TResult>) {
   const queryClient = useQueryClient();
@@ -34,7 +37,8 @@ export function useSocialAction<TVariables, TResult>({
     onSuccess,
     onError: (error) => {
       const { title = 'Error', fallback } = failure;
-      toast({ title, description: serverMessage(error, fallback), variant: 'destructive' });
+      if (showFailure) showFailure(serverMessage(error, fallback));
+      else toast({ title, description: serverMessage(error, fallback), variant: 'destructive' });
     },
     onSettled: () => Promise.all(affects.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });

@@ -48,7 +48,8 @@ export interface Card {
   likes: Array<{ id: string; userId: string }>;
   commentCount: number;
   /** The newest CARD_LIST, oldest first. */
-  comments: Array<{ id: string; userId: string; content: string; createdAt: string }>;
+  /** `editedAt` optional: cards cached before edits existed lack it (never edited, then). */
+  comments: Array<{ id: string; userId: string; content: string; createdAt: string; editedAt?: string | null }>;
   /** Per emoji, in the order of first use; users are the first CARD_LIST who chose it. */
   reactions: Array<{ emoji: string; count: number; userIds: string[] }>;
 }
@@ -89,7 +90,7 @@ export async function buildCards(db: Db, ids: readonly string[]): Promise<Map<st
       likeCount: Number(sessionLikes[0]?.n ?? 0),
       likes: sessionLikes.map((l) => ({ id: l.id, userId: l.user_id })),
       commentCount: Number(sessionComments[0]?.n ?? 0),
-      comments: sessionComments.map((c) => ({ id: c.id, userId: c.user_id, content: c.content, createdAt: c.created_at.toISOString() })),
+      comments: sessionComments.map((c) => ({ id: c.id, userId: c.user_id, content: c.content, createdAt: c.created_at.toISOString(), editedAt: c.edited_at?.toISOString() ?? null })),
       reactions: (reactionsOf.get(s.id) ?? []).map((r) => ({ emoji: r.emoji, count: Number(r.n), userIds: r.user_ids })),
     });
   }

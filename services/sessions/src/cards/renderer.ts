@@ -103,7 +103,7 @@ export class CardRenderer {
         commentCount: parts.commentCount,
         isLikedByCurrentUser: bits.liked.has(card.id),
         likes: parts.likes.map((l) => ({ id: l.id, userId: l.userId, user: person(l.userId) })),
-        comments: parts.comments.map((c) => ({ id: c.id, sessionId: card.id, userId: c.userId, content: c.content, createdAt: c.createdAt, user: person(c.userId) })),
+        comments: parts.comments.map((c) => ({ id: c.id, sessionId: card.id, userId: c.userId, content: c.content, createdAt: c.createdAt, editedAt: c.editedAt ?? null, user: person(c.userId) })),
         reactions: parts.reactions.map(
           (r): ReactionSummary => ({ emoji: r.emoji, count: r.count, users: r.userIds.map((id) => ({ id, displayName: person(id).displayName })) }),
         ),

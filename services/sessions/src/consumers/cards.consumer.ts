@@ -9,6 +9,7 @@ const CARD_CHANGES = [
   'session.liked.v1',
   'session.unliked.v1',
   'session.commented.v1',
+  'session.comment.edited.v1',
   'session.comment.deleted.v1',
   'session.reacted.v1',
   'session.unreacted.v1',

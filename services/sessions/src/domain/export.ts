@@ -63,7 +63,7 @@ export async function exportSessions(db: Db, userId: string): Promise<Omit<Expor
       createdAt: s.createdAt.toISOString(),
       updatedAt: s.updatedAt.toISOString(),
       likes: unblocked(s.likes).map((l) => ({ by: person(l.userId), at: l.createdAt.toISOString() })),
-      comments: unblocked(s.comments).map((c) => ({ id: c.id, by: person(c.userId), content: c.content, at: c.createdAt.toISOString() })),
+      comments: unblocked(s.comments).map((c) => ({ id: c.id, by: person(c.userId), content: c.content, at: c.createdAt.toISOString(), editedAt: c.editedAt?.toISOString() ?? null })),
       reactions: unblocked(s.reactions).map((r) => ({ by: person(r.userId), emoji: r.emoji, at: r.createdAt.toISOString() })),
     };
   });
@@ -73,7 +73,7 @@ export async function exportSessions(db: Db, userId: string): Promise<Omit<Expor
       sessions: exported,
       onOthersSessions: {
         likes: likesGiven.map((l) => ({ sessionId: l.sessionId, sessionOwner: person(l.session.userId), at: l.createdAt.toISOString() })),
-        comments: commentsGiven.map((c) => ({ id: c.id, sessionId: c.sessionId, sessionOwner: person(c.session.userId), content: c.content, at: c.createdAt.toISOString() })),
+        comments: commentsGiven.map((c) => ({ id: c.id, sessionId: c.sessionId, sessionOwner: person(c.session.userId), content: c.content, at: c.createdAt.toISOString(), editedAt: c.editedAt?.toISOString() ?? null })),
         reactions: reactionsGiven.map((r) => ({ sessionId: r.sessionId, sessionOwner: person(r.session.userId), emoji: r.emoji, at: r.createdAt.toISOString() })),
       },
     },

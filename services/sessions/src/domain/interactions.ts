@@ -95,7 +95,7 @@ export class Interactions {
     });
     if (!created) throw new Error('a comment write always answers its row');
     const user = await this.deps.people.get(userId);
-    return commentView({ id: created.id, user_id: userId, session_id: sessionId, content, created_at: created.createdAt }, personView(userId, user ?? undefined));
+    return commentView({ id: created.id, user_id: userId, session_id: sessionId, content, created_at: created.createdAt, edited_at: null }, personView(userId, user ?? undefined));
   }
 
   /** Oldest first; people blocked either way left out. */
@@ -104,6 +104,20 @@ export class Interactions {
     const rows = await interactionsRepository.listVisibleComments(this.prisma, viewerId, sessionId);
     const users = await this.deps.people.getMany(rows.map((r) => r.user_id));
     return rows.map((r) => commentView(r, personView(r.user_id, users.get(r.user_id))));
+  }
+
+  /** Only the comment's author may edit it (the session's owner may delete it, not put words in its author's mouth). */
+  async editComment(userId: string, sessionId: string, commentId: string, content: string, requestId?: string): Promise<SessionComment> {
+    const { userId: ownerId } = await assertCanSeeSession(this.prisma, userId, sessionId);
+    const comment = await interactionsRepository.findComment(this.prisma, sessionId, commentId);
+    if (!comment) throw notFound('Comment not found');
+    if (comment.userId !== userId) throw forbidden('You can only edit your own comments');
+    const edited = await this.change(sessionId, requestId, async (tx) => {
+      const row = await interactionsRepository.editComment(tx, sessionId, commentId, content);
+      return { event: row ? { type: 'session.comment.edited.v1', data: { sessionId, ownerId, userId, commentId, content } } : null, value: row };
+    });
+    if (!edited) throw notFound('Comment not found');
+    return commentView(edited, personView(userId, (await this.deps.people.get(userId)) ?? undefined));
   }
 
   /** The comment's author or the session's owner may delete it. */

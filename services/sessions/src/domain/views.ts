@@ -10,7 +10,7 @@ export function personView(id: string, user: Omit<CachedPerson, 'id' | 'tokenVer
 }
 
 export function commentView(c: CommentRow, user: SessionPerson): SessionComment {
-  return { id: c.id, sessionId: c.session_id, userId: c.user_id, content: c.content, createdAt: c.created_at.toISOString(), user };
+  return { id: c.id, sessionId: c.session_id, userId: c.user_id, content: c.content, createdAt: c.created_at.toISOString(), editedAt: c.edited_at?.toISOString() ?? null, user };
 }
 
 /** Reactions grouped by emoji, most used first (ties in the order of the reaction bar's first use). */

@@ -12,6 +12,7 @@ export interface CardListRow {
 export interface CardCommentRow extends CardListRow {
   content: string;
   created_at: Date;
+  edited_at: Date | null;
 }
 /** One emoji on a session: how many chose it and the first few who did. */
 export interface CardReactionRow {
@@ -74,8 +75,8 @@ export const cardsRepository = {
   newestComments(db: Db, sessionIds: string[], perSession: number): Promise<CardCommentRow[]> {
     return queryRows<CardCommentRow[]>(
       db,
-      sql`SELECT session_id, id, user_id, content, created_at, n FROM (
-         SELECT c.session_id, c.id, c.user_id, c.content, c.created_at,
+      sql`SELECT session_id, id, user_id, content, created_at, edited_at, n FROM (
+         SELECT c.session_id, c.id, c.user_id, c.content, c.created_at, c.edited_at,
                 row_number() OVER (PARTITION BY c.session_id ORDER BY c.created_at DESC, c.id DESC) AS rank,
                 count(*) OVER (PARTITION BY c.session_id) AS n
          FROM comments c WHERE c.session_id = ANY(${sessionIds}::uuid[])

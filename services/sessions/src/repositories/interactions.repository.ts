@@ -14,6 +14,7 @@ export interface CommentRow {
   session_id: string;
   content: string;
   created_at: Date;
+  edited_at: Date | null;
 }
 
 export interface ReactionRow {
@@ -84,6 +85,16 @@ export const interactionsRepository = {
     return db.comment.findFirst({ where: { id: commentId, sessionId } });
   },
 
+  /** Its new text and the edit's time (the database's clock, as created_at); null when it is gone. */
+  async editComment(db: Db, sessionId: string, commentId: string, content: string): Promise<CommentRow | null> {
+    const [row] = await queryRows<CommentRow[]>(
+      db,
+      sql`UPDATE comments SET content = ${content}, edited_at = now() WHERE id = ${uuid(commentId)} AND session_id = ${uuid(sessionId)}
+       RETURNING id, user_id, session_id, content, created_at, edited_at`,
+    );
+    return row ?? null;
+  },
+
   async deleteComment(db: Db, sessionId: string, commentId: string): Promise<boolean> {
     const { count } = await db.comment.deleteMany({ where: { id: commentId, sessionId } });
     return count > 0;
@@ -93,7 +104,7 @@ export const interactionsRepository = {
   listVisibleComments(db: Db, viewerId: string, sessionId: string): Promise<CommentRow[]> {
     return queryRows<CommentRow[]>(
       db,
-      sql`SELECT c.id, c.user_id, c.session_id, c.content, c.created_at FROM comments c
+      sql`SELECT c.id, c.user_id, c.session_id, c.content, c.created_at, c.edited_at FROM comments c
        WHERE ${visibleOn(viewerId, sessionId, 'c')} ORDER BY c.created_at, c.id`,
     );
   },

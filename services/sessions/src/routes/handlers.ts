@@ -76,6 +76,8 @@ export function sessionsHandlers(deps: SessionsHandlersDeps): Handlers<typeof se
     },
     comments: async (request) => interactions.comments(request.auth.userId, request.params.id),
     comment: async (request) => interactions.comment(request.auth.userId, request.params.id, request.body.content, request.id),
+    editComment: async (request) =>
+      interactions.editComment(request.auth.userId, request.params.id, request.params.commentId, request.body.content, request.id),
     deleteComment: async (request) => interactions.deleteComment(request.auth.userId, request.params.id, request.params.commentId, request.id),
     reactions: async (request) => interactions.reactions(request.auth.userId, request.params.id),
     react: async (request) => interactions.react(request.auth.userId, request.params.id, request.body.emoji, request.id),

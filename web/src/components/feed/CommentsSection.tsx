@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { FeedSession, SessionComment } from '@hoptrack/proto';
 import { COMMENT_MAX, COMMENTS_IN_CARD } from '@hoptrack/proto/constants';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useAuth } from '../../lib/auth';
 import { feedTime } from '../../lib/format';
 import { patchCachedSession, sessionCommentsKey, sessionCommentsQuery, sessionsApi } from '../../lib/sessionsApi';
@@ -84,16 +84,18 @@ export function CommentsSection({ session, id }: { session: CommentedSession; id
   );
 }
 
-/** One comment; its author and the session's owner may delete it. */
+/** One comment; its author may edit it, its author and the session's owner may delete it. */
 function CommentItem({ session, comment }: { session: CommentedSession; comment: SessionComment }) {
   const { user } = useAuth();
   const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
   const remove = useSessionAction({
     mutationFn: () => sessionsApi.deleteComment(session.id, comment.id),
     failure: 'Failed to delete comment',
     onSuccess: () =>
       storeComments(queryClient, session.id, (comments) => comments.filter((candidate) => candidate.id !== comment.id), -1),
   });
+  const mayEdit = user !== null && user.id === comment.userId;
   const mayDelete = user !== null && (user.id === comment.userId || user.id === session.userId);
   const deleteTip = useTooltip('Delete comment');
   return (
@@ -105,8 +107,22 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
           <time className="comment__time" dateTime={comment.createdAt}>
             {feedTime(comment.createdAt)}
           </time>
+          {comment.editedAt && (
+            <span className="comment__edited" title={`Edited ${new Date(comment.editedAt).toLocaleString()}`}>
+              (edited)
+            </span>
+          )}
+          {mayEdit && !editing && (
+            <button type="button" className="link-button comment__edit" aria-label="Edit comment" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+          )}
         </p>
-        <p className="comment__content">{comment.content}</p>
+        {editing ? (
+          <CommentEditForm session={session} comment={comment} onDone={() => setEditing(false)} />
+        ) : (
+          <p className="comment__content">{comment.content}</p>
+        )}
       </div>
       {mayDelete && (
         <button
@@ -125,9 +141,102 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
   );
 }
 
+/** One's own comment in a box, as it reads: Save sends the new text (the same rules as a new comment), Cancel or Escape keeps the old one. */
+function CommentEditForm({ session, comment, onDone }: { session: CommentedSession; comment: SessionComment; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [content, setContent] = useState(comment.content);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const edit = useSessionAction({
+    mutationFn: (text: string) => sessionsApi.editComment(session.id, comment.id, text),
+    failure: 'Failed to edit comment',
+    onSuccess: (edited) => {
+      storeComments(queryClient, session.id, (comments) => comments.map((candidate) => (candidate.id === edited.id ? edited : candidate)), 0);
+      onDone();
+    },
+  });
+  const text = content.trim();
+  useEffect(() => {
+    const input = inputRef.current;
+    input?.focus();
+    input?.setSelectionRange(input.value.length, input.value.length);
+  }, []);
+  const save = () => {
+    if (!text || edit.isPending) return;
+    if (text === comment.content) onDone();
+    else edit.mutate(text);
+  };
+  return (
+    <form
+      className="comment-form comment-form--edit"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save();
+      }}
+    >
+      <CommentBox label="Edit your comment" value={content} onChange={setContent} onSend={save} onEscape={onDone} pending={edit.isPending} inputRef={inputRef} />
+      <div className="comment-form__footer comment-form__footer--end">
+        <button type="button" className="button button--ghost button--small" onClick={onDone} disabled={edit.isPending}>
+          Cancel
+        </button>
+        <button type="submit" className="button button--primary button--small" disabled={!text || edit.isPending}>
+          {edit.isPending ? 'Saving...' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+interface CommentBoxProps {
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+  /** Ctrl/Cmd+Enter. */
+  onSend: () => void;
+  /** Escape, for a box that can be left (an edit); only the box closes, not a dialog around the card. */
+  onEscape?: () => void;
+  pending: boolean;
+  inputRef?: RefObject<HTMLTextAreaElement | null>;
+  placeholder?: string;
+  describedBy?: string;
+}
+
+/** A comment's text box, new or edited: a hidden label, the length limit, Ctrl/Cmd+Enter to send. */
+function CommentBox({ label, value, onChange, onSend, onEscape, pending, inputRef, placeholder, describedBy }: CommentBoxProps) {
+  const inputId = useId();
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      onSend();
+    } else if (event.key === 'Escape' && onEscape) {
+      event.preventDefault();
+      event.stopPropagation();
+      onEscape();
+    }
+  };
+  return (
+    <>
+      <label htmlFor={inputId} className="visually-hidden">
+        {label}
+      </label>
+      <textarea
+        ref={inputRef}
+        id={inputId}
+        className="field__input field__textarea comment-form__input"
+        rows={2}
+        placeholder={placeholder}
+        maxLength={COMMENT_MAX}
+        aria-describedby={describedBy}
+        value={value}
+        readOnly={pending}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+    </>
+  );
+}
+
 /** A comment box (spec section 5): trimmed text must not be empty; Ctrl/Cmd+Enter submits. */
 function CommentForm({ sessionId }: { sessionId: string }) {
-  const inputId = useId();
   const hintId = useId();
   const queryClient = useQueryClient();
   const [content, setContent] = useState('');
@@ -149,30 +258,10 @@ function CommentForm({ sessionId }: { sessionId: string }) {
     event.preventDefault();
     send();
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      send();
-    }
-  };
 
   return (
     <form className="comment-form" onSubmit={onSubmit}>
-      <label htmlFor={inputId} className="visually-hidden">
-        Add a comment
-      </label>
-      <textarea
-        id={inputId}
-        className="field__input field__textarea comment-form__input"
-        rows={2}
-        placeholder="Write a comment..."
-        maxLength={COMMENT_MAX}
-        aria-describedby={hintId}
-        value={content}
-        readOnly={add.isPending}
-        onChange={(event) => setContent(event.target.value)}
-        onKeyDown={onKeyDown}
-      />
+      <CommentBox label="Add a comment" value={content} onChange={setContent} onSend={send} pending={add.isPending} placeholder="Write a comment..." describedBy={hintId} />
       <div className="comment-form__footer">
         <span id={hintId} className="comment-form__hint">
           Ctrl+Enter to post

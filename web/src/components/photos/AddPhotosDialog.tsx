@@ -1,7 +1,7 @@
 import type { Album } from '@hoptrack/proto';
 import { PHOTO_PICKER_MAX } from '@hoptrack/proto/constants';
 import { useEffect, useState, type FormEvent } from 'react';
-import { pickImages, type PickedImage } from '../../lib/photoPicker';
+import { checkPick, pickImages, type PickedImage } from '../../lib/photoPicker';
 import { ALBUM_WRITES_AFFECT, photosApi } from '../../lib/photosApi';
 import { useSocialAction } from '../../lib/useSocialAction';
 import { FilePickerButton } from '../FilePickerButton';
@@ -12,30 +12,39 @@ import { FormActions } from '../FormActions';
 /**
  * 'Add Photos': pick images (several at once, or in several picks), see them,
  * add an optional description, upload them in one multipart call. The picker
- * keeps the last 10 images and says which it dropped or refused. Success
- * closes (the grid refetches and polls until the thumbnails are made); a
- * failure toasts the server's message and keeps the selection.
+ * keeps the last 10 images and says which it dropped or refused (a file whose
+ * bytes are no image, e.g. text renamed .png, at the field, with no preview).
+ * Success closes (the grid refetches and polls until the thumbnails are
+ * made); a failure says the server's message at the field and keeps the
+ * selection.
  */
 export function AddPhotosDialog({ album, onClose }: { album: Pick<Album, 'id' | 'name'>; onClose: () => void }) {
   const [images, setImages] = useState<PickedImage[]>([]);
   const [notes, setNotes] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string>();
+  const [checking, setChecking] = useState(false);
   const [description, setDescription] = useState('');
   const upload = useSocialAction({
     mutationFn: () => photosApi.addPhotos(album.id, images.map((image) => image.file), description),
     affects: ALBUM_WRITES_AFFECT,
     failure: { fallback: 'Failed to upload photos. Please try again.' },
+    showFailure: setProblem,
     onSuccess: onClose,
   });
 
-  const choose = (files: File[]) => {
-    const picked = pickImages(images, files);
+  const choose = async (files: File[]) => {
+    setChecking(true);
+    const checked = await checkPick(files).finally(() => setChecking(false));
+    const picked = pickImages(images, checked.files);
     setImages(picked.images);
     setNotes(picked.notes);
+    setProblem(checked.error);
   };
 
   const remove = (key: number) => {
     setImages((current) => current.filter((image) => image.key !== key));
     setNotes([]);
+    setProblem(undefined);
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -52,7 +61,7 @@ export function AddPhotosDialog({ album, onClose }: { album: Pick<Album, 'id' | 
     >
       <form className="form photo-picker" onSubmit={submit}>
         <div className="photo-picker__select">
-          <FilePickerButton label="Select Photos" multiple onPick={choose} disabled={upload.isPending} />
+          <FilePickerButton label="Select Photos" multiple onPick={(files) => void choose(files)} disabled={upload.isPending} error={problem} />
           <span className="photo-picker__count">
             {images.length} of {PHOTO_PICKER_MAX} selected
           </span>
@@ -89,7 +98,7 @@ export function AddPhotosDialog({ album, onClose }: { album: Pick<Album, 'id' | 
           onChange={(event) => setDescription(event.target.value)}
           disabled={upload.isPending}
         />
-        <FormActions onCancel={onClose} pending={upload.isPending} submitLabel="Upload" pendingLabel="Uploading..." submitDisabled={images.length === 0} />
+        <FormActions onCancel={onClose} pending={upload.isPending} submitLabel="Upload" pendingLabel="Uploading..." submitDisabled={images.length === 0 || checking} />
       </form>
     </Modal>
   );

@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser } from '@hoptrack/proto';
 import { useEffect, useState, type FormEvent } from 'react';
+import { serverMessage } from '../../api';
 import { CURRENT_USER_KEY } from '../../lib/authApi';
+import { checkPick } from '../../lib/photoPicker';
 import { refusePicture, uploadProfilePicture } from '../../lib/profilePicture';
 import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USER_READS } from '../../lib/socialApi';
 import { useToast } from '../../lib/toast';
@@ -21,12 +23,16 @@ interface Selection {
 
 /**
  * 'Change profile picture': pick a photo (refused at once, with a toast, when
- * it is not an image or is 5MB or more), see it, upload it. Success updates
- * the cached current user (the header avatar follows), toasts and closes;
- * a failure toasts and keeps the dialog open for another try.
+ * it is not an image or is 5MB or more; at the field when its bytes are no
+ * image the server takes, e.g. a text file renamed .png), see it, upload it.
+ * Success updates the cached current user (the header avatar follows), toasts
+ * and closes; a failure toasts (the spec's 'Upload failed'), says the server's
+ * reason at the field and keeps the dialog open for another try.
  */
 export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
   const [selection, setSelection] = useState<Selection | null>(null);
+  const [problem, setProblem] = useState<string>();
+  const [checking, setChecking] = useState(false);
   const queryClient = useQueryClient();
   const toast = useToast();
 
@@ -43,22 +49,25 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
       toast({ title: 'Profile picture updated' });
       onClose();
     },
-    onError: () =>
-      toast({
-        title: 'Upload failed',
-        description: 'Failed to update your profile picture. Please try again.',
-        variant: 'destructive',
-      }),
+    onError: (error) => {
+      const fallback = 'Failed to update your profile picture. Please try again.';
+      toast({ title: 'Upload failed', description: fallback, variant: 'destructive' });
+      // The thrown error names the step; the server's reason (a refused image) is its cause.
+      setProblem(serverMessage(error instanceof Error && error.cause !== undefined ? error.cause : error, fallback));
+    },
   });
 
-  const choose = ([file]: File[]) => {
+  const choose = async ([file]: File[]) => {
     if (!file) return;
     const refusal = refusePicture(file);
     if (refusal) {
       toast({ variant: 'destructive', ...refusal });
       return;
     }
-    setSelection({ file, previewUrl: URL.createObjectURL(file) });
+    setChecking(true);
+    const checked = await checkPick([file]).finally(() => setChecking(false));
+    setProblem(checked.error);
+    setSelection(checked.error ? null : { file, previewUrl: URL.createObjectURL(file) });
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -78,9 +87,15 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
           {selection && <p className="picture-form__name">{selection.file.name}</p>}
         </div>
         <div className="picture-form__picker">
-          <FilePickerButton label="Select Photo" onPick={choose} disabled={upload.isPending} />
+          <FilePickerButton label="Select Photo" onPick={(files) => void choose(files)} disabled={upload.isPending} error={problem} />
         </div>
-        <FormActions onCancel={onClose} pending={upload.isPending} submitLabel="Upload" pendingLabel="Uploading..." submitDisabled={!selection} />
+        <FormActions
+          onCancel={onClose}
+          pending={upload.isPending}
+          submitLabel="Upload"
+          pendingLabel="Uploading..."
+          submitDisabled={!selection || checking}
+        />
       </form>
     </Modal>
   );

@@ -28,6 +28,7 @@ export function EditSessionDialog({ session, onClose }: { session: FeedSession; 
       initial={draftOf(session)}
       currentPhotos={session.photos}
       pending={update.isPending}
+      failure={update.error}
       onSubmit={(draft, photo) => update.mutate({ draft, photo })}
       onClose={onClose}
     />

@@ -26,6 +26,7 @@ export function LogSessionDialog({ onClose }: { onClose: () => void }) {
       presets={CREATE_BEER_TYPES}
       initial={emptyDraft()}
       pending={log.isPending}
+      failure={log.error}
       onSubmit={(draft, photo) => log.mutate({ draft, photo })}
       onClose={onClose}
     />

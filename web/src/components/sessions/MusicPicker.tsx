@@ -1,6 +1,8 @@
 import type { MusicTrack } from '@hoptrack/proto';
-import { useEffect, useId, useState } from 'react';
-import { searchTracks } from '../../lib/music';
+import { MUSIC_TEXT_MAX } from '@hoptrack/proto/constants';
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { manualTrack, searchTracks, type ManualTrackProblem } from '../../lib/music';
+import { Field } from '../Field';
 import { SearchInput } from '../SearchInput';
 import { TrackLine } from './TrackLine';
 
@@ -10,15 +12,21 @@ interface MusicPickerProps {
   disabled?: boolean;
 }
 
-/** What was playing: the chosen track, or a search over the built-in tracks to choose one. */
+/**
+ * What was playing: the chosen track, or a search over the built-in tracks to
+ * choose one, or a song typed by hand (title and artist: the spec's
+ * `service: 'manual'`).
+ */
 export function MusicPicker({ value, onChange, disabled }: MusicPickerProps) {
   const labelId = useId();
   const [query, setQuery] = useState('');
+  const [typing, setTyping] = useState(false);
   const { results, searching } = useTrackSearch(query);
 
   const choose = (track: MusicTrack) => {
     onChange(track);
     setQuery('');
+    setTyping(false);
   };
 
   return (
@@ -33,6 +41,8 @@ export function MusicPicker({ value, onChange, disabled }: MusicPickerProps) {
             Remove track
           </button>
         </div>
+      ) : typing ? (
+        <ManualTrackForm initialName={query.trim()} onAdd={choose} onCancel={() => setTyping(false)} disabled={disabled} />
       ) : (
         <>
           <SearchInput label="Search music" placeholder="Search for a song or artist" maxLength={100} value={query} onChange={setQuery} />
@@ -57,8 +67,67 @@ export function MusicPicker({ value, onChange, disabled }: MusicPickerProps) {
               ))}
             </ul>
           )}
+          <button type="button" className="link-button music-picker__type" onClick={() => setTyping(true)} disabled={disabled}>
+            Type a song instead
+          </button>
         </>
       )}
+    </div>
+  );
+}
+
+/** A song typed by hand: its title and artist, both required, each at most MUSIC_TEXT_MAX characters; Enter adds it (never submits the session). */
+function ManualTrackForm({
+  initialName,
+  onAdd,
+  onCancel,
+  disabled,
+}: {
+  initialName: string;
+  onAdd: (track: MusicTrack) => void;
+  onCancel: () => void;
+  disabled?: boolean;
+}) {
+  const [song, setSong] = useState({ name: initialName.slice(0, MUSIC_TEXT_MAX), artist: '' });
+  const [problem, setProblem] = useState<ManualTrackProblem>();
+  const add = () => {
+    const track = manualTrack(song.name, song.artist);
+    if ('problem' in track) setProblem(track.problem);
+    else onAdd(track);
+  };
+  const field = (key: 'name' | 'artist', label: string) => (
+    <Field
+      label={label}
+      maxLength={MUSIC_TEXT_MAX}
+      value={song[key]}
+      disabled={disabled}
+      error={problem?.field === key ? problem.message : undefined}
+      onChange={(event) => {
+        const value = event.target.value;
+        setSong((current) => ({ ...current, [key]: value }));
+        setProblem(undefined);
+      }}
+      onKeyDown={(event: KeyboardEvent<HTMLInputElement>) => {
+        if (event.key !== 'Enter') return;
+        event.preventDefault();
+        add();
+      }}
+    />
+  );
+  return (
+    <div className="music-manual">
+      <div className="music-manual__fields">
+        {field('name', 'Song title')}
+        {field('artist', 'Artist')}
+      </div>
+      <div className="inline-add">
+        <button type="button" className="button button--secondary button--small" onClick={add} disabled={disabled}>
+          Add song
+        </button>
+        <button type="button" className="button button--ghost button--small" onClick={onCancel} disabled={disabled}>
+          Search instead
+        </button>
+      </div>
     </div>
   );
 }

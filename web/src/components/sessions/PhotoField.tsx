@@ -1,6 +1,6 @@
 import { PHOTO_MAX_BYTES, SESSION_PHOTOS_MAX } from '@hoptrack/proto/constants';
 import { useEffect, useState } from 'react';
-import { pickImages } from '../../lib/photoPicker';
+import { checkPick, pickImages } from '../../lib/photoPicker';
 import type { PhotoChange } from '../../lib/sessionsApi';
 import { useToast } from '../../lib/toast';
 import { FilePickerButton } from '../FilePickerButton';
@@ -11,6 +11,8 @@ interface PhotoFieldProps {
   value: PhotoChange;
   onChange: (change: PhotoChange) => void;
   disabled?: boolean;
+  /** The server's refusal of the photos the form sent (a 400 naming `sessionPhoto`), shown at the field. */
+  error?: string;
 }
 
 const MAX_MEGABYTES = PHOTO_MAX_BYTES / (1024 * 1024);
@@ -25,12 +27,21 @@ const previewName = (index: number, count: number) => (count === 1 ? 'Preview of
  * (spec section 5) and says when earlier ones were dropped. On an edit a new
  * pick replaces the stored photos (the server replaces the whole list).
  */
-export function PhotoField({ current, value, onChange, disabled }: PhotoFieldProps) {
+export function PhotoField({ current, value, onChange, disabled, error }: PhotoFieldProps) {
   const toast = useToast();
   const [notes, setNotes] = useState<string[]>([]);
+  const [problem, setProblem] = useState<string>();
+  // The server's refusal stands until the next pick; a pick's own refusal is newer.
+  const [shownError, setShownError] = useState(error);
+  useEffect(() => setShownError(error), [error]);
   const picked = value.kind === 'replace' ? value.images : [];
 
-  const pick = (files: File[]) => {
+  const pick = async (chosen: File[]) => {
+    // Bytes first: a text file renamed .png is refused at the field and never previewed.
+    const checked = await checkPick(chosen);
+    setProblem(checked.error);
+    setShownError(undefined);
+    const files = checked.files;
     const usable = files.filter((file) => {
       if (!file.type.startsWith('image/')) {
         toast({ title: 'Invalid file type', description: 'Please select an image file.', variant: 'destructive' });
@@ -50,6 +61,7 @@ export function PhotoField({ current, value, onChange, disabled }: PhotoFieldPro
 
   const removeAll = () => {
     setNotes([]);
+    setProblem(undefined);
     onChange(current.length > 0 ? { kind: 'remove' } : { kind: 'keep' });
   };
   const removeOne = (key: number) => {
@@ -92,7 +104,7 @@ export function PhotoField({ current, value, onChange, disabled }: PhotoFieldPro
         ))}
       </div>
       <div className="session-photo__actions">
-        <FilePickerButton label="Select Photo" multiple onPick={pick} disabled={disabled} />
+        <FilePickerButton label="Select Photo" multiple onPick={(files) => void pick(files)} disabled={disabled} error={problem ?? shownError} />
         {count > 0 && (
           <button type="button" className="button button--ghost button--small" onClick={removeAll} disabled={disabled}>
             {count === 1 ? 'Remove photo' : 'Remove photos'}

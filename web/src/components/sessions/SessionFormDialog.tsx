@@ -1,5 +1,6 @@
 import { SESSION_DESCRIPTION_MAX, SESSION_TITLE_MAX } from '@hoptrack/proto/constants';
 import { useState, type FormEvent } from 'react';
+import { serverError } from '../../api';
 import { draftErrors, type DraftErrors } from '../../lib/sessionDraft';
 import type { PhotoChange, SessionDraft } from '../../lib/sessionsApi';
 import { Field } from '../Field';
@@ -23,6 +24,8 @@ interface SessionFormDialogProps {
   /** The stored photos of the session being edited, in order. */
   currentPhotos?: readonly string[];
   pending: boolean;
+  /** The last call's failure: a refusal naming `sessionPhoto` shows at the photo field. */
+  failure?: unknown;
   onSubmit: (draft: SessionDraft, photo: PhotoChange) => void;
   onClose: () => void;
 }
@@ -45,9 +48,12 @@ export function SessionFormDialog({
   initial,
   currentPhotos = NO_PHOTOS,
   pending,
+  failure,
   onSubmit,
   onClose,
 }: SessionFormDialogProps) {
+  const refused = serverError(failure);
+  const photoError = refused?.field === 'sessionPhoto' ? refused.message : undefined;
   const [draft, setDraft] = useState<SessionDraft>(initial);
   const [photo, setPhoto] = useState<PhotoChange>({ kind: 'keep' });
   const [errors, setErrors] = useState<DraftErrors>({});
@@ -140,7 +146,7 @@ export function SessionFormDialog({
             onFindVenues={() => setFindingVenues(true)}
             disabled={pending}
           />
-          <PhotoField current={currentPhotos} value={photo} onChange={setPhoto} disabled={pending} />
+          <PhotoField current={currentPhotos} value={photo} onChange={setPhoto} disabled={pending} error={photoError} />
           <MusicPicker value={draft.musicTrack} onChange={(track) => edit('musicTrack', track)} disabled={pending} />
           <FormActions onCancel={onClose} pending={pending} submitLabel={submitLabel} pendingLabel={pendingLabel} />
         </form>

@@ -1,9 +1,9 @@
 import type { MusicTrack } from '@hoptrack/proto';
 import { trackLength } from '../../lib/music';
 
-/** '🎵 Name', 'Artist · Album · 3:05'. */
+/** '🎵 Name', 'Artist · Album · 3:05' (a song typed by hand has no album and no known length: 'Artist'). */
 export function TrackLine({ track }: { track: MusicTrack }) {
-  const details = [track.artist, track.album, trackLength(track.duration)].filter(Boolean).join(' · ');
+  const details = [track.artist, track.album, track.duration > 0 ? trackLength(track.duration) : null].filter(Boolean).join(' · ');
   return (
     <span className="track-line">
       <span className="track-line__icon" aria-hidden="true">
