@@ -141,6 +141,10 @@ describe('feed between friends', () => {
     const card = sessionCard(b, title);
     await reloadUntil(b, async () => (await card.count()) === 1);
     await loaded(card.getByRole('img', { name: `Photo of ${title}`, exact: true }));
+    // Its photo, like its title and time, is a link to the session's page (issue 40).
+    const sessionHref = await card.getByRole('heading', { level: 2 }).getByRole('link').getAttribute('href');
+    expect(sessionHref).toMatch(/^\/sessions\/[0-9a-f-]{36}$/);
+    expect(await card.getByRole('link', { name: `Photo of ${title}`, exact: true }).getAttribute('href')).toBe(sessionHref);
     expect(await card.getByRole('button', { name: 'Session options' }).count()).toBe(0);
     expect(await card.getByRole('group', { name: 'Reactions', exact: true }).getByRole('button').count()).toBe(18);
 

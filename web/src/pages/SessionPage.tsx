@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { uuid } from '@hoptrack/proto';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { SessionCard } from '../components/feed/SessionCard';
 import { FeedSkeleton } from '../components/feed/FeedSkeleton';
 import { PageHeader } from '../components/PageHeader';
 import { ListError } from '../components/social/UserList';
 import { errorStatus } from '../api';
+import { SESSION_COMMENTS_HASH } from '../lib/sessionLinks';
 import { sessionQuery } from '../lib/sessionsApi';
 
 /**
@@ -14,10 +15,12 @@ import { sessionQuery } from '../lib/sessionsApi';
  * Read with GET /api/sessions/{id}, among SESSION_WRITES_AFFECT, so every session
  * write (a like here, say) refetches it as it does the feed. A session that
  * is gone or that the viewer may no longer see answers 404 (or 403): the
- * screen says so instead of failing.
+ * screen says so instead of failing. At `#comments` (a "commented"
+ * notification) the card opens with its comments expanded, the newest in view.
  */
 export function SessionPage() {
   const { sessionId = '' } = useParams();
+  const atComments = useLocation().hash === SESSION_COMMENTS_HASH;
   // The id goes into the URL of the call: anything but an id (`..`, say) must not reach another path.
   const validId = uuid.safeParse(sessionId).success;
   const session = useQuery({ ...sessionQuery(sessionId), enabled: validId });
@@ -39,7 +42,7 @@ export function SessionPage() {
   } else if (session.data) {
     body = (
       <ul className="session-list" aria-label="Session">
-        <SessionCard session={session.data} />
+        <SessionCard session={session.data} showComments={atComments} />
       </ul>
     );
   }
