@@ -5,7 +5,9 @@ import {
   DENVER,
   expectApi,
   expectSignedInFeed,
+  expectFieldError,
   expectToast,
+  failNextCall,
   logSessionViaApi,
   makeFriends,
   registerUser,
@@ -282,6 +284,81 @@ describe('a new user', () => {
     expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(bar?.y ?? 0);
     await fab.click();
     await page.getByRole('dialog', { name: 'Log Beer Session', exact: true }).waitFor();
+  });
+});
+
+describe('the Log dialog keeps typed work (issue 40)', () => {
+  it('a title counter that cuts nothing, Enter does not post, Escape asks, a reload restores the draft, a failed submit keeps it', async () => {
+    const ivy = await registerUser(stack.baseUrl, 'ivy');
+    const page = await openFeed(ivy);
+    const posts: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/sessions') posts.push(req.url());
+    });
+    let dialog = await openLogDialog(page);
+    const titleBox = dialog.getByLabel('Title', { exact: true });
+    await dialog.getByText('0/100', { exact: true }).waitFor();
+    // Past the limit nothing is cut: the counter turns red and the check says so.
+    const long = 'A very long title for a very long evening '.repeat(3).slice(0, 105);
+    await titleBox.fill(long);
+    expect(await titleBox.inputValue()).toBe(long);
+    await dialog.getByText('105/100', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectFieldError(dialog, 'Title', 'Title must be at most 100 characters');
+    const title = `Keep me ${ivy.username}`;
+    await titleBox.fill(title);
+    // Enter in the ABV field does not post the form.
+    await dialog.getByLabel('Avg ABV (%)', { exact: true }).fill('5.2');
+    await dialog.getByLabel('Avg ABV (%)', { exact: true }).press('Enter');
+    await dialog.getByLabel('Beers', { exact: true }).fill('2');
+
+    // Escape asks; Cancel goes back to the form as it was.
+    await page.keyboard.press('Escape');
+    const confirm = page.getByRole('dialog', { name: 'Discard unsaved changes?', exact: true });
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await titleBox.inputValue()).toBe(title);
+    // So does a click outside.
+    await page.mouse.click(5, 5);
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(posts).toEqual([]);
+
+    // A reload (or a closed tab) keeps the draft: the form opens with it.
+    await page.reload();
+    await expectSignedInFeed(page);
+    dialog = await openLogDialog(page);
+    await dialog.getByText('Your unsaved draft is back.').waitFor();
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
+    expect(await dialog.getByLabel('Avg ABV (%)', { exact: true }).inputValue()).toBe('5.2');
+    expect(await dialog.getByLabel('Beers', { exact: true }).inputValue()).toBe('2');
+
+    // A failed submit keeps everything.
+    await failNextCall(page, 'POST', /^\/api\/sessions$/);
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectToast(page, 'Failed to log beer session');
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
+    expect(await dialog.getByLabel('Avg ABV (%)', { exact: true }).inputValue()).toBe('5.2');
+
+    // Discarding on purpose forgets it: the next form is empty.
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Discard', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    dialog = await openLogDialog(page);
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe('');
+    expect(await dialog.getByText('Your unsaved draft is back.').count()).toBe(0);
+    // Nothing typed: Escape closes at once.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const drafts = () => page.evaluate(() => Object.keys(window.localStorage).filter((key) => key.startsWith('hoptrack:draft:')));
+    expect(await drafts()).toEqual([]);
+    // A successful submit forgets the draft too.
+    dialog = await openLogDialog(page);
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    expect(await drafts()).toEqual([`hoptrack:draft:${ivy.id}:log-session`]);
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectToast(page, 'Beer session logged successfully!');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(drafts).toEqual([]);
   });
 });
 

@@ -28,7 +28,8 @@ export function EditSessionDialog({ session, onClose }: { session: FeedSession; 
       initial={draftOf(session)}
       currentPhotos={session.photos}
       pending={update.isPending}
-      onSubmit={(draft, photo) => update.mutate({ draft, photo })}
+      draftName={`edit-session:${session.id}`}
+      onSubmit={(draft, photo) => update.mutateAsync({ draft, photo })}
       onClose={onClose}
     />
   );

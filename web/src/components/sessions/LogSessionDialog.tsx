@@ -26,7 +26,8 @@ export function LogSessionDialog({ onClose }: { onClose: () => void }) {
       presets={CREATE_BEER_TYPES}
       initial={emptyDraft()}
       pending={log.isPending}
-      onSubmit={(draft, photo) => log.mutate({ draft, photo })}
+      draftName={'log-session'}
+      onSubmit={(draft, photo) => log.mutateAsync({ draft, photo })}
       onClose={onClose}
     />
   );
