@@ -6,6 +6,7 @@ import {
   expectApi,
   expectSignedInFeed,
   expectFieldError,
+  dismissToast,
   expectToast,
   failNextCall,
   logSessionViaApi,
@@ -17,6 +18,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage } from './images';
+import { UNREACHABLE_WRITE } from '../src/lib/useSessionAction';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
@@ -496,6 +498,30 @@ describe('paging and filters', () => {
     await expectToast(page, 'Failed to update like status', 'Try again later');
     expect(await feedCards(page).first().getByRole('button', { name: 'Like', exact: true }).getAttribute('aria-pressed')).toBe('false');
     await page.unroute('**/api/sessions/*/like');
+    await dismissToast(page);
+
+    // Offline (issue 40): the like shows at once, then reverts and says what happened; the loaded feed stays.
+    const cardsShown = await feedCards(page).count();
+    const firstLike = feedCards(page).first().getByRole('button', { name: 'Like', exact: true });
+    await page.route('**/api/sessions/*/like', (route) => route.abort('internetdisconnected'));
+    await firstLike.click();
+    await expect.poll(() => firstLike.getAttribute('aria-pressed')).toBe('true');
+    await expectToast(page, 'Failed to update like status', UNREACHABLE_WRITE);
+    expect(await firstLike.getAttribute('aria-pressed')).toBe('false');
+    expect(await feedCards(page).count()).toBe(cardsShown);
+    expect(await page.getByText('Failed to fetch sessions').count()).toBe(0);
+    await page.unroute('**/api/sessions/*/like');
+    await dismissToast(page);
+    // A refresh that fails over loaded cards keeps them, with a small note and a retry.
+    await failNextCall(page, 'GET', /^\/api\/sessions$/);
+    await firstLike.click();
+    const stale = page.getByRole('status').filter({ hasText: 'Couldn’t refresh — showing what was loaded.' });
+    await stale.waitFor();
+    expect(await feedCards(page).count()).toBe(cardsShown);
+    expect(await firstLike.getAttribute('aria-pressed')).toBe('true');
+    await stale.getByRole('button', { name: 'Try again', exact: true }).click();
+    await stale.waitFor({ state: 'detached' });
+    expect(await feedCards(page).count()).toBe(cardsShown);
 
     // Relative times (spec section 9, the feed's minutes/hours/days): 'Just now', then minutes, hours, days.
     await feedCards(page).first().getByText('Just now', { exact: true }).waitFor();

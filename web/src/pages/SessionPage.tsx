@@ -5,6 +5,7 @@ import { EmptyState } from '../components/EmptyState';
 import { SessionCard } from '../components/feed/SessionCard';
 import { FeedSkeleton } from '../components/feed/FeedSkeleton';
 import { PageHeader } from '../components/PageHeader';
+import { RefreshFailed } from '../components/RefreshFailed';
 import { ListError } from '../components/social/UserList';
 import { errorStatus } from '../api';
 import { SESSION_COMMENTS_HASH } from '../lib/sessionLinks';
@@ -25,12 +26,13 @@ export function SessionPage() {
   const validId = uuid.safeParse(sessionId).success;
   const session = useQuery({ ...sessionQuery(sessionId), enabled: validId });
 
+  // Gone, even after it was shown (deleted meanwhile): said, not the old card. Any other failed refresh keeps the card.
+  const status = errorStatus(session.error);
+  const gone = !validId || status === 404 || status === 403;
   let body;
   if (validId && session.isPending) body = <FeedSkeleton count={1} />;
-  else if (!validId || session.isError) {
-    const status = errorStatus(session.error);
-    body =
-      !validId || status === 404 || status === 403 ? (
+  else if (gone || session.isLoadingError) {
+    body = gone ? (
         <EmptyState title="Session not available" text="It was deleted, or you can no longer see it." headingLevel={2}>
           <Link to="/" className="button button--primary">
             Back to the feed
@@ -41,9 +43,12 @@ export function SessionPage() {
       );
   } else if (session.data) {
     body = (
-      <ul className="session-list" aria-label="Session">
-        <SessionCard session={session.data} showComments={atComments} />
-      </ul>
+      <>
+        {session.isRefetchError && <RefreshFailed onRetry={() => void session.refetch()} />}
+        <ul className="session-list" aria-label="Session">
+          <SessionCard session={session.data} showComments={atComments} />
+        </ul>
+      </>
     );
   }
   return (

@@ -4,6 +4,7 @@ import { abvText, countLabel, shortDate } from '../../lib/format';
 import { sessionPath } from '../../lib/sessionLinks';
 import { mySessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
+import { RefreshFailed } from '../RefreshFailed';
 import { ListError } from '../social/UserList';
 import { SessionListSkeleton } from './SessionListSkeleton';
 
@@ -19,9 +20,10 @@ export function MySessionList() {
       <h2 id="my-activities-title" className="profile-section__title">
         My Activities
       </h2>
+      {sessions.isRefetchError && <RefreshFailed onRetry={() => void sessions.refetch()} />}
       {sessions.isPending ? (
         <SessionListSkeleton label="Loading activities" />
-      ) : sessions.isError ? (
+      ) : sessions.isLoadingError ? (
         <ListError text="Failed to fetch sessions" onRetry={() => void sessions.refetch()} />
       ) : sessions.data.length === 0 ? (
         <EmptyState title="No activities yet" text="Log your first beer session to see it here." headingLevel={3} />

@@ -7,6 +7,7 @@ import { sessionPath } from '../../lib/sessionLinks';
 import { userSessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { BeerIcon, LockIcon } from '../icons';
+import { RefreshFailed } from '../RefreshFailed';
 import { ListError } from '../social/UserList';
 import { SessionListSkeleton } from './SessionListSkeleton';
 
@@ -22,8 +23,10 @@ export const SESSION_PHOTOS_SHOWN = 3;
 export function UserSessionList({ userId, displayName }: { userId: string; displayName: string }) {
   const sessions = useQuery(userSessionsQuery(userId));
   if (sessions.isPending) return <SessionListSkeleton label="Loading beer sessions" />;
-  if (sessions.isError) {
-    return errorStatus(sessions.error) === 403 ? (
+  // A 403 holds even over sessions shown before (no longer a friend): the list goes. Any other failed refresh keeps it.
+  const refused = errorStatus(sessions.error) === 403;
+  if (sessions.isLoadingError || refused) {
+    return refused ? (
       <EmptyState title="This profile is private" text="Send a friend request to see their sessions and stats." Icon={LockIcon} />
     ) : (
       <ListError text="Failed to fetch sessions" onRetry={() => void sessions.refetch()} />
@@ -33,11 +36,14 @@ export function UserSessionList({ userId, displayName }: { userId: string; displ
     return <EmptyState title="No beer sessions yet" text={`Sessions ${displayName} logs will show up here.`} Icon={BeerIcon} />;
   }
   return (
-    <ul className="activity-list" aria-label="Beer sessions">
-      {sessions.data.map((session) => (
-        <PublicSessionItem key={session.id} session={session} />
-      ))}
-    </ul>
+    <>
+      {sessions.isRefetchError && <RefreshFailed onRetry={() => void sessions.refetch()} />}
+      <ul className="activity-list" aria-label="Beer sessions">
+        {sessions.data.map((session) => (
+          <PublicSessionItem key={session.id} session={session} />
+        ))}
+      </ul>
+    </>
   );
 }
 
