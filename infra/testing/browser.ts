@@ -60,7 +60,8 @@ export interface OpenedPage {
   close(): Promise<void>;
 }
 
-const NETWORK_NOISE = /^Failed to load resource: the server responded with a status of \d{3}/;
+/** The browser's own line for a call that failed, with a status or with no answer at all (a test's page.route abort): the screens say what failed. */
+const NETWORK_NOISE = /^Failed to load resource: (the server responded with a status of \d{3}|net::ERR_)/;
 
 export async function openPage(browser: Browser, options: OpenPageOptions): Promise<OpenedPage> {
   const context = await browser.newContext({

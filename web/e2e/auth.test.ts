@@ -143,6 +143,36 @@ describe('account lifecycle', () => {
     await expect.poll(() => storedToken(page)).toBeNull();
     expect(await notifications(page).locator('.toast').count()).toBe(0);
   });
+
+  it('paints a splash before any script; with the API down it says so and retries, and stays signed in when the API returns', async () => {
+    const { token } = await registerViaApi(stack.baseUrl, uniqueUser('offline'));
+    const { page } = await open('/');
+    await page.evaluate((value) => window.localStorage.setItem('token', value), token);
+    // The app's script is held: what shows meanwhile is index.html's own splash, not a blank page.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // The API is down: every call gets no answer.
+    const down = (route: { abort: (code: string) => Promise<void> }) => route.abort('connectionrefused');
+    await page.route('**/api/**', down);
+    await page.goto('/', { waitUntil: 'commit' });
+    const splash = page.locator('[data-splash]');
+    await splash.getByText('Hoptrack', { exact: true }).waitFor();
+    release();
+    await splash.waitFor({ state: 'detached' });
+    await page.getByRole('status').getByText("Can't reach Hoptrack — retrying", { exact: true }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Welcome to Hoptrack' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Get Started Free' }).count()).toBe(0);
+    expect(await storedToken(page)).toBe(token);
+    // Back: the next try signs in, and the feed loads.
+    await page.unroute('**/api/**', down);
+    await expectSignedInFeed(page);
+    await page.getByRole('region', { name: 'No activities yet', exact: true }).waitFor();
+    expect(await storedToken(page)).toBe(token);
+  });
 });
 
 describe('password reset', () => {

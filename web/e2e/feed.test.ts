@@ -5,7 +5,10 @@ import {
   DENVER,
   expectApi,
   expectSignedInFeed,
+  expectFieldError,
+  dismissToast,
   expectToast,
+  failNextCall,
   logSessionViaApi,
   makeFriends,
   registerUser,
@@ -15,6 +18,7 @@ import {
   type UploadFile,
 } from './support';
 import { testImage } from './images';
+import { UNREACHABLE_WRITE } from '../src/lib/useSessionAction';
 import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 
 /**
@@ -141,6 +145,10 @@ describe('feed between friends', () => {
     const card = sessionCard(b, title);
     await reloadUntil(b, async () => (await card.count()) === 1);
     await loaded(card.getByRole('img', { name: `Photo of ${title}`, exact: true }));
+    // Its photo, like its title and time, is a link to the session's page (issue 40).
+    const sessionHref = await card.getByRole('heading', { level: 2 }).getByRole('link').getAttribute('href');
+    expect(sessionHref).toMatch(/^\/sessions\/[0-9a-f-]{36}$/);
+    expect(await card.getByRole('link', { name: `Photo of ${title}`, exact: true }).getAttribute('href')).toBe(sessionHref);
     expect(await card.getByRole('button', { name: 'Session options' }).count()).toBe(0);
     expect(await card.getByRole('group', { name: 'Reactions', exact: true }).getByRole('button').count()).toBe(18);
 
@@ -304,6 +312,81 @@ describe('a new user', () => {
   });
 });
 
+describe('the Log dialog keeps typed work (issue 40)', () => {
+  it('a title counter that cuts nothing, Enter does not post, Escape asks, a reload restores the draft, a failed submit keeps it', async () => {
+    const ivy = await registerUser(stack.baseUrl, 'ivy');
+    const page = await openFeed(ivy);
+    const posts: string[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/sessions') posts.push(req.url());
+    });
+    let dialog = await openLogDialog(page);
+    const titleBox = dialog.getByLabel('Title', { exact: true });
+    await dialog.getByText('0/100', { exact: true }).waitFor();
+    // Past the limit nothing is cut: the counter turns red and the check says so.
+    const long = 'A very long title for a very long evening '.repeat(3).slice(0, 105);
+    await titleBox.fill(long);
+    expect(await titleBox.inputValue()).toBe(long);
+    await dialog.getByText('105/100', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectFieldError(dialog, 'Title', 'Title must be at most 100 characters');
+    const title = `Keep me ${ivy.username}`;
+    await titleBox.fill(title);
+    // Enter in the ABV field does not post the form.
+    await dialog.getByLabel('Avg ABV (%)', { exact: true }).fill('5.2');
+    await dialog.getByLabel('Avg ABV (%)', { exact: true }).press('Enter');
+    await dialog.getByLabel('Beers', { exact: true }).fill('2');
+
+    // Escape asks; Cancel goes back to the form as it was.
+    await page.keyboard.press('Escape');
+    const confirm = page.getByRole('dialog', { name: 'Discard unsaved changes?', exact: true });
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(await titleBox.inputValue()).toBe(title);
+    // So does a click outside.
+    await page.mouse.click(5, 5);
+    await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+    expect(posts).toEqual([]);
+
+    // A reload (or a closed tab) keeps the draft: the form opens with it.
+    await page.reload();
+    await expectSignedInFeed(page);
+    dialog = await openLogDialog(page);
+    await dialog.getByText('Your unsaved draft is back.').waitFor();
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
+    expect(await dialog.getByLabel('Avg ABV (%)', { exact: true }).inputValue()).toBe('5.2');
+    expect(await dialog.getByLabel('Beers', { exact: true }).inputValue()).toBe('2');
+
+    // A failed submit keeps everything.
+    await failNextCall(page, 'POST', /^\/api\/sessions$/);
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectToast(page, 'Failed to log beer session');
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe(title);
+    expect(await dialog.getByLabel('Avg ABV (%)', { exact: true }).inputValue()).toBe('5.2');
+
+    // Discarding on purpose forgets it: the next form is empty.
+    await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await confirm.getByRole('button', { name: 'Discard', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    dialog = await openLogDialog(page);
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe('');
+    expect(await dialog.getByText('Your unsaved draft is back.').count()).toBe(0);
+    // Nothing typed: Escape closes at once.
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const drafts = () => page.evaluate(() => Object.keys(window.localStorage).filter((key) => key.startsWith('hoptrack:draft:')));
+    expect(await drafts()).toEqual([]);
+    // A successful submit forgets the draft too.
+    dialog = await openLogDialog(page);
+    await dialog.getByLabel('Title', { exact: true }).fill(title);
+    expect(await drafts()).toEqual([`hoptrack:draft:${ivy.id}:log-session`]);
+    await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
+    await expectToast(page, 'Beer session logged successfully!');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(drafts).toEqual([]);
+  });
+});
+
 describe('the Log dialog pickers', () => {
   it('suggests bars after 2 characters, fills the place from Find Venues and the browser, and keeps types unique', async () => {
     const gina = await registerUser(stack.baseUrl, 'gina');
@@ -459,6 +542,30 @@ describe('paging and filters', () => {
     await expectToast(page, 'Failed to update like status', 'Try again later');
     expect(await feedCards(page).first().getByRole('button', { name: 'Like', exact: true }).getAttribute('aria-pressed')).toBe('false');
     await page.unroute('**/api/sessions/*/like');
+    await dismissToast(page);
+
+    // Offline (issue 40): the like shows at once, then reverts and says what happened; the loaded feed stays.
+    const cardsShown = await feedCards(page).count();
+    const firstLike = feedCards(page).first().getByRole('button', { name: 'Like', exact: true });
+    await page.route('**/api/sessions/*/like', (route) => route.abort('internetdisconnected'));
+    await firstLike.click();
+    await expect.poll(() => firstLike.getAttribute('aria-pressed')).toBe('true');
+    await expectToast(page, 'Failed to update like status', UNREACHABLE_WRITE);
+    expect(await firstLike.getAttribute('aria-pressed')).toBe('false');
+    expect(await feedCards(page).count()).toBe(cardsShown);
+    expect(await page.getByText('Failed to fetch sessions').count()).toBe(0);
+    await page.unroute('**/api/sessions/*/like');
+    await dismissToast(page);
+    // A refresh that fails over loaded cards keeps them, with a small note and a retry.
+    await failNextCall(page, 'GET', /^\/api\/sessions$/);
+    await firstLike.click();
+    const stale = page.getByRole('status').filter({ hasText: 'Couldn’t refresh — showing what was loaded.' });
+    await stale.waitFor();
+    expect(await feedCards(page).count()).toBe(cardsShown);
+    expect(await firstLike.getAttribute('aria-pressed')).toBe('true');
+    await stale.getByRole('button', { name: 'Try again', exact: true }).click();
+    await stale.waitFor({ state: 'detached' });
+    expect(await feedCards(page).count()).toBe(cardsShown);
 
     // Relative times (spec section 9, the feed's minutes/hours/days): 'Just now', then minutes, hours, days.
     await feedCards(page).first().getByText('Just now', { exact: true }).waitFor();

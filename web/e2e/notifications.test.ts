@@ -51,6 +51,10 @@ describe('the bell and the notifications page', () => {
 
     const page = await stack.openAs(alice, '/');
     await expect.poll(() => bellName(page)).toBe('Notifications');
+    // The card's title, photo-less time and date are real links to the session's page (issue 40: middle-click, copy link).
+    const feedCard = page.getByRole('article', { name: title, exact: true });
+    expect(await feedCard.getByRole('heading', { level: 2 }).getByRole('link').getAttribute('href')).toBe(`/sessions/${session.id}`);
+    expect(await feedCard.locator('a:has(time)').getAttribute('href')).toBe(`/sessions/${session.id}`);
     // Alice stays on the feed: the bell learns of Bob by the live stream, with no reload.
     await like(bob, session);
     await expectApi(stack.baseUrl, bob.token, 'POST', `/api/sessions/${session.id}/comments`, { content: 'Cheers!' }, 201);
@@ -64,7 +68,8 @@ describe('the bell and the notifications page', () => {
     await expectEntries(page, [`Unread: ${text}`]);
     const entry = entries(page).first();
     expect(await entry.getAttribute('data-read')).toBe('false');
-    expect(await entry.getByRole('link').getAttribute('href')).toBe(`/sessions/${session.id}`);
+    // It holds a comment: it opens the session at its comments.
+    expect(await entry.getByRole('link').getAttribute('href')).toBe(`/sessions/${session.id}#comments`);
     expect(await axeProblems(page, '/notifications with an unread entry')).toEqual([]);
 
     await page.getByRole('button', { name: 'Mark all read', exact: true }).click();
@@ -77,13 +82,20 @@ describe('the bell and the notifications page', () => {
     await expectEntries(page, [text]);
     expect(await bellName(page)).toBe('Notifications');
 
-    // The entry leads to the session, where Bob's like and comment show.
+    // The entry leads to the session, where Bob's like and comment show, the comments expanded, his in view.
     await entries(page).first().getByRole('link').click();
-    await page.waitForURL(`${stack.baseUrl}/sessions/${session.id}`);
+    await page.waitForURL(`${stack.baseUrl}/sessions/${session.id}#comments`);
     const card = page.getByRole('article', { name: title, exact: true });
     await card.getByText('1 comment', { exact: true }).waitFor();
     await card.getByRole('img', { name: `Liked by ${bob.displayName}`, exact: true }).waitFor();
     await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
+    expect(await card.getByRole('button', { name: 'Comments', exact: true }).getAttribute('aria-expanded')).toBe('true');
+    const comment = card.getByRole('listitem', { name: `Comment by ${bob.displayName}`, exact: true });
+    await comment.getByText('Cheers!', { exact: true }).waitFor();
+    await expect.poll(() => comment.evaluate((node) => {
+      const box = node.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    })).toBe(true);
   });
 
   it('a blocked or a muted person notifies nothing, and unliking takes the entry back', async () => {

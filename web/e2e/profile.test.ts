@@ -149,6 +149,10 @@ describe('own profile', () => {
       'Quiet one',
     ]);
     const crawl = list.getByRole('listitem', { name: 'Taproom crawl', exact: true });
+    // Its title and date are links to the session's page (issue 40); following one opens it.
+    const crawlHref = await crawl.getByRole('heading', { level: 3 }).getByRole('link').getAttribute('href');
+    expect(crawlHref).toMatch(/^\/sessions\/[0-9a-f-]{36}$/);
+    expect(await crawl.locator('a:has(time)').getAttribute('href')).toBe(crawlHref);
     const today = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date());
     await crawl.getByText(today, { exact: true }).waitFor();
     for (const text of ['4 beers', '150 minutes', '6.1% ABV', '📍 The Local Taproom']) await crawl.getByText(text, { exact: true }).waitFor();
@@ -175,6 +179,12 @@ describe('own profile', () => {
     expect(await photos.getByRole('img').count()).toBe(1);
     await loadedSrc(photos.getByRole('img', { name: 'Photo 1 of Taproom crawl', exact: true }));
     expect(await sessions.getByRole('listitem', { name: 'Quiet one', exact: true }).getByRole('list', { name: 'Photos' }).count()).toBe(0);
+    // A friend opens it from its photo: the session's page, its card.
+    expect(await photos.getByRole('link').getAttribute('href')).toBe(crawlHref);
+    await photos.getByRole('link').click();
+    await other.waitForURL(`${stack.baseUrl}${crawlHref}`);
+    await other.getByRole('heading', { level: 1, name: 'Taproom crawl', exact: true }).waitFor();
+    await other.getByRole('article', { name: 'Taproom crawl', exact: true }).getByRole('img', { name: 'Photo of Taproom crawl', exact: true }).waitFor();
   });
 });
 

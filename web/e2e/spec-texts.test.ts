@@ -330,7 +330,7 @@ const AREAS: readonly Area[] = [
         await failNextCall(page, 'POST', /^\/api\/sessions$/);
         await dialog.getByRole('button', { name: 'Log Session', exact: true }).click();
       },
-      afterwards: ({ page }) => cancelDialog(page, 'Log Beer Session'),
+      afterwards: ({ page }) => discardDialog(page, 'Log Beer Session'),
     },
     {
       spec: '8 Success toasts',
@@ -355,7 +355,7 @@ const AREAS: readonly Area[] = [
         await failNextCall(page, 'PUT', /^\/api\/sessions\/[^/]+$/);
         await dialog.getByRole('button', { name: 'Save Changes', exact: true }).click();
       },
-      afterwards: ({ page }) => cancelDialog(page, 'Edit Beer Session'),
+      afterwards: ({ page }) => discardDialog(page, 'Edit Beer Session'),
     },
     {
       spec: '8 Toasts: Sessions',
@@ -1339,6 +1339,14 @@ async function closeDialog(page: Page, name: string): Promise<void> {
 async function cancelDialog(page: Page, name: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name, exact: true });
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** Cancels a form that holds typed work: it asks first (issue 40), and the work is discarded. */
+async function discardDialog(page: Page, name: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name, exact: true });
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Discard unsaved changes?', exact: true }).getByRole('button', { name: 'Discard', exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
 }
 

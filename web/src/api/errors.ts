@@ -74,3 +74,8 @@ export function serverError(error: unknown): ShownError | undefined {
 export function serverMessage(error: unknown, fallback: string): string {
   return serverError(error)?.message || fallback;
 }
+
+/** The call got no answer at all (offline, the connection dropped, nothing listening): fetch's TypeError, not an ApiError. */
+export function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError;
+}

@@ -5,6 +5,6 @@
  * error every failed call throws.
  */
 export { api } from './client';
-export { ApiError, apiErrorOf, errorStatus, serverError, serverMessage, type ShownError } from './errors';
+export { ApiError, apiErrorOf, errorStatus, isNetworkFailure, serverError, serverMessage, type ShownError } from './errors';
 export type { Args, BodyIn, Client, Endpoint, ParamsIn, QueryIn, Result } from './types';
 export { urlOf } from './url';

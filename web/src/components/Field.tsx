@@ -4,12 +4,21 @@ interface FieldProps extends Omit<ComponentProps<'input'>, 'id'> {
   label: string;
   /** Inline validation message, announced and linked to the input. */
   error?: string;
+  /**
+   * The most characters the value may have, shown as a counter ('12/100') that
+   * turns red past it. Nothing typed or pasted is cut (no maxLength): the
+   * form's check says what is too long.
+   */
+  limit?: number;
 }
 
 /** A labelled text input with an optional inline error below it. */
-export function Field({ label, error, className, ...input }: FieldProps) {
+export function Field({ label, error, limit, className, ...input }: FieldProps) {
   const inputId = useId();
   const errorId = useId();
+  const countId = useId();
+  const length = typeof input.value === 'string' ? input.value.length : 0;
+  const describedBy = [error ? errorId : '', limit !== undefined ? countId : ''].filter(Boolean).join(' ');
   return (
     <div className={`field ${className ?? ''}`.trim()}>
       <label className="field__label" htmlFor={inputId}>
@@ -19,9 +28,14 @@ export function Field({ label, error, className, ...input }: FieldProps) {
         id={inputId}
         className="field__input"
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy || undefined}
         {...input}
       />
+      {limit !== undefined && (
+        <span id={countId} className={`field__count${length > limit ? ' field__count--over' : ''}`}>
+          {length}/{limit}
+        </span>
+      )}
       {error && (
         <p id={errorId} className="field__error" role="alert">
           {error}

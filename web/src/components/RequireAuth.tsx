@@ -4,11 +4,20 @@ import { useAuthDialog } from './auth-dialog/AuthDialogProvider';
 import { LoadingState } from './LoadingState';
 import { PageHeader } from './PageHeader';
 
+/** The text while a stored sign-in cannot be confirmed because Hoptrack does not answer (issue 40). */
+export const UNREACHABLE_TEXT = "Can't reach Hoptrack — retrying";
+
+/** While the stored sign-in is being confirmed: loading, or, once a try failed, that Hoptrack cannot be reached and is tried again. */
+export function SigningInState() {
+  const { isUnreachable } = useAuth();
+  return <LoadingState label={isUnreachable ? UNREACHABLE_TEXT : undefined} />;
+}
+
 /** Signed-in-only screens: signed-out visitors get a 'Sign in to continue' panel instead. */
 export function RequireAuth({ title, children }: { title: string; children: ReactNode }) {
   const { isAuthenticated, isLoading } = useAuth();
   const { openAuthDialog } = useAuthDialog();
-  if (isLoading) return <LoadingState />;
+  if (isLoading) return <SigningInState />;
   if (isAuthenticated) return children;
   return (
     <div className="page page--narrow">

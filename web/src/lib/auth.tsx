@@ -8,14 +8,19 @@ import { TOKEN_KEY, readStoredToken, writeStoredToken } from './tokenStorage';
 /**
  * Auth state (spec section 4): the token in memory and in localStorage, and
  * the current user from GET /api/me. The query runs only while a token
- * exists, once per page load, never retried. A 401 means the token is stale:
- * it is dropped silently and the signed-out UI shows.
+ * exists, once per page load. A 401 means the token is stale: it is dropped
+ * silently and the signed-out UI shows. Any other failure (the API is down,
+ * the connection dropped) is not a sign-out: the person stays "signing in",
+ * the screen says "Can't reach Hoptrack — retrying", and /api/me is tried
+ * again until it answers (issue 40).
  */
 export interface AuthState {
   user: CurrentUser | null;
   isAuthenticated: boolean;
   /** A token exists and /api/me has not answered yet. */
   isLoading: boolean;
+  /** Loading, and /api/me failed at least once (no answer, or a server error): it is being tried again. */
+  isUnreachable: boolean;
   /** Keeps the token of a login/registration and refreshes the current user. */
   signIn(response: AuthResponse): void;
   /** Keeps the new token of the same person (a password change killed the old one); cached answers stay. */
@@ -26,8 +31,8 @@ export interface AuthState {
 
 const AuthContext = createContext<AuthState | null>(null);
 
-/** Tries of /api/me after a failure other than 401, with TanStack Query's backoff (1, 2, 4 s). */
-const ME_RETRIES = 3;
+/** The longest pause between tries of /api/me while Hoptrack cannot be reached (1, 2, 4, then every 5 s). */
+export const ME_RETRY_MAX_MS = 5_000;
 
 /**
  * GET /api/me as the provider reads it: a refused token (401) is null. main.tsx
@@ -46,8 +51,10 @@ export const currentUserQuery = queryOptions({
   // The one call every signed-in screen waits on. A refused token answers 401, which
   // resolves to null (signed out) and is never retried; what fails otherwise (a restarting
   // service, a dropped connection) is tried again rather than showing the welcome page
-  // to someone who is signed in. Meanwhile the app shows that it is loading.
-  retry: ME_RETRIES,
+  // to someone who is signed in, as long as it takes. Meanwhile the app shows that it is loading,
+  // then that it cannot reach Hoptrack and is retrying.
+  retry: true,
+  retryDelay: (failures) => Math.min(1000 * 2 ** Math.max(0, failures - 1), ME_RETRY_MAX_MS),
 });
 
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -121,16 +128,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [queryClient]);
 
   const user = token !== null ? (me.data ?? null) : null;
+  // A token and no answer yet: loading, however long it takes (a failed try is tried again, never a sign-out).
+  const isLoading = token !== null && me.data === undefined;
+  const isUnreachable = isLoading && (me.isError || me.failureCount > 0 || me.fetchStatus === 'paused');
   const value = useMemo<AuthState>(
     () => ({
       user,
       isAuthenticated: user !== null,
-      isLoading: token !== null && me.isLoading,
+      isLoading,
+      isUnreachable,
       signIn,
       renewSession,
       signOut,
     }),
-    [user, token, me.isLoading, signIn, renewSession, signOut],
+    [user, isLoading, isUnreachable, signIn, renewSession, signOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -2,6 +2,7 @@ import { queryOptions, type InfiniteData, type QueryClient, type QueryKey } from
 import type { MarkReadBody, Notification, NotificationSettingsBody, UnreadCount } from '@hoptrack/proto';
 import { api } from '../api';
 import { cursorPage, type CursorPage } from './cursorPages';
+import { sessionPath } from './sessionLinks';
 
 /**
  * Notifications (issue 22): the bell's count, the inbox and the per-kind
@@ -33,15 +34,19 @@ export const unreadNotificationsQuery = () =>
 export const notificationSettingsQuery = () =>
   queryOptions({ queryKey: NOTIFICATION_SETTINGS_KEY, queryFn: () => api.notifications.settings() });
 
+/** Kinds whose entry opens the session at its comments (expanded, the newest in view). */
+const COMMENT_KINDS: readonly Notification['kind'][] = ['session.commented', 'comment.followed'];
+
 /**
- * Where an entry leads: a session's activity to that session, a challenge's
+ * Where an entry leads: a session's activity to that session (at its comments
+ * when the entry holds a comment), a challenge's
  * (a completion, an invitation) to that challenge, a message to
  * the conversation with its sender, a friend request to the friends screen's requests
  * (where it is answered), an accepted one to the new friend's profile.
  */
-export function notificationHref(item: Pick<Notification, 'kind' | 'target'>): string {
+export function notificationHref(item: Pick<Notification, 'kind' | 'kinds' | 'target'>): string {
   const { target } = item;
-  if (target.type === 'session') return `/sessions/${encodeURIComponent(target.id)}`;
+  if (target.type === 'session') return sessionPath(target.id, { comments: item.kinds.some((kind) => COMMENT_KINDS.includes(kind)) });
   if (target.type === 'challenge') return `/challenges/${encodeURIComponent(target.id)}`;
   if (item.kind === 'message.received') return `/messages?user=${encodeURIComponent(target.id)}`;
   if (item.kind === 'friend.requested') return '/friends?tab=requests';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { errorStatus, serverError } from '../api';
+import { errorStatus, isNetworkFailure, serverError } from '../api';
 import { SESSION_WRITES_AFFECT } from './sessionsApi';
 import { useToast, type ToastInput } from './toast';
 
@@ -12,14 +12,19 @@ export interface SessionActionOptions<TVariables, TResult> {
   /** A like or a reaction: a lapsed sign-in (401) says 'Please log in' (spec section 5). */
   reaction?: boolean;
   onSuccess?: (result: TResult, variables: TVariables) => void;
+  /** Shows the write's outcome at once (a like's heart); the function it returns puts the screen back when the call fails. */
+  optimistic?: (variables: TVariables) => () => void;
 }
+
+/** Said when a write got no answer at all: nothing on the screen was lost, and nothing was saved. */
+export const UNREACHABLE_WRITE = 'Couldn’t reach Hoptrack, so nothing was saved. Check your connection and try again.';
 
 /** A failed session write: the spec's title and the server's reason, or 'Please log in' for a reaction without a sign-in. */
 export function sessionFailureToast(error: unknown, title: string, reaction = false): ToastInput {
   if (reaction && errorStatus(error) === 401) {
     return { title: 'Please log in', description: 'You need to be logged in to react to posts', variant: 'destructive' };
   }
-  const message = serverError(error)?.message;
+  const message = isNetworkFailure(error) ? UNREACHABLE_WRITE : serverError(error)?.message;
   return { title, ...(message ? { description: message } : {}), variant: 'destructive' };
 }
 
@@ -27,6 +32,9 @@ export function sessionFailureToast(error: unknown, title: string, reaction = fa
  * One session write (log, edit, delete, like, comment, react): its success
  * and failure toasts, and the feed, the own list and the own stats refetched
  * (awaited before `isPending` ends, so a toggle never shows its old state).
+ * A write that got no answer (offline) changed nothing on the server: the
+ * optimistic change is undone and nothing is refetched, so what was loaded
+ * stays on screen (issue 40).
  */
 export function useSessionAction<TVariables, TResult>({
   mutationFn,
@@ -34,16 +42,22 @@ export function useSessionAction<TVariables, TResult>({
   success,
   reaction = false,
   onSuccess,
+  optimistic,
 }: SessionActionOptions<TVariables, TResult>) {
   const queryClient = useQueryClient();
   const toast = useToast();
   return useMutation({
     mutationFn,
+    onMutate: (variables) => ({ undo: optimistic?.(variables) }),
     onSuccess: (result, variables) => {
       if (success) toast({ title: success });
       onSuccess?.(result, variables);
     },
-    onError: (error) => toast(sessionFailureToast(error, failure, reaction)),
-    onSettled: () => Promise.all(SESSION_WRITES_AFFECT.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+    onError: (error, _variables, context) => {
+      context?.undo?.();
+      toast(sessionFailureToast(error, failure, reaction));
+    },
+    onSettled: (_result, error) =>
+      error && isNetworkFailure(error) ? undefined : Promise.all(SESSION_WRITES_AFFECT.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,12 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
 import { uuid } from '@hoptrack/proto';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { EmptyState } from '../components/EmptyState';
 import { SessionCard } from '../components/feed/SessionCard';
 import { FeedSkeleton } from '../components/feed/FeedSkeleton';
 import { PageHeader } from '../components/PageHeader';
+import { RefreshFailed } from '../components/RefreshFailed';
 import { ListError } from '../components/social/UserList';
 import { errorStatus } from '../api';
+import { SESSION_COMMENTS_HASH } from '../lib/sessionLinks';
 import { sessionQuery } from '../lib/sessionsApi';
 
 /**
@@ -14,20 +16,23 @@ import { sessionQuery } from '../lib/sessionsApi';
  * Read with GET /api/sessions/{id}, among SESSION_WRITES_AFFECT, so every session
  * write (a like here, say) refetches it as it does the feed. A session that
  * is gone or that the viewer may no longer see answers 404 (or 403): the
- * screen says so instead of failing.
+ * screen says so instead of failing. At `#comments` (a "commented"
+ * notification) the card opens with its comments expanded, the newest in view.
  */
 export function SessionPage() {
   const { sessionId = '' } = useParams();
+  const atComments = useLocation().hash === SESSION_COMMENTS_HASH;
   // The id goes into the URL of the call: anything but an id (`..`, say) must not reach another path.
   const validId = uuid.safeParse(sessionId).success;
   const session = useQuery({ ...sessionQuery(sessionId), enabled: validId });
 
+  // Gone, even after it was shown (deleted meanwhile): said, not the old card. Any other failed refresh keeps the card.
+  const status = errorStatus(session.error);
+  const gone = !validId || status === 404 || status === 403;
   let body;
   if (validId && session.isPending) body = <FeedSkeleton count={1} />;
-  else if (!validId || session.isError) {
-    const status = errorStatus(session.error);
-    body =
-      !validId || status === 404 || status === 403 ? (
+  else if (gone || session.isLoadingError) {
+    body = gone ? (
         <EmptyState title="Session not available" text="It was deleted, or you can no longer see it." headingLevel={2}>
           <Link to="/" className="button button--primary">
             Back to the feed
@@ -38,9 +43,12 @@ export function SessionPage() {
       );
   } else if (session.data) {
     body = (
-      <ul className="session-list" aria-label="Session">
-        <SessionCard session={session.data} />
-      </ul>
+      <>
+        {session.isRefetchError && <RefreshFailed onRetry={() => void session.refetch()} />}
+        <ul className="session-list" aria-label="Session">
+          <SessionCard session={session.data} showComments={atComments} />
+        </ul>
+      </>
     );
   }
   return (

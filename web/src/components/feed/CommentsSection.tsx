@@ -36,8 +36,10 @@ function storeComments(
  * The expanded comments of a card, oldest first, and the box to add one. The
  * card carries only the newest few; 'View all N comments' loads the rest
  * (GET /api/sessions/{id}/comments) and shows every one from then on.
+ * `revealNewest` (a session opened at its comments) scrolls the newest
+ * comment into view once, as the section first shows.
  */
-export function CommentsSection({ session, id }: { session: CommentedSession; id: string }) {
+export function CommentsSection({ session, id, revealNewest = false }: { session: CommentedSession; id: string; revealNewest?: boolean }) {
   const [showAll, setShowAll] = useState(false);
   const all = useQuery({ ...sessionCommentsQuery(session.id), enabled: showAll });
   const listRef = useRef<HTMLUListElement>(null);
@@ -47,6 +49,14 @@ export function CommentsSection({ session, id }: { session: CommentedSession; id
   const comments = full ?? session.comments;
   const failed = showAll && all.isError && !full;
   const moreOnServer = !full && !failed && session.commentCount > session.comments.length;
+
+  useEffect(() => {
+    if (!revealNewest) return;
+    const section = document.getElementById(id);
+    const newest = section?.querySelector('.comment:last-child') ?? section;
+    newest?.scrollIntoView({ block: 'center' });
+    // Once, as the section opens (neither changes later): the reader's own comments do not move the page.
+  }, [id, revealNewest]);
 
   useEffect(() => {
     if (!full || !focusList.current) return;

@@ -4,6 +4,7 @@ import { startTransition, useEffect, useState } from 'react';
 import { feedQuery, feedSessions } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { LoadMoreButton } from '../LoadMoreButton';
+import { RefreshFailed } from '../RefreshFailed';
 import { ListError } from '../social/UserList';
 import { FEED_SKELETON_COUNT, FeedSkeleton } from './FeedSkeleton';
 import { SessionCard } from './SessionCard';
@@ -24,7 +25,8 @@ interface FeedListProps {
  * The feed for one filter, newest first, a page at a time: 3 skeleton cards
  * while the first page loads, an error with a retry, the empty state, or the
  * cards and 'Load More Activities' while the server has a next page. The
- * first render with cards shows FIRST_RENDER_CARDS of them.
+ * first render with cards shows FIRST_RENDER_CARDS of them. A refresh that
+ * fails (a write's refetch while offline) keeps the cards, with a note.
  */
 export function FeedList({ filter, onLogSession }: FeedListProps) {
   // The home page prefetches the feed while /api/me answers: if that call failed, mounting the
@@ -39,7 +41,7 @@ export function FeedList({ filter, onLogSession }: FeedListProps) {
   }, [hasCards, firstCardsOnly]);
 
   if (feed.isPending) return <FeedSkeleton />;
-  if (feed.isError && !feed.isFetchNextPageError) {
+  if (feed.isLoadingError) {
     return <ListError text="Failed to fetch sessions" onRetry={() => void feed.refetch()} />;
   }
   if (sessions.length === 0) {
@@ -53,6 +55,7 @@ export function FeedList({ filter, onLogSession }: FeedListProps) {
   }
   return (
     <>
+      {feed.isRefetchError && <RefreshFailed onRetry={() => void feed.refetch()} />}
       <ul className="session-list" aria-label="Activities">
         {(firstCardsOnly ? sessions.slice(0, FIRST_RENDER_CARDS) : sessions).map((session) => (
           <SessionCard key={session.id} session={session} />

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
 import { countLabel, feedTime } from '../../lib/format';
 import { lazyNamed } from '../../lib/lazyNamed';
+import { sessionPath } from '../../lib/sessionLinks';
 import { Avatar } from '../Avatar';
 import { DeleteSessionDialog } from '../sessions/DeleteSessionDialog';
 import { avatarOf } from '../social/UserCard';
@@ -25,11 +26,15 @@ type OwnerDialog = 'edit' | 'delete' | null;
  * description, place, photos, beers, hours, ABV, types and music; likes with
  * three avatars and '+N' (opening everyone who liked it), the like toggle, the
  * comments (collapsed until opened, the newest few until 'View all') and the
- * reaction bar. Only the owner gets the Edit / Delete menu.
+ * reaction bar. Only the owner gets the Edit / Delete menu. The title, the
+ * photo and the time are links to the session's own page (issue 40), which
+ * opens with `showComments` (its `#comments` address): the comments
+ * expanded and the newest one scrolled into view.
  */
-export function SessionCard({ session }: { session: FeedSession }) {
+export function SessionCard({ session, showComments = false }: { session: FeedSession; showComments?: boolean }) {
   const { user } = useAuth();
-  const [commentsOpen, setCommentsOpen] = useState(false);
+  const [commentsOpen, setCommentsOpen] = useState(showComments);
+  const href = sessionPath(session.id);
   const [dialog, setDialog] = useState<OwnerDialog>(null);
   const commentsId = useId();
   const isOwner = user?.id === session.userId;
@@ -44,15 +49,19 @@ export function SessionCard({ session }: { session: FeedSession }) {
               {session.user.displayName}
             </Link>
             <p className="session-card__meta">
-              <time dateTime={session.createdAt}>{feedTime(session.createdAt)}</time>
+              <Link to={href} className="session-card__time">
+                <time dateTime={session.createdAt}>{feedTime(session.createdAt)}</time>
+              </Link>
               {session.location && <span className="session-card__place">📍 {session.location}</span>}
             </p>
           </div>
           {isOwner && <SessionMenu onEdit={() => setDialog('edit')} onDelete={() => setDialog('delete')} />}
         </header>
-        <h2 className="session-card__title">{session.title}</h2>
+        <h2 className="session-card__title">
+          <Link to={href}>{session.title}</Link>
+        </h2>
         {session.description && <p className="session-card__description">{session.description}</p>}
-        <SessionPhotos title={session.title} photos={session.photos} />
+        <SessionPhotos title={session.title} photos={session.photos} href={href} />
         <SessionFacts session={session} />
         <div className="session-card__counts">
           <LikeSummary session={session} />
@@ -74,7 +83,7 @@ export function SessionCard({ session }: { session: FeedSession }) {
           </button>
         </div>
         <ReactionBar session={session} />
-        {commentsOpen && <CommentsSection id={commentsId} session={session} />}
+        {commentsOpen && <CommentsSection id={commentsId} session={session} revealNewest={showComments} />}
       </article>
       {dialog === 'edit' && (
         <Suspense fallback={null}>

@@ -10,6 +10,7 @@ import { ListError } from '../social/UserList';
 import { PresenceScope } from '../presence/Presence';
 import { ConversationListItem } from './ConversationListItem';
 import { ConversationListSkeleton } from './ConversationListSkeleton';
+import { RefreshFailed } from '../RefreshFailed';
 
 interface ConversationListProps {
   list: ReturnType<typeof useConversationList>;
@@ -24,7 +25,7 @@ interface ConversationListProps {
  */
 export function ConversationList({ list, viewerId, selectedId }: ConversationListProps) {
   if (list.isPending) return <ConversationListSkeleton />;
-  if (list.isError && !list.isFetchNextPageError) {
+  if (list.isLoadingError) {
     return <ListError text="Failed to load conversations" onRetry={() => void list.refetch()} />;
   }
   const conversations = listItems(list.data);
@@ -33,6 +34,7 @@ export function ConversationList({ list, viewerId, selectedId }: ConversationLis
   }
   return (
     <PresenceScope ids={conversations.map((conversation) => otherParticipant(conversation, viewerId).id)}>
+      {list.isRefetchError && <RefreshFailed onRetry={() => void list.refetch()} />}
       <ul className="conversation-list" aria-label="Conversations">
         {conversations.map((conversation) => (
           <ConversationListItem key={conversation.id} entry={entryOf(conversation, viewerId, conversation.id === selectedId)} />

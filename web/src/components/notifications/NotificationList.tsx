@@ -7,6 +7,7 @@ import { EmptyState } from '../EmptyState';
 import { BellIcon } from '../icons';
 import { LoadingState } from '../LoadingState';
 import { LoadMoreButton } from '../LoadMoreButton';
+import { RefreshFailed } from '../RefreshFailed';
 import { ListError } from '../social/UserList';
 import { NotificationItem } from './NotificationItem';
 
@@ -36,7 +37,7 @@ export function NotificationList() {
   });
 
   if (list.isPending) return <LoadingState label="Loading notifications..." />;
-  if (list.isError && !list.isFetchNextPageError) return <ListError text="Failed to fetch notifications" onRetry={() => void list.refetch()} />;
+  if (list.isLoadingError) return <ListError text="Failed to fetch notifications" onRetry={() => void list.refetch()} />;
   const items = listItems(list.data);
   if (items.length === 0) {
     return <EmptyState title="No notifications yet" text="Likes, comments, friend requests and messages for you will show up here." Icon={BellIcon} />;
@@ -55,6 +56,7 @@ export function NotificationList() {
           Mark all read
         </button>
       </div>
+      {list.isRefetchError && <RefreshFailed onRetry={() => void list.refetch()} />}
       <ul className="notifications__list" aria-label="Notifications">
         {items.map((item) => (
           <NotificationItem key={item.id} item={item} onOpen={open} />

@@ -29,7 +29,8 @@ export function EditSessionDialog({ session, onClose }: { session: FeedSession; 
       currentPhotos={session.photos}
       pending={update.isPending}
       failure={update.error}
-      onSubmit={(draft, photo) => update.mutate({ draft, photo })}
+      draftName={`edit-session:${session.id}`}
+      onSubmit={(draft, photo) => update.mutateAsync({ draft, photo })}
       onClose={onClose}
     />
   );

@@ -27,7 +27,8 @@ export function LogSessionDialog({ onClose }: { onClose: () => void }) {
       initial={emptyDraft()}
       pending={log.isPending}
       failure={log.error}
-      onSubmit={(draft, photo) => log.mutate({ draft, photo })}
+      draftName={'log-session'}
+      onSubmit={(draft, photo) => log.mutateAsync({ draft, photo })}
       onClose={onClose}
     />
   );

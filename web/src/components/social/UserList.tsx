@@ -2,6 +2,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../EmptyState';
 import { UsersIcon } from '../icons';
+import { RefreshFailed } from '../RefreshFailed';
 
 /** Users shown while a list loads (spec section 2: 3 users). */
 export const USER_SKELETON_COUNT = 3;
@@ -61,7 +62,7 @@ interface QueryUserListProps<T> extends Omit<UserListProps<T>, 'items'> {
 /** A user list fed by a query: skeleton while loading, error with retry, empty state, or the cards. */
 export function QueryUserList<T>({ query, empty, errorText, ...list }: QueryUserListProps<T>) {
   if (query.isPending) return <UserListSkeleton />;
-  if (query.isError) return <ListError text={errorText} onRetry={() => void query.refetch()} />;
+  if (query.isLoadingError) return <ListError text={errorText} onRetry={() => void query.refetch()} />;
   if (query.data.length === 0) {
     return (
       <EmptyState title={empty.title} text={empty.text} Icon={UsersIcon}>
@@ -69,5 +70,10 @@ export function QueryUserList<T>({ query, empty, errorText, ...list }: QueryUser
       </EmptyState>
     );
   }
-  return <UserList {...list} items={query.data} />;
+  return (
+    <>
+      {query.isRefetchError && <RefreshFailed onRetry={() => void query.refetch()} />}
+      <UserList {...list} items={query.data} />
+    </>
+  );
 }
