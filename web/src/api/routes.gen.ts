@@ -122,6 +122,7 @@ export const notifications = {
   list: { method: 'GET', path: '/api/notifications' },
   unreadCount: { method: 'GET', path: '/api/notifications/unread-count' },
   markRead: { method: 'POST', path: '/api/notifications/read' },
+  markUnread: { method: 'POST', path: '/api/notifications/:id/unread' },
   settings: { method: 'GET', path: '/api/notifications/settings' },
   updateSettings: { method: 'PUT', path: '/api/notifications/settings' },
   unsubscribe: { method: 'POST', path: '/api/notifications/unsubscribe' },

@@ -22,9 +22,9 @@ const KIND_ICONS: Record<Notification['kind'], string> = {
  * One inbox entry: the newest person's picture, the server's text ("Bob and
  * 3 others liked Friday pints"), when, and unread styling (a dot and the
  * words for screen readers). The whole entry links to its target; following
- * it marks it read.
+ * it marks it read. A read entry offers "Mark unread" beside it.
  */
-export function NotificationItem({ item, onOpen }: { item: Notification; onOpen: (item: Notification) => void }) {
+export function NotificationItem({ item, onOpen, onMarkUnread }: { item: Notification; onOpen: (item: Notification) => void; onMarkUnread: (item: Notification) => void }) {
   const first = item.actors[0];
   return (
     <li className={`notification${item.read ? '' : ' notification--unread'}`} data-read={item.read}>
@@ -42,6 +42,11 @@ export function NotificationItem({ item, onOpen }: { item: Notification; onOpen:
         </span>
         {!item.read && <span className="notification__dot" aria-hidden="true" />}
       </Link>
+      {item.read && (
+        <button type="button" className="button button--ghost button--small notification__unread" onClick={() => onMarkUnread(item)}>
+          Mark unread
+        </button>
+      )}
     </li>
   );
 }
