@@ -163,6 +163,15 @@ describe('the bell and the notifications page', () => {
     await chips.getByRole('button', { name: 'All', exact: true }).click();
     await expectEntries(page, [`Unread: ${liked}`, request]);
 
+    // Item 12: the entry's time moves with the clock, without a reload: 5 minutes on, '5 min ago'.
+    await page.clock.install();
+    await page.reload();
+    const time = entries(page).filter({ hasText: request }).locator('time');
+    await expect.poll(() => time.textContent()).toMatch(/^(Just now|\d+ min ago)$/);
+    const created = Date.parse((await time.getAttribute('datetime')) ?? '');
+    const browserNow = await page.evaluate(() => Date.now());
+    await page.clock.runFor(created + 5 * 60_000 + 30_000 - browserNow);
+    await expect.poll(() => time.textContent()).toBe('5 min ago');
   });
 
   it('saves a per-kind setting, and a mail’s unsubscribe link stops every e-mail without signing in', async () => {

@@ -3,6 +3,7 @@ import { PRESENCE_IDS_MAX } from '@hoptrack/proto/constants';
 import type { PresenceEntry } from '@hoptrack/proto';
 import { useMemo } from 'react';
 import { api } from '../api';
+import { relativeTime } from './format';
 
 /**
  * Presence (issue 25, item 1): who of the people on screen is online. One
@@ -57,14 +58,8 @@ export function refreshPresence(queryClient: QueryClient): Promise<unknown> {
   return queryClient.invalidateQueries({ queryKey: PRESENCE_ROOT });
 }
 
-/** "Last seen 5m ago": minutes, hours, days, then the date. */
+/** "Last seen 5 min ago", "Last seen yesterday": the app's one relative time (format.ts relativeTime) after "Last seen". */
 export function lastSeenLabel(lastSeenAt: string, now: number = Date.now()): string {
-  const minutes = Math.floor((now - Date.parse(lastSeenAt)) / 60_000);
-  if (minutes < 1) return 'Last seen just now';
-  if (minutes < 60) return `Last seen ${minutes}m ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `Last seen ${hours}h ago`;
-  const days = Math.floor(hours / 24);
-  if (days < 7) return `Last seen ${days}d ago`;
-  return `Last seen ${new Date(lastSeenAt).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}`;
+  const ago = relativeTime(lastSeenAt, now);
+  return `Last seen ${ago === 'Just now' || ago === 'Yesterday' ? ago.toLowerCase() : ago}`;
 }

@@ -2,9 +2,10 @@ import type { FeedSession } from '@hoptrack/proto';
 import { Suspense, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { countLabel, feedTime } from '../../lib/format';
+import { countLabel } from '../../lib/format';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { Avatar } from '../Avatar';
+import { RelativeTime } from '../RelativeTime';
 import { DeleteSessionDialog } from '../sessions/DeleteSessionDialog';
 import { avatarOf } from '../social/UserCard';
 import { CommentsSection } from './CommentsSection';
@@ -44,7 +45,7 @@ export function SessionCard({ session }: { session: FeedSession }) {
               {session.user.displayName}
             </Link>
             <p className="session-card__meta">
-              <time dateTime={session.createdAt}>{feedTime(session.createdAt)}</time>
+              <RelativeTime at={session.createdAt} />
               {session.location && <span className="session-card__place">📍 {session.location}</span>}
             </p>
           </div>

@@ -1,8 +1,8 @@
 import type { Notification } from '@hoptrack/proto';
 import { Link } from 'react-router';
-import { relativeTime } from '../../lib/format';
 import { notificationHref } from '../../lib/notificationsApi';
 import { Avatar } from '../Avatar';
+import { RelativeTime } from '../RelativeTime';
 import { avatarOf } from '../social/UserCard';
 
 /** The emoji beside an entry, by its newest kind. */
@@ -37,7 +37,7 @@ export function NotificationItem({ item, onOpen, onMarkUnread }: { item: Notific
           </span>
           <span className="notification__meta">
             <span aria-hidden="true">{KIND_ICONS[item.kind]}</span>
-            <time dateTime={item.createdAt}>{relativeTime(item.createdAt)}</time>
+            <RelativeTime at={item.createdAt} />
           </span>
         </span>
         {!item.read && <span className="notification__dot" aria-hidden="true" />}
