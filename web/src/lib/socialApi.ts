@@ -38,6 +38,12 @@ export const USER_READS: readonly QueryKey[] = [
 /** What any change of a relationship can alter: search results, profiles, stats, follow lists. */
 export const RELATIONSHIP_KEYS: readonly QueryKey[] = [SEARCH_ROOT, ...USER_READS, PROFILE_BY_NAME_ROOT, MY_STATS_KEY, SENT_REQUESTS_KEY];
 
+/** Every social read (a live `friends` event: a request or a friendship changed elsewhere). */
+export function refreshFriendships(queryClient: QueryClient): Promise<unknown> {
+  const keys = [...RELATIONSHIP_KEYS, FRIEND_REQUESTS_KEY, FRIENDS_KEY, PINNED_KEY];
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
+
 /** A person's profile by id, as their privacy allows. */
 export const userQuery = (id: string) => queryOptions({ queryKey: userKey(id), queryFn: () => api.socialGraph.profile({ params: { id } }) });
 /** A person's profile by username, as their privacy allows. */
