@@ -105,6 +105,8 @@ interface Fixture {
   invitationIds: { toD: string; fromD: string };
   /** A's data export (issue 24). */
   exportId: string;
+  /** One of A's notifications (D's challenge invitation; issue 40). */
+  notificationId: string;
 }
 
 type Fill = Record<string, string>;
@@ -123,7 +125,8 @@ type Kind =
   | 'review'
   | 'challenge-list'
   | 'invitation'
-  | 'export';
+  | 'export'
+  | 'notification';
 
 /**
  * Templates by the object their parameters address: the first rule whose
@@ -173,6 +176,8 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
   },
   // A's data export: its id in another person's /api/me/export/:id.
   { prefix: '/api/me/export/:id', kind: 'export', fill: (fx) => [{ id: fx.exportId }] },
+  // One of A's notifications: its id in another person's /api/notifications/:id/unread (issue 40).
+  { prefix: '/api/notifications/:id', kind: 'notification', fill: (fx) => [{ id: fx.notificationId }] },
 ];
 
 /**
@@ -526,6 +531,12 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
     const fromD = invitations.received.find((i) => i.from.id === d.id)?.id;
     if (!toD || !fromD) throw new Error(`A's challenge invitations: ${JSON.stringify(invitations)}`);
     const dataExport = (await expectApi(base, a.token, 'POST', '/api/me/export', undefined, 202)) as { id: string };
+    // D's invitation reaches A's inbox by an event.
+    let notificationId: string | undefined;
+    await expect
+      .poll(async () => (notificationId = ((await expectApi(base, a.token, 'GET', '/api/notifications', undefined, 200)) as Array<{ id: string }>)[0]?.id), { timeout: 15_000 })
+      .toBeTruthy();
+    if (!notificationId) throw new Error('A has no notification');
 
     fx = {
       a,
@@ -550,6 +561,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       challengeIds: { invitedD: invitedD.id, invitedByD: invitedByD.id },
       invitationIds: { toD, fromD },
       exportId: dataExport.id,
+      notificationId,
     };
 
     // Wait for the events: A's private switch in every read model, the block in places, the photo processed.

@@ -93,7 +93,7 @@ export const eventSchemas = {
   'social.friendship.requested.v1': pair,
   /** The two are friends (both directions). */
   'social.friendship.accepted.v1': pair,
-  /** The request is gone; nobody follows anybody because of it. */
+  /** The request is gone (rejected by the recipient or withdrawn by the requester); nobody follows anybody because of it. */
   'social.friendship.rejected.v1': pair,
   /** An accepted friendship ended (unfriend); neither follows the other. */
   'social.friendship.removed.v1': between,

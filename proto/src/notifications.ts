@@ -49,7 +49,36 @@ export const NOTIFICATIONS_READ_MAX = 100;
 
 // ---- Queries and bodies ----
 
-export const notificationListQuery = z.object({ cursor: pageCursor, limit: pageLimit(NOTIFICATIONS_PAGE_DEFAULT, NOTIFICATIONS_PAGE_MAX) });
+/**
+ * The inbox, optionally narrowed: `unread=true` only the unread entries
+ * (`false`: only the read ones); `kind=a,b` only the entries holding a
+ * contribution of one of those kinds (a grouped entry of likes and comments
+ * is in both filters). One message per problem, naming the field.
+ */
+export const notificationListQuery = z.object({
+  cursor: pageCursor,
+  limit: pageLimit(NOTIFICATIONS_PAGE_DEFAULT, NOTIFICATIONS_PAGE_MAX),
+  unread: z
+    .enum(['true', 'false'], { error: "unread must be 'true' or 'false'" })
+    .transform((text) => text === 'true')
+    .optional(),
+  kind: z
+    .string({ error: 'kind must be a comma-separated list of notification kinds' })
+    .transform((text, ctx) => {
+      const kinds = [...new Set(text.split(',').map((kind) => kind.trim()).filter((kind) => kind !== ''))];
+      const known = kinds.flatMap((kind) => {
+        const parsed = notificationKind.safeParse(kind);
+        return parsed.success ? [parsed.data] : [];
+      });
+      if (kinds.length === 0 || known.length < kinds.length) {
+        ctx.addIssue({ code: 'custom', message: `kind must be notification kinds separated by commas (${NOTIFICATION_KIND_NAMES.join(', ')})` });
+        return z.NEVER;
+      }
+      return known;
+    })
+    .optional(),
+});
+export type NotificationListQuery = z.infer<typeof notificationListQuery>;
 
 /** `{ids}` marks those entries read; `{all: true}` marks every entry read. */
 export const markReadBody = z.union(

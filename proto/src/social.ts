@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FRIENDSHIP_STATUSES, SEARCH_QUERY_MAX } from './constants';
 import { pageLimit, pageOffset, uuid } from './common';
+import { definePush, type DeclaredPush } from './live';
 
 /**
  * Social graph contracts (spec sections 3, 5, 7). Semantics (docs/decisions.md):
@@ -164,3 +165,44 @@ export type GraphSnapshotRequest = z.infer<typeof graphSnapshotRequest>;
 /** [from, to, is a friendship (follows only; false otherwise)]; `next` is null on the last page. */
 export const graphSnapshotPage = z.object({ edges: z.array(z.tuple([uuid, uuid, z.boolean()])), next: z.string().nullable() });
 export type GraphSnapshotPage = z.infer<typeof graphSnapshotPage>;
+
+// ---- Live delivery (issue 40, item 8) ----
+
+/** What happened to a friendship or a request between the two people of a `friends` push. */
+export const FRIENDSHIP_CHANGES = ['requested', 'accepted', 'rejected', 'removed'] as const;
+
+/**
+ * `event: friends` — a request was sent, accepted, rejected or withdrawn, or a
+ * friendship ended, between the viewer and `userIds`' other person: the
+ * friends screens, search and profiles refetch, and a new friendship brings
+ * the feed and presence (a new friend's online dot shows on both sides
+ * without a reload; their earlier sessions are backfilled into the feed).
+ */
+export const liveFriendsEvent = z.object({ change: z.enum(FRIENDSHIP_CHANGES), userIds: z.array(uuid) });
+export type LiveFriendsEvent = z.infer<typeof liveFriendsEvent>;
+
+const friendsPush = <T extends 'social.friendship.requested.v1' | 'social.friendship.accepted.v1' | 'social.friendship.rejected.v1'>(
+  event: T,
+  change: LiveFriendsEvent['change'],
+): DeclaredPush =>
+  definePush({
+    stream: 'SOCIAL',
+    event,
+    name: 'friends',
+    to: (data) => [data.requesterId, data.recipientId],
+    payload: (data): LiveFriendsEvent => ({ change, userIds: [data.requesterId, data.recipientId] }),
+  });
+
+/** The social graph's pushes: a request's life and a friendship's end, to both people's streams (every tab of the one who acted too). */
+export const socialLivePushes: DeclaredPush[] = [
+  friendsPush('social.friendship.requested.v1', 'requested'),
+  friendsPush('social.friendship.accepted.v1', 'accepted'),
+  friendsPush('social.friendship.rejected.v1', 'rejected'),
+  definePush({
+    stream: 'SOCIAL',
+    event: 'social.friendship.removed.v1',
+    name: 'friends',
+    to: (data) => [data.userId, data.friendId],
+    payload: (data): LiveFriendsEvent => ({ change: 'removed', userIds: [data.userId, data.friendId] }),
+  }),
+];

@@ -567,20 +567,28 @@ describe('paging and filters', () => {
     await stale.waitFor({ state: 'detached' });
     expect(await feedCards(page).count()).toBe(cardsShown);
 
-    // Relative times (spec section 9, the feed's minutes/hours/days): 'Just now', then minutes, hours, days.
+    // Relative times (spec section 9 and issue 40's one wording): 'Just now', then minutes, hours, yesterday, days.
     await feedCards(page).first().getByText('Just now', { exact: true }).waitFor();
     const created = Date.parse((await feedCards(page).first().locator('time').first().getAttribute('datetime')) ?? '');
     await page.clock.setFixedTime(created + 12 * 60 * 1000 + 30_000);
     await page.reload();
-    await feedCards(page).first().getByText('12m ago', { exact: true }).waitFor();
+    await feedCards(page).first().getByText('12 min ago', { exact: true }).waitFor();
     await page.clock.setFixedTime(created + 59 * 60 * 1000 + 30_000);
     await page.reload();
-    await feedCards(page).first().getByText('59m ago', { exact: true }).waitFor();
+    await feedCards(page).first().getByText('59 min ago', { exact: true }).waitFor();
     await page.clock.setFixedTime(Date.now() + 3 * 60 * 60 * 1000 + 60_000);
     await page.reload();
     await feedCards(page).first().getByText('3h ago', { exact: true }).waitFor();
+    await page.clock.setFixedTime(Date.now() + 30 * 60 * 60 * 1000);
+    await page.reload();
+    await feedCards(page).first().getByText('Yesterday', { exact: true }).waitFor();
     await page.clock.setFixedTime(Date.now() + 2 * 24 * 60 * 60 * 1000 + 60_000);
     await page.reload();
     await feedCards(page).first().getByText('2d ago', { exact: true }).waitFor();
+    // After a week, the date.
+    await page.clock.setFixedTime(Date.now() + 9 * 24 * 60 * 60 * 1000);
+    await page.reload();
+    const day = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date(created));
+    await feedCards(page).first().locator('time').first().getByText(day, { exact: true }).waitFor();
   }, 90_000);
 });

@@ -404,7 +404,7 @@ describe('a returning user', () => {
 
     // Everything was logged a moment ago: 'Just now', or minutes on a slow run (the feed counts minutes,
     // spec section 9). The API cannot back-date a session; the rest is covered by feed.test.ts with the browser's clock.
-    for (const text of await feedCards(page).locator('time').allTextContents()) expect(text).toMatch(/^(Just now|\d+m ago)$/);
+    for (const text of await feedCards(page).locator('time').allTextContents()) expect(text).toMatch(/^(Just now|\d+ min ago)$/);
     expect(await feedCards(page).locator('time').count()).toBe(total);
   }, 90_000);
 });

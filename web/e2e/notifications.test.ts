@@ -136,6 +136,56 @@ describe('the bell and the notifications page', () => {
     await expect.poll(() => bellName(page)).toBe('Notifications');
   });
 
+  it('filters the inbox by unread and by kind, and marks one entry unread again (the bell follows), on a phone', async () => {
+    const [alice, bob, carl] = await Promise.all([registerUser(stack.baseUrl, 'filteralice'), registerUser(stack.baseUrl, 'filterbob'), registerUser(stack.baseUrl, 'filtercarl')]);
+    const title = `Sour hour ${alice.username}`;
+    const session = await sessionOf(alice, title, [carl]);
+    await waitForSocialUser(stack.baseUrl, bob, alice);
+    await expectApi(stack.baseUrl, bob.token, 'POST', '/api/friendships', { friendId: alice.id }, 201);
+    await like(carl, session);
+    const request = `${bob.displayName} sent you a friend request`;
+    const liked = `${carl.displayName} liked your session “${title}”`;
+    await expect.poll(async () => ((await expectApi(stack.baseUrl, alice.token, 'GET', '/api/notifications/unread-count')) as { count: number }).count).toBe(2);
+
+    const page = await stack.openAs(alice, '/notifications', { narrow: true });
+    await expectEntries(page, [`Unread: ${liked}`, `Unread: ${request}`]);
+    await page.getByRole('button', { name: 'Mark all read', exact: true }).click();
+    await expectEntries(page, [liked, request]);
+    await expect.poll(() => bellName(page)).toBe('Notifications');
+
+    // "Mark unread" on the like: unread again on screen, on the server and on the bell.
+    const likeEntry = entries(page).filter({ hasText: liked });
+    const markUnread = likeEntry.getByRole('button', { name: 'Mark unread', exact: true });
+    const box = await markUnread.boundingBox();
+    expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    await markUnread.click();
+    await expectEntries(page, [`Unread: ${liked}`, request]);
+    await expect.poll(() => bellName(page)).toBe('Notifications, 1 unread');
+    await markUnread.waitFor({ state: 'detached' });
+
+    const chips = page.getByRole('group', { name: 'Show', exact: true });
+    await chips.getByRole('button', { name: 'Unread', exact: true }).click();
+    await expectEntries(page, [`Unread: ${liked}`]);
+    expect(await chips.getByRole('button', { name: 'Unread', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    await chips.getByRole('button', { name: 'Friends', exact: true }).click();
+    await expectEntries(page, [request]);
+    expect(new URL(page.url()).search).toBe('?tab=friends');
+    await chips.getByRole('button', { name: 'Challenges', exact: true }).click();
+    await page.getByText('No challenge notifications', { exact: true }).waitFor();
+    await chips.getByRole('button', { name: 'All', exact: true }).click();
+    await expectEntries(page, [`Unread: ${liked}`, request]);
+
+    // Item 12: the entry's time moves with the clock, without a reload: 5 minutes on, '5 min ago'.
+    await page.clock.install();
+    await page.reload();
+    const time = entries(page).filter({ hasText: request }).locator('time');
+    await expect.poll(() => time.textContent()).toMatch(/^(Just now|\d+ min ago)$/);
+    const created = Date.parse((await time.getAttribute('datetime')) ?? '');
+    const browserNow = await page.evaluate(() => Date.now());
+    await page.clock.runFor(created + 5 * 60_000 + 30_000 - browserNow);
+    await expect.poll(() => time.textContent()).toBe('5 min ago');
+  });
+
   it('saves a per-kind setting, and a mail’s unsubscribe link stops every e-mail without signing in', async () => {
     const [alice, bob] = await Promise.all([registerUser(stack.baseUrl, 'mailalice'), registerUser(stack.baseUrl, 'mailbob')]);
     const page = await stack.openAs(alice, '/notifications', { narrow: true });

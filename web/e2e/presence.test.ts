@@ -1,7 +1,7 @@
 import type { PresenceEntry } from '@hoptrack/proto';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { callApi, expectApi, makeFriends, registerUser, useE2eStack, type RegisteredUser } from './support';
+import { callApi, expectApi, logSessionViaApi, makeFriends, registerUser, useE2eStack, waitForSocialUser, type RegisteredUser } from './support';
 
 /**
  * Presence in the browser (issue 25, item 1): a friend with the app open has
@@ -58,5 +58,30 @@ describe('online status', () => {
     // Hidden from everyone at once (no grace): the dot goes while Bob is still there.
     await expect.poll(() => onlineDots(bobCard).count()).toBe(0);
     expect(await callApi(stack.baseUrl, alice.token, 'GET', `/api/presence?ids=${bob.id}`)).toEqual({ status: 200, body: [] });
+  });
+
+  it('a new friendship shows both dots and the new friend\'s earlier sessions at once, on both sides, without a reload (issue 40, item 8)', async () => {
+    const [alice, bob] = await Promise.all([registerUser(stack.baseUrl, 'newalice'), registerUser(stack.baseUrl, 'newbob')]);
+    // Bob's profile is private: his session reaches Alice's feed only as a friend's (the backfill of the friendship, not of the request).
+    await expectApi(stack.baseUrl, bob.token, 'PUT', '/api/privacy', { isProfilePrivate: true });
+    const title = `Earlier pints ${bob.username}`;
+    await logSessionViaApi(stack.baseUrl, bob, { title, beerCount: '2', duration: '60' });
+    await waitForSocialUser(stack.baseUrl, alice, bob);
+    await waitForSocialUser(stack.baseUrl, bob, alice);
+    const request = (await expectApi(stack.baseUrl, alice.token, 'POST', '/api/friendships', { friendId: bob.id }, 201)) as { id: string };
+
+    const aliceFeed = await stack.openAs(alice, '/');
+    await aliceFeed.getByRole('heading', { level: 1, name: 'Activity Feed' }).waitFor();
+    const aliceFriends = await stack.openAs(alice, '/friends?tab=friends');
+    const bobFriends = await stack.openAs(bob, '/friends?tab=friends');
+    await aliceFriends.getByRole('heading', { name: 'No friends yet', exact: true }).waitFor();
+    await bobFriends.getByRole('heading', { name: 'No friends yet', exact: true }).waitFor();
+    expect(await aliceFeed.getByRole('article', { name: title, exact: true }).count()).toBe(0);
+
+    // Bob accepts elsewhere (the API): every open screen hears of it by the live stream.
+    await expectApi(stack.baseUrl, bob.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
+    await onlineDots(friendCard(aliceFriends, bob)).waitFor();
+    await onlineDots(friendCard(bobFriends, alice)).waitFor();
+    await aliceFeed.getByRole('article', { name: title, exact: true }).waitFor();
   });
 });

@@ -255,6 +255,27 @@ describe('friends', () => {
     expect(answer).toMatchObject({ status: 409, body: { message: PIN_LIMIT_MESSAGE } });
   });
 
+  it('withdraws a sent request from Requests: it leaves both lists and the recipient\'s notifications', async () => {
+    const [alice, hank] = await Promise.all([registerUser(stack.baseUrl, 'alice'), registerUser(stack.baseUrl, 'hank')]);
+    await waitForSocialUser(stack.baseUrl, alice, hank);
+    await expectApi(stack.baseUrl, alice.token, 'POST', '/api/friendships', { friendId: hank.id }, 201);
+    const unread = async () => ((await expectApi(stack.baseUrl, hank.token, 'GET', '/api/notifications/unread-count')) as { count: number }).count;
+    await expect.poll(unread, { timeout: 15_000 }).toBe(1);
+
+    const page = await stack.openAs(alice, '/friends?tab=requests');
+    await page.getByRole('heading', { name: 'No pending requests', exact: true }).waitFor();
+    const sent = card(page.getByRole('list', { name: 'Sent requests', exact: true }), hank);
+    const withdrawn = page.waitForRequest((request) => request.method() === 'DELETE' && new URL(request.url()).pathname.startsWith('/api/friendships/'));
+    await sent.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await withdrawn;
+    await sent.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Sent requests', exact: true }).waitFor({ state: 'detached' });
+
+    expect(await expectApi(stack.baseUrl, hank.token, 'GET', '/api/friends/requests')).toEqual([]);
+    await expect.poll(unread, { timeout: 15_000 }).toBe(0);
+    expect(await expectApi(stack.baseUrl, hank.token, 'GET', '/api/notifications')).toEqual([]);
+  });
+
   it('toasts a failed friend request with the server message, or a fallback', async () => {
     const alice = await registerUser(stack.baseUrl, 'alice');
     const erin = await registerUser(stack.baseUrl, 'erin');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageResponse } from '../common';
+import { idParams, messageResponse } from '../common';
 import {
   markReadBody,
   markReadResponse,
@@ -21,7 +21,7 @@ export const notificationsApi = defineRoutes('notifications', {
     method: 'GET',
     path: '/api/notifications',
     paged: true,
-    summary: "The viewer's notifications, newest first",
+    summary: "The viewer's notifications, newest first; only the unread ones, or those of some kinds, when asked",
     query: notificationListQuery,
     responses: { 200: z.array(notification) },
   },
@@ -36,6 +36,13 @@ export const notificationsApi = defineRoutes('notifications', {
     path: '/api/notifications/read',
     summary: "Mark some or all of the viewer's notifications read",
     body: markReadBody,
+    responses: { 200: markReadResponse },
+  },
+  markUnread: {
+    method: 'POST',
+    path: '/api/notifications/:id/unread',
+    summary: "Mark one of the viewer's notifications unread again",
+    params: idParams,
     responses: { 200: markReadResponse },
   },
   settings: {

@@ -93,6 +93,12 @@ export const socialGraphApi = defineRoutes('social-graph', {
     body: friendshipRespondRequest,
     responses: { 200: friendshipRespondResponse },
   },
+  withdraw: {
+    method: 'DELETE',
+    path: '/api/friendships/:id',
+    summary: 'Withdraw a pending friend request the viewer sent (only its sender)',
+    params: idParams,
+  },
   friends: {
     method: 'GET',
     path: '/api/friends',
@@ -121,6 +127,12 @@ export const socialGraphApi = defineRoutes('social-graph', {
     method: 'GET',
     path: '/api/me/friend-requests',
     summary: 'Friend requests sent to the viewer (the same list as /api/friends/requests)',
+    responses: { 200: z.array(friendRequest) },
+  },
+  sentRequests: {
+    method: 'GET',
+    path: '/api/friends/requests/sent',
+    summary: 'Pending friend requests the viewer sent, newest first',
     responses: { 200: z.array(friendRequest) },
   },
   blocked: {

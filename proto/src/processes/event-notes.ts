@@ -20,7 +20,7 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
   'user.export.ready.v1': 'the zip is in S3 (outbox) until `expiresAt`, and the person\'s earlier zips are gone; auth marks the export ready, the earlier ones expired, and mails the person',
   'social.friendship.requested.v1': 'A asks B (A now follows B)',
   'social.friendship.accepted.v1': 'B accepts (or B asks A back): friends both ways',
-  'social.friendship.rejected.v1': 'B rejects; the request is gone',
+  'social.friendship.rejected.v1': 'B rejects, or A withdraws the request (`DELETE /api/friendships/{id}`); the request is gone',
   'social.friendship.removed.v1': 'unfriend: neither follows the other',
   'social.user.blocked.v1': 'a block; any friendship or request between the two is gone',
   'social.user.unblocked.v1': 'the block is lifted (no friendship comes back)',

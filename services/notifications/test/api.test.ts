@@ -86,6 +86,71 @@ describe('POST /api/notifications/read', () => {
   });
 });
 
+describe('GET /api/notifications?unread=&kind= (filters)', () => {
+  it('narrows to the unread entries, to some kinds, or both, and pages within the filter', async () => {
+    const [alice, bob] = await Promise.all([t.user(), t.user({ displayName: 'Bob' })]);
+    const sessionId = randomUUID();
+    await requests(alice, 2);
+    await t.publish('session.liked.v1', { sessionId, ownerId: alice.id, userId: bob.id });
+    const all = ok<Notification[]>(await alice.get('/api/notifications'));
+    expect(all.map((n) => n.kind)).toEqual(['session.liked', 'friend.requested', 'friend.requested']);
+    const [, newestRequest] = all;
+    ok(await alice.post('/api/notifications/read', { ids: [newestRequest?.id] }));
+
+    const texts = async (query: string) => ok<Notification[]>(await alice.get(`/api/notifications?${query}`)).map((n) => n.text);
+    expect(await texts('unread=true')).toEqual(['Bob liked your session', 'Sender 0 sent you a friend request']);
+    expect(await texts('unread=false')).toEqual(['Sender 1 sent you a friend request']);
+    expect(await texts('kind=friend.requested')).toEqual(['Sender 1 sent you a friend request', 'Sender 0 sent you a friend request']);
+    expect(await texts('kind=session.liked,session.commented')).toEqual(['Bob liked your session']);
+    expect(await texts('kind=friend.requested&unread=true')).toEqual(['Sender 0 sent you a friend request']);
+    expect(await texts('kind=challenge.invited')).toEqual([]);
+    const first = await alice.get('/api/notifications?kind=friend.requested&limit=1');
+    expect(ok<Notification[]>(first).map((n) => n.text)).toEqual(['Sender 1 sent you a friend request']);
+    expect(await texts(`kind=friend.requested&limit=1&cursor=${String(first.headers[NEXT_CURSOR_HEADER])}`)).toEqual(['Sender 0 sent you a friend request']);
+  });
+
+  it('answers 400 naming the field for a bad unread or kind', async () => {
+    const alice = await t.user();
+    expectError(await alice.get('/api/notifications?unread=yes'), 400, { field: 'unread', message: "unread must be 'true' or 'false'" });
+    expectError(await alice.get('/api/notifications?kind=session.poked'), 400, { field: 'kind' });
+    expectError(await alice.get('/api/notifications?kind=friend.requested,nope'), 400, { field: 'kind' });
+    expectError(await alice.get('/api/notifications?kind=,'), 400, { field: 'kind' });
+  });
+});
+
+describe('POST /api/notifications/{id}/unread', () => {
+  it('marks a read entry unread again: back in the list filter and the count, announced to the bell', async () => {
+    const alice = await t.user();
+    await requests(alice, 2);
+    const [newest] = ok<Notification[]>(await alice.get('/api/notifications'));
+    ok(await alice.post('/api/notifications/read', { all: true }));
+    expect(await unread(alice)).toBe(0);
+    const counts = async () => (await t.changes()).filter((e) => e.data.userId === alice.id).map((e) => e.data.unreadCount);
+    await expect.poll(async () => (await counts()).at(-1)).toBe(0);
+    const before = (await counts()).length;
+    expect(ok<{ updated: number }>(await alice.post(`/api/notifications/${newest?.id}/unread`))).toEqual({ updated: 1 });
+    expect(await unread(alice)).toBe(1);
+    expect(ok<Notification[]>(await alice.get('/api/notifications?unread=true')).map((n) => n.id)).toEqual([newest?.id]);
+    await expect.poll(async () => (await counts()).slice(before)).toEqual([1]);
+    // Already unread: nothing changes, nothing is announced.
+    expect(ok<{ updated: number }>(await alice.post(`/api/notifications/${newest?.id}/unread`))).toEqual({ updated: 0 });
+    expect(await unread(alice)).toBe(1);
+  });
+
+  it("answers 404 for someone else's or an unknown notification and 400 for a malformed id, changing nothing", async () => {
+    const [alice, bob] = await Promise.all([t.user(), t.user()]);
+    await requests(bob, 1);
+    const [bobs] = ok<Notification[]>(await bob.get('/api/notifications'));
+    ok(await bob.post('/api/notifications/read', { all: true }));
+    expectError(await alice.post(`/api/notifications/${bobs?.id}/unread`), 404, { message: 'Notification not found' });
+    expectError(await alice.post(`/api/notifications/${randomUUID()}/unread`), 404, { message: 'Notification not found' });
+    expectError(await alice.post('/api/notifications/not-an-id/unread'), 400, { field: 'id' });
+    expect(await unread(bob)).toBe(0);
+    const anonymous = await t.app.inject({ method: 'POST', url: `/api/notifications/${bobs?.id}/unread` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
 describe('settings', () => {
   it('starts from each kind’s defaults (friend requests by e-mail) and changes only the kinds sent', async () => {
     const alice = await t.user();

@@ -173,3 +173,51 @@ describe('DELETE /api/friends/{id} (unfriend)', () => {
     expect(await rowsBetween(a, b)).toEqual(before);
   });
 });
+
+describe('DELETE /api/friendships/{id} (withdraw) and GET /api/friends/requests/sent', () => {
+  const withdraw = (by: TestUser, id: string) => social.as(by).delete(`/api/friendships/${id}`);
+
+  it('lists my pending requests, newest first, each naming its recipient; never incoming ones or friends', async () => {
+    const [me, x, y, z, f] = await Promise.all([social.user(), social.user(), social.user(), social.user(), social.user()]);
+    const toX = ok<Friendship>(await request(me, x), 201);
+    const toY = ok<Friendship>(await request(me, y), 201);
+    ok(await request(z, me), 201);
+    await social.befriend(me, f);
+    expect(ok<FriendRequest[]>(await social.as(me).get('/api/friends/requests/sent')).map((r) => [r.id, r.user.id])).toEqual([
+      [toY.id, y.id],
+      [toX.id, x.id],
+    ]);
+    expect(ok<FriendRequest[]>(await social.as(x).get('/api/friends/requests/sent'))).toEqual([]);
+  });
+
+  it('lets the sender withdraw: the row goes, one rejection event, nobody follows, both may ask again', async () => {
+    const [a, b] = await Promise.all([social.user(), social.user()]);
+    const sent = ok<Friendship>(await request(a, b), 201);
+    const events = await eventsDuring(social, [a, b], async () => noContent(await withdraw(a, sent.id)));
+    expect(events).toEqual([{ type: 'social.friendship.rejected.v1', data: { friendshipId: sent.id, requesterId: a.id, recipientId: b.id } }]);
+    expect(await rowsBetween(a, b)).toEqual([]);
+    expect(ok<FriendRequest[]>(await social.as(b).get('/api/friends/requests'))).toEqual([]);
+    expect(ok<FriendRequest[]>(await social.as(a).get('/api/friends/requests/sent'))).toEqual([]);
+    expect(ok<OtherUser>(await social.as(a).get(`/api/users/${b.id}`)).friendshipStatus).toBe('none');
+    expect(ok<Friendship>(await request(b, a), 201).status).toBe('pending');
+  });
+
+  it.each([
+    { name: 'a malformed id', by: 'a', id: 'malformed', status: 400, field: 'id' },
+    { name: 'an unknown request id', by: 'a', id: 'unknown', status: 404, message: 'Friend request not found' },
+    { name: 'a third user', by: 'c', id: 'request', status: 404, message: 'Friend request not found' },
+    { name: 'the recipient (who answers it instead)', by: 'b', id: 'request', status: 403, message: 'Only the sender can withdraw this friend request' },
+    { name: 'an accepted request', by: 'a', id: 'request', accepted: true, status: 409, message: 'Friend request already accepted' },
+    { name: 'a withdrawn request', by: 'a', id: 'request', withdrawn: true, status: 404 },
+  ])('refuses $name with $status and changes nothing', async ({ by, id, status, field, message, accepted, withdrawn }) => {
+    const users = { a: await social.user(), b: await social.user(), c: await social.user() };
+    const sent = ok<Friendship>(await request(users.a, users.b), 201);
+    if (accepted) ok(await respond(users.b, sent.id, 'accept'));
+    if (withdrawn) noContent(await withdraw(users.a, sent.id));
+    const before = await rowsBetween(users.a, users.b);
+    const target = { unknown: unknownId(), malformed: '12345', request: sent.id }[id] ?? sent.id;
+    const events = await eventsDuring(social, [users.a, users.b], async () => expectError(await withdraw(users[by as 'a' | 'b' | 'c'], target), status, { field, message }));
+    expect(events).toEqual([]);
+    expect(await rowsBetween(users.a, users.b)).toEqual(before);
+  });
+});

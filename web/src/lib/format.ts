@@ -61,29 +61,22 @@ function elapsedSince(isoDate: string, now: number): number | null {
 }
 
 /**
- * How long ago (spec section 9): under an hour 'Just now', under a day
- * 'Nh ago', else 'Nd ago'. A time in the future (clocks apart) is 'Just now';
- * an unreadable date is empty.
+ * How long ago, the one wording of every relative time in the app (issue 40,
+ * item 12; docs/decisions.md): under a minute 'Just now', under an hour
+ * 'N min ago', under a day 'Nh ago' (the spec's), then 'Yesterday', 'Nd ago'
+ * (the spec's) up to a week, and the date ('Mar 4, 2025') after. A time in
+ * the future (clocks apart) is 'Just now'; an unreadable date is empty. On
+ * screen it is `<RelativeTime>`, which moves with the clock.
  */
 export function relativeTime(isoDate: string, now: number = Date.now()): string {
   const elapsed = elapsedSince(isoDate, now);
   if (elapsed === null) return '';
-  if (elapsed < HOUR_MS) return 'Just now';
+  if (elapsed < MINUTE_MS) return 'Just now';
+  if (elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)} min ago`;
   if (elapsed < DAY_MS) return `${Math.floor(elapsed / HOUR_MS)}h ago`;
-  return `${Math.floor(elapsed / DAY_MS)}d ago`;
-}
-
-/**
- * How long ago on the feed (spec section 9: "feed also uses minutes/hours/
- * days"): under a minute 'Just now', under an hour 'Nm ago', under a day
- * 'Nh ago', else 'Nd ago'. The feed's cards and their comments use it
- * wherever the card is shown; other screens keep relativeTime.
- */
-export function feedTime(isoDate: string, now: number = Date.now()): string {
-  const elapsed = elapsedSince(isoDate, now);
-  if (elapsed === null) return '';
-  if (elapsed >= MINUTE_MS && elapsed < HOUR_MS) return `${Math.floor(elapsed / MINUTE_MS)}m ago`;
-  return relativeTime(isoDate, now);
+  if (elapsed < 2 * DAY_MS) return 'Yesterday';
+  if (elapsed < 7 * DAY_MS) return `${Math.floor(elapsed / DAY_MS)}d ago`;
+  return shortDate(isoDate);
 }
 
 /** A session's minutes as hours with one decimal (spec section 9): 90 → '1.5h'. */

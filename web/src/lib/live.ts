@@ -4,7 +4,9 @@ import { api } from '../api';
 import { refreshChallenges } from './challengesApi';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
 import { applyUnreadCount, refreshNotifications } from './notificationsApi';
-import { applyPresence, refreshPresence } from './presenceApi';
+import { applyPresence, forgetPushedPresence, refreshPresence } from './presenceApi';
+import { refreshFeed } from './sessionsApi';
+import { refreshFriendships } from './socialApi';
 import { SseParser, type SseEvent } from './sse';
 import { readStoredToken } from './tokenStorage';
 
@@ -17,7 +19,10 @@ export const LIVE_RETRY_MAX_MS = 30_000;
  * A new message or a read receipt refetches what it changes; a
  * `notifications` event sets the bell's count and refetches the inbox; a
  * `presence` event moves a friend's online dot; a `challenges` event (an
- * invitation answered) refetches the challenge reads; every `ready` (the
+ * invitation answered) refetches the challenge reads; a `friends` event (a
+ * request or a friendship between the viewer and someone changed) refetches
+ * the social reads, and a new friendship the presence and the feed (issue 40,
+ * item 8); every `ready` (the
  * first connect and each reconnect) refetches every messaging, notification,
  * presence and challenge read, since events may have been missed meanwhile. The stream is read with
  * fetch, not EventSource, which cannot send the Bearer header. When it ends or
@@ -45,14 +50,25 @@ async function applyEvent(queryClient: QueryClient, viewerId: string, { event, d
   if (event === 'ready') {
     void refreshAllMessaging(queryClient);
     void refreshNotifications(queryClient);
+    forgetPushedPresence();
     void refreshPresence(queryClient);
     void refreshChallenges(queryClient, viewerId);
     return;
   }
-  if (event !== 'message' && event !== 'read' && event !== 'notifications' && event !== 'presence' && event !== 'challenges') return;
+  if (event !== 'message' && event !== 'read' && event !== 'notifications' && event !== 'presence' && event !== 'challenges' && event !== 'friends') return;
   const json = parseJson(data);
-  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent, liveChallengesEvent } = await eventSchemas();
-  if (event === 'challenges') {
+  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent, liveChallengesEvent, liveFriendsEvent } = await eventSchemas();
+  if (event === 'friends') {
+    const parsed = liveFriendsEvent.safeParse(json);
+    if (!parsed.success) return;
+    void refreshFriendships(queryClient);
+    if (parsed.data.change === 'accepted') {
+      void refreshPresence(queryClient);
+      refreshFeed(queryClient);
+    } else if (parsed.data.change === 'removed') {
+      forgetPushedPresence(parsed.data.userIds);
+    }
+  } else if (event === 'challenges') {
     if (liveChallengesEvent.safeParse(json).success) void refreshChallenges(queryClient, viewerId);
   } else if (event === 'presence') {
     const parsed = livePresenceEvent.safeParse(json);

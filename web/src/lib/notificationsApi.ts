@@ -1,5 +1,5 @@
 import { queryOptions, type InfiniteData, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import type { MarkReadBody, Notification, NotificationSettingsBody, UnreadCount } from '@hoptrack/proto';
+import type { MarkReadBody, Notification, NotificationKind, NotificationSettingsBody, UnreadCount } from '@hoptrack/proto';
 import { api } from '../api';
 import { cursorPage, type CursorPage } from './cursorPages';
 import { sessionPath } from './sessionLinks';
@@ -17,8 +17,31 @@ export const NOTIFICATION_READS: readonly QueryKey[] = [UNREAD_NOTIFICATIONS_KEY
 
 export type NotificationListData = InfiniteData<CursorPage<Notification>>;
 
+/** The inbox's filter chips: everything, the unread entries, or the entries of a family of kinds. */
+export type NotificationFilter = 'all' | 'unread' | 'friends' | 'activity' | 'messages' | 'challenges';
+interface FilterQuery {
+  unread?: 'true';
+  kind?: string;
+}
+const kinds = (...names: NotificationKind[]): FilterQuery => ({ kind: names.join(',') });
+export const NOTIFICATION_FILTERS: ReadonlyArray<{ id: NotificationFilter; label: string; query?: FilterQuery; empty: string }> = [
+  { id: 'all', label: 'All', empty: 'No notifications yet' },
+  { id: 'unread', label: 'Unread', query: { unread: 'true' }, empty: 'No unread notifications' },
+  { id: 'friends', label: 'Friends', query: kinds('friend.requested', 'friend.accepted'), empty: 'No friend notifications' },
+  { id: 'activity', label: 'Likes & comments', query: kinds('session.liked', 'session.reacted', 'session.commented', 'comment.followed'), empty: 'No likes or comments' },
+  { id: 'messages', label: 'Messages', query: kinds('message.received'), empty: 'No message notifications' },
+  { id: 'challenges', label: 'Challenges', query: kinds('challenge.completed', 'challenge.invited'), empty: 'No challenge notifications' },
+];
+
+/** The cached pages of one filter's list; every filter's key starts with NOTIFICATION_LIST_KEY (the unfiltered list's own). */
+export function notificationListKey(query: FilterQuery | undefined): QueryKey {
+  return query ? api.notifications.list.key({ query }) : NOTIFICATION_LIST_KEY;
+}
+
 export const notificationsApi = {
-  page: (cursor?: string) => cursorPage(api.notifications.list.withResponse({ query: { cursor } })),
+  page: (cursor?: string, filter?: FilterQuery) => cursorPage(api.notifications.list.withResponse({ query: { ...filter, cursor } })),
+  /** Puts a read entry back among the unread (and in the bell's count). */
+  markUnread: (id: string) => api.notifications.markUnread({ params: { id } }),
   /** The newest `limit` entries, read or not. */
   newest: (limit: number) => api.notifications.list({ query: { limit } }),
   markRead: (body: MarkReadBody) => api.notifications.markRead({ body }),
@@ -59,14 +82,14 @@ export function applyUnreadCount(queryClient: QueryClient, count: number): Promi
   return queryClient.invalidateQueries({ queryKey: NOTIFICATION_LIST_KEY });
 }
 
-/** Marks the given cached entries (or all of them) read, as the server just did. */
-export function markCachedRead(queryClient: QueryClient, ids: readonly string[] | 'all'): void {
-  const isRead = (id: string) => ids === 'all' || ids.includes(id);
-  queryClient.setQueryData<NotificationListData>(NOTIFICATION_LIST_KEY, (data) =>
+/** Marks the given cached entries (or all of them) read, or unread (`read` false), in every filter's list, as the server just did. */
+export function markCachedRead(queryClient: QueryClient, ids: readonly string[] | 'all', read = true): void {
+  const changes = (id: string) => ids === 'all' || ids.includes(id);
+  queryClient.setQueriesData<NotificationListData>({ queryKey: NOTIFICATION_LIST_KEY }, (data) =>
     data
       ? {
           ...data,
-          pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (isRead(item.id) ? { ...item, read: true } : item)) })),
+          pages: data.pages.map((page) => ({ ...page, items: page.items.map((item) => (changes(item.id) ? { ...item, read } : item)) })),
         }
       : data,
   );

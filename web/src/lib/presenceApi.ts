@@ -3,6 +3,7 @@ import { PRESENCE_IDS_MAX } from '@hoptrack/proto/constants';
 import type { PresenceEntry } from '@hoptrack/proto';
 import { useMemo } from 'react';
 import { api } from '../api';
+import { relativeTime } from './format';
 
 /**
  * Presence (issue 25, item 1): who of the people on screen is online. One
@@ -33,12 +34,32 @@ async function fetchPresence(ids: readonly string[]): Promise<PresenceEntry[]> {
   return (await Promise.all(calls)).flat();
 }
 
+/**
+ * Presence pushed by the live stream since its last `ready`, by user id. A
+ * new friend's presence is pushed at once (issue 40, item 8), maybe before
+ * the list showing them asks the server, whose answer may not know the
+ * friendship yet: an answer that leaves a pushed person out takes the pushed
+ * entry. Forgotten on every `ready` and when a friendship ends.
+ */
+const pushed = new Map<string, PresenceEntry>();
+
+export function forgetPushedPresence(userIds?: readonly string[]): void {
+  if (!userIds) pushed.clear();
+  else for (const id of userIds) pushed.delete(id);
+}
+
+async function presenceOf(ids: readonly string[]): Promise<PresenceEntry[]> {
+  const answer = await fetchPresence(ids);
+  const answered = new Set(answer.map((entry) => entry.userId));
+  return [...answer, ...ids.flatMap((id) => (answered.has(id) ? [] : (pushed.get(id) ?? [])))];
+}
+
 /** The presence of `ids` the viewer may see, by user id (empty while loading or on error: no dots rather than an error). */
 export function usePresence(ids: readonly string[]): ReadonlyMap<string, PresenceEntry> {
   const idsKey = [...new Set(ids)].sort().join(',');
   const query = useQuery({
     queryKey: presenceKey(idsKey),
-    queryFn: () => fetchPresence(idsKey.split(',')),
+    queryFn: () => presenceOf(idsKey.split(',')),
     enabled: idsKey !== '',
   });
   return useMemo(() => new Map((query.data ?? []).map((entry) => [entry.userId, entry])), [query.data]);
@@ -46,6 +67,7 @@ export function usePresence(ids: readonly string[]): ReadonlyMap<string, Presenc
 
 /** A live `presence` event: every query that asked about the person takes the new state. */
 export function applyPresence(queryClient: QueryClient, entry: PresenceEntry): void {
+  pushed.set(entry.userId, entry);
   for (const [key, data] of queryClient.getQueriesData<PresenceEntry[]>({ queryKey: PRESENCE_ROOT })) {
     if (!data || !idsOfKey(key).includes(entry.userId)) continue;
     queryClient.setQueryData<PresenceEntry[]>(key, [...data.filter((e) => e.userId !== entry.userId), entry]);
@@ -57,14 +79,8 @@ export function refreshPresence(queryClient: QueryClient): Promise<unknown> {
   return queryClient.invalidateQueries({ queryKey: PRESENCE_ROOT });
 }
 
-/** "Last seen 5m ago": minutes, hours, days, then the date. */
+/** "Last seen 5 min ago", "Last seen yesterday": the app's one relative time (format.ts relativeTime) after "Last seen". */
 export function lastSeenLabel(lastSeenAt: string, now: number = Date.now()): string {
-  const minutes = Math.floor((now - Date.parse(lastSeenAt)) / 60_000);
-  if (minutes < 1) return 'Last seen just now';
-  if (minutes < 60) return `Last seen ${minutes}m ago`;
-  const hours = Math.floor(minutes / 60);
-  if (hours < 24) return `Last seen ${hours}h ago`;
-  const days = Math.floor(hours / 24);
-  if (days < 7) return `Last seen ${days}d ago`;
-  return `Last seen ${new Date(lastSeenAt).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}`;
+  const ago = relativeTime(lastSeenAt, now);
+  return `Last seen ${ago === 'Just now' || ago === 'Yesterday' ? ago.toLowerCase() : ago}`;
 }

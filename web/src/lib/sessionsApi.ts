@@ -40,6 +40,20 @@ export const SESSION_WRITES_AFFECT: readonly QueryKey[] = [
   MY_SESSIONS_KEY,
 ];
 
+/**
+ * A second look at the feed this long after a new friendship: the fan-out
+ * backfills the new friend's earlier sessions into the timeline on the same
+ * event that brought the live `friends` push, on another service, and may
+ * finish after the first refetch (issue 40, item 8).
+ */
+export const FEED_BACKFILL_LOOK_MS = 2_000;
+
+/** A new friendship: the feed (every filter) now, and again once the backfill has had its moment. */
+export function refreshFeed(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: FEED_ROOT });
+  window.setTimeout(() => void queryClient.invalidateQueries({ queryKey: FEED_ROOT }), FEED_BACKFILL_LOOK_MS);
+}
+
 /** The part of a session the own stats count. */
 export type CountedSession = Pick<FeedSession, 'beerCount' | 'duration' | 'createdAt'>;
 

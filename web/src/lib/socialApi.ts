@@ -12,6 +12,7 @@ import { api } from '../api';
 export const SEARCH_ROOT = api.socialGraph.search.key();
 export const PROFILE_BY_NAME_ROOT = api.socialGraph.profileByUsername.key();
 export const FRIEND_REQUESTS_KEY = api.socialGraph.myRequests.key();
+export const SENT_REQUESTS_KEY = api.socialGraph.sentRequests.key();
 export const FRIENDS_KEY = api.socialGraph.myFriends.key();
 export const PINNED_KEY = api.socialGraph.pinned.key();
 export const BLOCKED_KEY = api.socialGraph.blocked.key();
@@ -35,7 +36,13 @@ export const USER_READS: readonly QueryKey[] = [
 ];
 
 /** What any change of a relationship can alter: search results, profiles, stats, follow lists. */
-export const RELATIONSHIP_KEYS: readonly QueryKey[] = [SEARCH_ROOT, ...USER_READS, PROFILE_BY_NAME_ROOT, MY_STATS_KEY];
+export const RELATIONSHIP_KEYS: readonly QueryKey[] = [SEARCH_ROOT, ...USER_READS, PROFILE_BY_NAME_ROOT, MY_STATS_KEY, SENT_REQUESTS_KEY];
+
+/** Every social read (a live `friends` event: a request or a friendship changed elsewhere). */
+export function refreshFriendships(queryClient: QueryClient): Promise<unknown> {
+  const keys = [...RELATIONSHIP_KEYS, FRIEND_REQUESTS_KEY, FRIENDS_KEY, PINNED_KEY];
+  return Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+}
 
 /** A person's profile by id, as their privacy allows. */
 export const userQuery = (id: string) => queryOptions({ queryKey: userKey(id), queryFn: () => api.socialGraph.profile({ params: { id } }) });
@@ -46,16 +53,19 @@ export const userStatsQuery = (id: string) => queryOptions({ queryKey: userStats
 export const followListQuery = (id: string, direction: FollowDirection) =>
   queryOptions({ queryKey: followListKey(id, direction), queryFn: () => api.socialGraph[direction]({ params: { id } }) });
 export const friendRequestsQuery = () => queryOptions({ queryKey: FRIEND_REQUESTS_KEY, queryFn: () => api.socialGraph.myRequests() });
+export const sentRequestsQuery = () => queryOptions({ queryKey: SENT_REQUESTS_KEY, queryFn: () => api.socialGraph.sentRequests() });
 export const friendsQuery = () => queryOptions({ queryKey: FRIENDS_KEY, queryFn: () => api.socialGraph.myFriends() });
 export const pinnedQuery = () => queryOptions({ queryKey: PINNED_KEY, queryFn: () => api.socialGraph.pinned() });
 export const blockedQuery = () => queryOptions({ queryKey: BLOCKED_KEY, queryFn: () => api.socialGraph.blocked() });
 export const myStatsQuery = () => queryOptions({ queryKey: MY_STATS_KEY, queryFn: () => api.socialGraph.myStats() });
 
-/** Typed writes of the social-graph service; `id` is always the other user's id, except for `respond`. */
+/** Typed writes of the social-graph service; `id` is always the other user's id, except for `respond` and `withdraw`. */
 export const socialApi = {
   searchUsers: (query: string) => api.socialGraph.search({ query: { q: query } }),
   sendRequest: (friendId: string) => api.socialGraph.requestFriendship({ body: { friendId } }),
   respond: (friendshipId: string, action: 'accept' | 'reject') => api.socialGraph.respond({ params: { id: friendshipId }, body: { action } }),
+  /** The sender takes a pending request back (`friendshipId` is the request's id). */
+  withdraw: (friendshipId: string) => api.socialGraph.withdraw({ params: { id: friendshipId } }),
   unfriend: (id: string) => api.socialGraph.unfriend({ params: { id } }),
   block: (id: string, reason?: string) => api.socialGraph.block({ params: { id }, body: reason ? { reason } : {} }),
   unblock: (id: string) => api.socialGraph.unblock({ params: { id } }),

@@ -5,7 +5,8 @@ import { presenceSubject, type Presence } from './presence';
 /**
  * Presence's reactions in the runtime's live feed (beside the audience's,
  * audienceLiveReactions): a changed Show Online Status moves the friends'
- * dots; an erased account's presence goes. Given before the audience's: the
+ * dots; a new friendship shows each one's dot to the other (issue 40, item 8);
+ * an erased account's presence goes. Given before the audience's: the
  * erased person's presence is gone (its keys, and this instance's record of
  * their streams) before the audience's reaction closes their streams, so no
  * closing stream writes them back.
@@ -19,6 +20,13 @@ export function presenceLiveReactions(presence: Presence): LiveReactions {
         return presence.erased(userId);
       }
       if (event.type === 'user.updated.v1') void presence.snapshot(event.data as UserSnapshot);
+    },
+    SOCIAL(event, hub) {
+      if (event.type !== 'social.friendship.accepted.v1') return;
+      const { requesterId, recipientId } = event.data as EventData<'social.friendship.accepted.v1'>;
+      void presence.befriended(requesterId, recipientId).then((deliveries) => {
+        for (const { to, entry } of deliveries) hub.deliver([to], 'presence', entry);
+      });
     },
   };
 }

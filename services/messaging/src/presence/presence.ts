@@ -123,6 +123,29 @@ export class Presence {
   }
 
   /**
+   * Two people just became friends (every instance hears it): each one's
+   * presence, for the other's open streams, so both dots show at once. Taken
+   * from the store and the switch, not from the friendship in the graph
+   * table, which another consumer of the same event may not have written yet.
+   * Nothing for someone hidden or never seen.
+   */
+  async befriended(a: string, b: string): Promise<Array<{ to: string; entry: PresenceEntry }>> {
+    try {
+      const hidden = await this.hiddenAmong([a, b]);
+      const shown = [a, b].filter((userId) => !hidden.has(userId));
+      const states = await this.options.store.states(shown, this.clock());
+      return shown.flatMap((userId) => {
+        const state = states.get(userId);
+        const entry = state && { userId, online: state.online, lastSeenAt: state.lastSeenAt?.toISOString() ?? null };
+        return entry ? [{ to: userId === a ? b : a, entry }] : [];
+      });
+    } catch (err) {
+      this.failed(err, 'befriend');
+      return [];
+    }
+  }
+
+  /**
    * A user snapshot arrived (every instance hears it): if it turned Show
    * Online Status off, friends are told the person is offline with no last
    * seen; if on again, online when a stream of theirs is open, else their

@@ -12,7 +12,7 @@ import { entriesRepository } from '../repositories/entries.repository';
 import { inboxRepository } from '../repositories/inbox.repository';
 import { settingsRepository } from '../repositories/settings.repository';
 import { countsOf } from './inbox';
-import { listInbox, type InboxPage } from './reads';
+import { listInbox, type InboxFilter, type InboxPage } from './reads';
 
 export interface NotificationsDeps {
   prisma: PrismaClient;
@@ -27,8 +27,8 @@ export interface NotificationsDeps {
 export class Notifications {
   constructor(private readonly deps: NotificationsDeps) {}
 
-  list(userId: string, cursor: string | undefined, limit: number): Promise<InboxPage> {
-    return listInbox(this.deps.reads, userId, cursor, limit);
+  list(userId: string, cursor: string | undefined, limit: number, filter?: InboxFilter): Promise<InboxPage> {
+    return listInbox(this.deps.reads, userId, cursor, limit, filter);
   }
 
   unreadCount(userId: string): Promise<number> {
@@ -51,6 +51,23 @@ export class Notifications {
         if (owned.length < ids.length) throw notFound('Notification not found');
         count = await entriesRepository.markRead(tx, owned.filter((o) => !o.read).map((o) => o.id));
       }
+      if (count > 0) await this.announce(tx, [userId], requestId);
+      return count;
+    });
+    if (updated > 0) this.deps.onEventsCommitted();
+    return updated;
+  }
+
+  /**
+   * Marks one of the reader's entries unread again (it is back in the
+   * bell's count); one that is not theirs answers 404, as markRead's does.
+   * An unread entry stays as it is (0 updated, no announcement).
+   */
+  async markUnread(userId: string, id: string, requestId?: string): Promise<number> {
+    const updated = await this.deps.prisma.$transaction(async (tx) => {
+      const [owned] = await entriesRepository.lockOwnedEntries(tx, userId, [id]);
+      if (!owned) throw notFound('Notification not found');
+      const count = owned.read ? await entriesRepository.markUnread(tx, owned.id) : 0;
       if (count > 0) await this.announce(tx, [userId], requestId);
       return count;
     });

@@ -1,8 +1,9 @@
-import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type Notification, type NotificationActor } from '@hoptrack/proto';
-import { decodeTimeCursor, encodeTimeCursor, sql, uuid, type SqlClient } from '@hoptrack/runtime';
+import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type Notification, type NotificationActor, type NotificationKind } from '@hoptrack/proto';
+import { decodeTimeCursor, encodeTimeCursor, joinSql, sql, uuid, type Sql, type SqlClient } from '@hoptrack/runtime';
 import { inboxRepository, type EntryRow } from '../repositories/inbox.repository';
 import { peopleRepository } from '../repositories/people.repository';
 import { notificationText } from './texts';
+import { inboxSql } from './visibility';
 
 /** The read side: a page of the inbox, under its visibility rules (the unread count, under the same: inboxRepository.unreadCount). */
 
@@ -11,13 +12,20 @@ export interface InboxPage {
   next: string | null;
 }
 
+/** What a page of the inbox may be narrowed to: read state, and the kinds of contribution an entry holds. */
+export interface InboxFilter {
+  unread?: boolean;
+  kinds?: readonly NotificationKind[];
+}
+
 /** Newest activity first; each entry with its newest visible actors, their count and its words. */
-export async function listInbox(db: SqlClient, userId: string, cursorText: string | undefined, limit: number): Promise<InboxPage> {
+export async function listInbox(db: SqlClient, userId: string, cursorText: string | undefined, limit: number, filter: InboxFilter = {}): Promise<InboxPage> {
   const cursor = decodeTimeCursor(cursorText);
-  const rows = await inboxRepository.listEntries(db, userId, {
-    where: cursor ? sql`(n.updated_at, n.id) < (${new Date(cursor.at)}::timestamptz, ${uuid(cursor.id)})` : sql`TRUE`,
-    limit: limit + 1,
-  });
+  const conditions: Sql[] = [];
+  if (cursor) conditions.push(sql`(n.updated_at, n.id) < (${new Date(cursor.at)}::timestamptz, ${uuid(cursor.id)})`);
+  if (filter.unread !== undefined) conditions.push(filter.unread ? sql`NOT n.read` : sql`n.read`);
+  if (filter.kinds?.length) conditions.push(inboxSql.holdsKinds(filter.kinds));
+  const rows = await inboxRepository.listEntries(db, userId, { where: conditions.length ? joinSql(conditions, ' AND ') : sql`TRUE`, limit: limit + 1 });
   const page = rows.slice(0, limit);
   const items = await toNotifications(db, page);
   const last = page.at(-1);

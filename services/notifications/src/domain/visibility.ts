@@ -1,3 +1,4 @@
+import type { NotificationKind } from '@hoptrack/proto';
 import { audienceSql, identifier, sql, type Sql } from '@hoptrack/runtime';
 
 /**
@@ -17,6 +18,10 @@ export const inboxSql = {
     return sql`(NOT EXISTS (SELECT 1 FROM "notification_settings" ks WHERE ks.user_id = ${reader} AND ks.kind = ${kind} AND NOT ks.in_app)
       AND NOT ${audienceSql.blockedBetween(reader, actor)} AND NOT ${audienceSql.muted(reader, actor)}
       AND EXISTS (SELECT 1 FROM "users" actor_p WHERE actor_p."id" = ${actor}))`;
+  },
+  /** Entry `n` holds a visible contribution of one of `kinds` (the list's kind filter). */
+  holdsKinds(kinds: readonly NotificationKind[], n = 'n'): Sql {
+    return sql`EXISTS (SELECT 1 FROM "notification_actors" ka WHERE ka.notification_id = ${identifier(`${n}.id`)} AND ka.kind = ANY(${[...kinds]}::text[]) AND ${inboxSql.actorVisible('ka', n)})`;
   },
   /** Entry `n` shows: some contribution in it is visible, and a session it is about is still the reader's to see. */
   entryVisible(n = 'n', sr = 'sr'): Sql {

@@ -142,6 +142,11 @@ export const entriesRepository = {
     return executeSql(db, sql`UPDATE "notifications" SET read = true WHERE id = ANY(${ids}::uuid[]) AND NOT read`);
   },
 
+  /** Marks one entry unread again; 1 when it was read. */
+  markUnread(db: SqlClient, id: string): Promise<number> {
+    return executeSql(db, sql`UPDATE "notifications" SET read = false WHERE id = ${id}::uuid AND read`);
+  },
+
   /** Deletes the person's own inbox (their contributions and pending mails go with it: the cascade). */
   async deleteInboxOf(db: SqlClient, userId: string): Promise<void> {
     await executeSql(db, sql`DELETE FROM "notifications" WHERE user_id = ${userId}::uuid`);

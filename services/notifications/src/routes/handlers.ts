@@ -7,9 +7,13 @@ import type { UnsubscribeTokens } from '../mail/unsubscribe';
 export function notificationsHandlers(notifications: Notifications, tokens: UnsubscribeTokens): Handlers<typeof notificationsApi> {
   return {
     // A person's own inbox (issue 22): the list, the bell's count, marking read, and the per-kind settings.
-    list: async (request) => notifications.list(request.auth.userId, request.query.cursor, request.query.limit),
+    list: async (request) => {
+      const { cursor, limit, unread, kind } = request.query;
+      return notifications.list(request.auth.userId, cursor, limit, { unread, kinds: kind });
+    },
     unreadCount: async (request) => ({ count: await notifications.unreadCount(request.auth.userId) }),
     markRead: async (request) => ({ updated: await notifications.markRead(request.auth.userId, request.body, request.id) }),
+    markUnread: async (request) => ({ updated: await notifications.markUnread(request.auth.userId, request.params.id, request.id) }),
     settings: async (request) => notifications.settings(request.auth.userId),
     updateSettings: async (request) => notifications.updateSettings(request.auth.userId, request.body, request.id),
 

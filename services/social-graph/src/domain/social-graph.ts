@@ -111,10 +111,19 @@ export class SocialGraph {
   }
 
   async incomingRequests(viewerId: string): Promise<FriendRequest[]> {
-    const rows = await friendships.incomingRequests(this.db, viewerId);
-    const byId = await this.usersById(rows.map((r) => r.userId));
+    return this.requestsWith(await friendships.incomingRequests(this.db, viewerId), (row) => row.userId);
+  }
+
+  /** The requests the viewer sent and nobody answered yet; each names its recipient. */
+  async sentRequests(viewerId: string): Promise<FriendRequest[]> {
+    return this.requestsWith(await friendships.sentRequests(this.db, viewerId), (row) => row.friendId);
+  }
+
+  /** Pending rows as requests, each with the card of the other person (`other`); a person gone meanwhile is left out. */
+  private async requestsWith(rows: Friendship[], other: (row: Friendship) => string): Promise<FriendRequest[]> {
+    const byId = await this.usersById(rows.map(other));
     return rows.flatMap((row) => {
-      const user = byId.get(row.userId);
+      const user = byId.get(other(row));
       return user ? [{ id: row.id, user: toUserCard(user), createdAt: row.createdAt.toISOString() }] : [];
     });
   }
@@ -185,6 +194,26 @@ export class SocialGraph {
       await friendships.deleteById(tx, request.id);
       emit('social.friendship.rejected.v1', pair);
       return { id: request.id, status: 'rejected' };
+    });
+  }
+
+  /**
+   * The sender takes a pending request back: the row goes and the request's
+   * consequences with it, announced as a rejection is (the recipient's
+   * notification, the follow and the feed). Only its sender may: the
+   * recipient answers it (403), anyone else does not learn it exists (404).
+   */
+  async withdraw(viewerId: string, friendshipId: string, requestId: string): Promise<void> {
+    await this.write(requestId, async (tx, emit) => {
+      const found = await friendships.findById(tx, friendshipId);
+      if (!found || (found.userId !== viewerId && found.friendId !== viewerId)) throw notFound('Friend request not found');
+      if (found.userId !== viewerId) throw forbidden('Only the sender can withdraw this friend request');
+      await friendships.lockPair(tx, found.userId, found.friendId);
+      const request = await friendships.findById(tx, friendshipId);
+      if (!request) throw notFound('Friend request not found');
+      if (request.status !== 'pending') throw conflict('Friend request already accepted');
+      await friendships.deleteById(tx, request.id);
+      emit('social.friendship.rejected.v1', { friendshipId: request.id, requesterId: viewerId, recipientId: request.friendId });
     });
   }
 

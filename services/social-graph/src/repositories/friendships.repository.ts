@@ -63,6 +63,10 @@ export const friendshipsRepository = {
   incomingRequests(db: Db, userId: string): Promise<Friendship[]> {
     return db.friendship.findMany({ where: { friendId: userId, status: 'pending' }, orderBy: { createdAt: 'desc' } });
   },
+  /** Pending requests the user sent, newest first. */
+  sentRequests(db: Db, userId: string): Promise<Friendship[]> {
+    return db.friendship.findMany({ where: { userId, status: 'pending' }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+  },
   /** The user's own rows (friends and requests sent), oldest first. */
   ownRowsOldestFirst(db: Db, userId: string): Promise<Friendship[]> {
     return db.friendship.findMany({ where: { userId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });

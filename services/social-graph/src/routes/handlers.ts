@@ -20,11 +20,13 @@ export function socialGraphHandlers(graph: SocialGraph): Handlers<typeof socialG
     // Friend requests (/api/friendships) and the viewer's own friends, pins, mutes and blocks (/api/friends, /api/me/...).
     requestFriendship: async (request) => graph.requestFriendship(request.auth.userId, request.body.friendId, request.id),
     respond: async (request) => graph.respond(request.auth.userId, request.params.id, request.body.action, request.id),
+    withdraw: async (request) => graph.withdraw(request.auth.userId, request.params.id, request.id),
     friends: async (request) => graph.friends(request.auth.userId),
     myFriends: async (request) => graph.friends(request.auth.userId),
     pinned: async (request) => graph.friends(request.auth.userId, true),
     requests: async (request) => graph.incomingRequests(request.auth.userId),
     myRequests: async (request) => graph.incomingRequests(request.auth.userId),
+    sentRequests: async (request) => graph.sentRequests(request.auth.userId),
     blocked: async (request) => graph.blocked(request.auth.userId),
 
     // Changes to one relationship answer 204 (nothing returned); :id is the other user's id.

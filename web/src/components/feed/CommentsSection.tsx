@@ -3,10 +3,10 @@ import type { FeedSession, SessionComment } from '@hoptrack/proto';
 import { COMMENT_MAX, COMMENTS_IN_CARD } from '@hoptrack/proto/constants';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useAuth } from '../../lib/auth';
-import { feedTime } from '../../lib/format';
 import { patchCachedSession, sessionCommentsKey, sessionCommentsQuery, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { Avatar } from '../Avatar';
+import { RelativeTime } from '../RelativeTime';
 import { useTooltip } from '../Tooltip';
 import { ListError } from '../social/UserList';
 import { avatarOf } from '../social/UserCard';
@@ -114,9 +114,7 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
       <div className="comment__body">
         <p className="comment__meta">
           <span className="comment__author">{comment.user.displayName}</span>
-          <time className="comment__time" dateTime={comment.createdAt}>
-            {feedTime(comment.createdAt)}
-          </time>
+          <RelativeTime className="comment__time" at={comment.createdAt} />
           {comment.editedAt && (
             <span className="comment__edited" title={`Edited ${new Date(comment.editedAt).toLocaleString()}`}>
               (edited)

@@ -2,10 +2,11 @@ import type { FeedSession } from '@hoptrack/proto';
 import { Suspense, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { countLabel, feedTime } from '../../lib/format';
+import { countLabel } from '../../lib/format';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { sessionPath } from '../../lib/sessionLinks';
 import { Avatar } from '../Avatar';
+import { RelativeTime } from '../RelativeTime';
 import { DeleteSessionDialog } from '../sessions/DeleteSessionDialog';
 import { avatarOf } from '../social/UserCard';
 import { CommentsSection } from './CommentsSection';
@@ -50,7 +51,7 @@ export function SessionCard({ session, showComments = false }: { session: FeedSe
             </Link>
             <p className="session-card__meta">
               <Link to={href} className="session-card__time">
-                <time dateTime={session.createdAt}>{feedTime(session.createdAt)}</time>
+                <RelativeTime at={session.createdAt} />
               </Link>
               {session.location && <span className="session-card__place">📍 {session.location}</span>}
             </p>
