@@ -24,8 +24,19 @@ describe('PUT /api/privacy', () => {
     expect(me.json()).toMatchObject({ isProfilePrivate: true, allowDirectMessages: false, showOnlineStatus: false });
   });
 
+  it('keeps the e-mail address from friends until "Show my e-mail to friends" is on, and tells the other services (issue 40)', async () => {
+    const { token, userId } = await auth.register();
+    expect((await call('GET', '/api/me', token)).json()).toMatchObject({ showEmailToFriends: false });
+    const on = await call('PUT', '/api/privacy', token, { showEmailToFriends: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ showEmailToFriends: true, isProfilePrivate: false });
+    const updates = (await auth.events()).filter((e) => e.type === 'user.updated.v1' && e.data.id === userId);
+    expect(updates.at(-1)?.data).toMatchObject({ showEmailToFriends: true });
+  });
+
   it.each([
-    [{}, 'isProfilePrivate', 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus'],
+    [{}, 'isProfilePrivate', 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends'],
+    [{ showEmailToFriends: 'yes' }, 'showEmailToFriends', 'showEmailToFriends must be a boolean'],
     [{ isProfilePrivate: 'yes' }, 'isProfilePrivate', 'isProfilePrivate must be a boolean'],
     [{ showOnlineStatus: 1 }, 'showOnlineStatus', 'showOnlineStatus must be a boolean'],
   ])('rejects %j', async (payload, field, message) => {
