@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser } from '@hoptrack/proto';
 import { useEffect, useState, type FormEvent } from 'react';
+import { api } from '../../api';
 import { CURRENT_USER_KEY } from '../../lib/authApi';
 import { refusePicture, uploadProfilePicture } from '../../lib/profilePicture';
 import { PROFILE_BY_NAME_ROOT, SEARCH_ROOT, USER_READS } from '../../lib/socialApi';
@@ -23,7 +24,8 @@ interface Selection {
  * 'Change profile picture': pick a photo (refused at once, with a toast, when
  * it is not an image or is 5MB or more), see it, upload it. Success updates
  * the cached current user (the header avatar follows), toasts and closes;
- * a failure toasts and keeps the dialog open for another try.
+ * a failure toasts and keeps the dialog open for another try. With a
+ * picture set and nothing selected, 'Remove picture' goes back to the initials.
  */
 export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
   const [selection, setSelection] = useState<Selection | null>(null);
@@ -35,14 +37,17 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
     return () => URL.revokeObjectURL(selection.previewUrl);
   }, [selection]);
 
+  /** The answer is the new current user: the header avatar follows, and every list showing the person is read again. */
+  const changed = (updated: CurrentUser, title: string) => {
+    queryClient.setQueryData<CurrentUser>(CURRENT_USER_KEY, updated);
+    for (const queryKey of PICTURE_KEYS) void queryClient.invalidateQueries({ queryKey });
+    toast({ title });
+    onClose();
+  };
+
   const upload = useMutation({
     mutationFn: uploadProfilePicture,
-    onSuccess: (updated) => {
-      queryClient.setQueryData<CurrentUser>(CURRENT_USER_KEY, updated);
-      for (const queryKey of PICTURE_KEYS) void queryClient.invalidateQueries({ queryKey });
-      toast({ title: 'Profile picture updated' });
-      onClose();
-    },
+    onSuccess: (updated) => changed(updated, 'Profile picture updated'),
     onError: () =>
       toast({
         title: 'Upload failed',
@@ -50,6 +55,19 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
         variant: 'destructive',
       }),
   });
+
+  // Issue 40: back to the initials (DELETE /api/me/profile-picture).
+  const remove = useMutation({
+    mutationFn: () => api.auth.removeProfilePicture(),
+    onSuccess: (updated) => changed(updated, 'Profile picture removed'),
+    onError: () =>
+      toast({
+        title: 'Remove failed',
+        description: 'Failed to remove your profile picture. Please try again.',
+        variant: 'destructive',
+      }),
+  });
+  const busy = upload.isPending || remove.isPending;
 
   const choose = ([file]: File[]) => {
     if (!file) return;
@@ -78,7 +96,12 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
           {selection && <p className="picture-form__name">{selection.file.name}</p>}
         </div>
         <div className="picture-form__picker">
-          <FilePickerButton label="Select Photo" onPick={choose} disabled={upload.isPending} />
+          <FilePickerButton label="Select Photo" onPick={choose} disabled={busy} />
+          {user.profilePicture && !selection && (
+            <button type="button" className="button button--secondary" disabled={busy} onClick={() => remove.mutate()}>
+              {remove.isPending ? 'Removing...' : 'Remove picture'}
+            </button>
+          )}
         </div>
         <FormActions onCancel={onClose} pending={upload.isPending} submitLabel="Upload" pendingLabel="Uploading..." submitDisabled={!selection} />
       </form>
