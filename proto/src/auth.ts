@@ -84,6 +84,8 @@ export const currentUser = z.object({
   isProfilePrivate: z.boolean(),
   allowDirectMessages: z.boolean(),
   showOnlineStatus: z.boolean(),
+  /** Whether friends see the e-mail address (issue 40: off by default; nobody else ever sees it). */
+  showEmailToFriends: z.boolean(),
   socialMediaPublic: z.boolean(),
   isEmailVerified: z.boolean(),
   /** A new address waiting for its verification link (PUT /api/me/email); the e-mail above stays until then. */
@@ -100,15 +102,16 @@ export const authResponse = z.object({
 });
 export type AuthResponse = z.infer<typeof authResponse>;
 
-/** PUT /api/privacy: one or more of the three switches. */
+/** PUT /api/privacy: one or more of the four switches. */
 export const privacyUpdateRequest = z
   .object({
     isProfilePrivate: z.boolean({ error: 'isProfilePrivate must be true or false' }).optional(),
     allowDirectMessages: z.boolean({ error: 'allowDirectMessages must be true or false' }).optional(),
     showOnlineStatus: z.boolean({ error: 'showOnlineStatus must be true or false' }).optional(),
+    showEmailToFriends: z.boolean({ error: 'showEmailToFriends must be true or false' }).optional(),
   })
   .refine((body) => PRIVACY_KEYS.some((key) => body[key] !== undefined), {
-    error: 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus',
+    error: 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends',
     path: ['isProfilePrivate'],
   });
 export type PrivacyUpdateRequest = z.infer<typeof privacyUpdateRequest>;

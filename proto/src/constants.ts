@@ -24,7 +24,7 @@ export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 /** Verification links work for a day (issue 24): long enough to find the mail the next morning. */
 export const EMAIL_VERIFICATION_TTL_MS = 24 * 60 * 60 * 1000;
 
-export const PRIVACY_KEYS = ['isProfilePrivate', 'allowDirectMessages', 'showOnlineStatus'] as const;
+export const PRIVACY_KEYS = ['isProfilePrivate', 'allowDirectMessages', 'showOnlineStatus', 'showEmailToFriends'] as const;
 export type PrivacyKey = (typeof PRIVACY_KEYS)[number];
 
 // ---- Media (media.ts) ----

@@ -23,6 +23,8 @@ export const userSnapshot = z.object({
   isProfilePrivate: z.boolean(),
   allowDirectMessages: z.boolean(),
   showOnlineStatus: z.boolean(),
+  /** Whether friends may see the e-mail address (issue 40). Absent on events published before: not shown. */
+  showEmailToFriends: z.boolean().optional(),
   /** Bumped by a password reset: tokens carrying an older version are void everywhere. */
   tokenVersion: z.number().int().nonnegative(),
   createdAt: z.string(),

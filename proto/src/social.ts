@@ -45,7 +45,9 @@ export type UserCard = z.infer<typeof userCard>;
 
 /**
  * Another user as the viewer may see them. Fields a private profile withholds
- * from non-friends (bio, email) are null; email only ever reaches friends.
+ * from non-friends (bio) are null. The e-mail address is null for everyone
+ * but the person and, if their "Show my e-mail to friends" switch is on,
+ * their friends (issue 40).
  */
 export const otherUser = userCard.extend({
   email: z.string().nullable(),

@@ -30,6 +30,9 @@ describe('registration dialog', () => {
     await page.getByRole('button', { name: 'Get Started Free' }).click();
     const dialog = authDialog(page, 'Create Account');
     const submit = dialog.getByRole('button', { name: 'Create Account' });
+    // Sign-up says the address is private before anything is typed (issue 40).
+    const privateLine = 'Your e-mail address is private: nobody but you sees it, unless you let your friends see it in Privacy Settings.';
+    expect(await dialog.getByLabel('Email', { exact: true }).getAttribute('aria-describedby')).toBe(await dialog.getByText(privateLine).getAttribute('id'));
 
     await submit.click();
     await expectToast(page, 'Missing Information', 'Please fill in all fields');

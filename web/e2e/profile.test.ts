@@ -355,6 +355,19 @@ describe('change profile picture', () => {
 
     await page.reload();
     expect(await loadedSrc(headerAvatar(page))).toBe(src);
+
+    // Issue 40: 'Remove picture' goes back to the initials, here and on the server.
+    const again = await openPictureDialog(page);
+    const removed = page.waitForResponse((res) => res.request().method() === 'DELETE' && new URL(res.url()).pathname === '/api/me/profile-picture');
+    await again.getByRole('button', { name: 'Remove picture', exact: true }).click();
+    expect((await removed).status()).toBe(200);
+    await expectToast(page, 'Profile picture removed');
+    await again.waitFor({ state: 'detached' });
+    await headerAvatar(page).waitFor({ state: 'detached' });
+    expect(((await expectApi(stack.baseUrl, dave.token, 'GET', '/api/me')) as CurrentUser).profilePicture).toBeNull();
+    // Nothing to remove any more: the button is not offered.
+    const empty = await openPictureDialog(page);
+    expect(await empty.getByRole('button', { name: 'Remove picture' }).count()).toBe(0);
   });
 
   it('refuses a non-image and a 5MB image in the browser, without any call', async () => {

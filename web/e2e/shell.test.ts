@@ -179,7 +179,7 @@ describe('narrow screens', () => {
 });
 
 describe('privacy settings', () => {
-  const SWITCHES = ['Private Profile', 'Allow Direct Messages', 'Show Online Status'] as const;
+  const SWITCHES = ['Private Profile', 'Allow Direct Messages', 'Show Online Status', 'Show my e-mail to friends'] as const;
 
   async function states(page: Page): Promise<(string | null)[]> {
     return Promise.all(SWITCHES.map((name) => page.getByRole('switch', { name }).getAttribute('aria-checked')));
@@ -188,7 +188,10 @@ describe('privacy settings', () => {
   it('saves each switch on change with only that key, and keeps it after a reload', async () => {
     const { page, token } = await openSignedIn('/privacy');
     await page.getByRole('switch', { name: 'Private Profile' }).waitFor();
-    expect(await states(page)).toEqual(['false', 'true', 'true']);
+    expect(await states(page)).toEqual(['false', 'true', 'true', 'false']);
+    // Who sees the e-mail address, said beside its switch and in the summary (issue 40).
+    await page.getByText('Off: nobody but you sees your e-mail address. On: your friends see it too; nobody else ever does.').waitFor();
+    await page.getByText('Nobody but you can see your e-mail address.').waitFor();
     await page.getByText('Your profile is public: anyone can see your sessions, photos and profile info.').waitFor();
 
     const saved = page.waitForRequest((req) => req.method() === 'PUT' && new URL(req.url()).pathname === '/api/privacy');
@@ -204,14 +207,18 @@ describe('privacy settings', () => {
     await page.getByRole('switch', { name: 'Show Online Status' }).click();
     expect((await savedOnline).status()).toBe(200);
     await page.getByText('Your online status is hidden from your friends.').waitFor();
-    expect(await states(page)).toEqual(['true', 'true', 'false']);
+    const savedEmail = page.waitForRequest((req) => req.method() === 'PUT' && new URL(req.url()).pathname === '/api/privacy');
+    await page.getByRole('switch', { name: 'Show my e-mail to friends' }).click();
+    expect((await savedEmail).postDataJSON()).toEqual({ showEmailToFriends: true });
+    await page.getByText('Your friends can see your e-mail address; nobody else can.').waitFor();
+    expect(await states(page)).toEqual(['true', 'true', 'false', 'true']);
 
     await page.reload();
     await page.getByRole('switch', { name: 'Private Profile' }).waitFor();
-    expect(await states(page)).toEqual(['true', 'true', 'false']);
+    expect(await states(page)).toEqual(['true', 'true', 'false', 'true']);
 
     const me = await fetch(`${stack.baseUrl}/api/me`, { headers: { Authorization: `Bearer ${token}` } });
-    expect(await me.json()).toMatchObject({ isProfilePrivate: true, allowDirectMessages: true, showOnlineStatus: false });
+    expect(await me.json()).toMatchObject({ isProfilePrivate: true, allowDirectMessages: true, showOnlineStatus: false, showEmailToFriends: true });
   });
 
   it('reverts a switch and says so when saving fails', async () => {

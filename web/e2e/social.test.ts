@@ -379,15 +379,25 @@ describe('search', () => {
     await page.getByRole('heading', { level: 1, name: frank.displayName }).waitFor();
     await page.getByRole('button', { name: 'Pending', exact: true }).waitFor();
 
-    // A friend's e-mail is shown in the modal.
-    await page.goto('/search');
-    await searchFor(page, gina.username);
-    await card(page.getByRole('list', { name: 'Search results', exact: true }), gina).getByRole('button', { name: gina.displayName, exact: true }).click();
-    const ginaModal = page.getByRole('dialog', { name: gina.displayName });
-    await ginaModal.getByText(gina.email).waitFor();
-    await ginaModal.getByRole('button', { name: 'Friends', exact: true }).waitFor();
+    // A friend's e-mail stays hidden in the modal until they switch on "Show my e-mail to friends" (issue 40).
+    const openGina = async () => {
+      await page.goto('/search');
+      await searchFor(page, gina.username);
+      await card(page.getByRole('list', { name: 'Search results', exact: true }), gina).getByRole('button', { name: gina.displayName, exact: true }).click();
+      const ginaModal = page.getByRole('dialog', { name: gina.displayName });
+      await ginaModal.getByRole('button', { name: 'Friends', exact: true }).waitFor();
+      return ginaModal;
+    };
+    const hidden = await openGina();
+    await hidden.getByText(JOINED).waitFor();
+    expect(await hidden.getByText(gina.email).count()).toBe(0);
     await page.keyboard.press('Escape');
-    await ginaModal.waitFor({ state: 'detached' });
+    await hidden.waitFor({ state: 'detached' });
+    await expectApi(stack.baseUrl, gina.token, 'PUT', '/api/privacy', { showEmailToFriends: true });
+    const shown = await openGina();
+    await shown.getByText(gina.email).waitFor();
+    await page.keyboard.press('Escape');
+    await shown.waitFor({ state: 'detached' });
   });
 
   it("toasts 'Search failed' when the search call fails", async () => {

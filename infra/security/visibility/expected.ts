@@ -179,16 +179,20 @@ export const EXPECTED: Record<Surface, Row> = {
     blocker: [F404, F404],
     muted: [V, V],
   },
-  /** The profile's email: decisions.md 'E-mail addresses reach friends only (and the user), whatever the privacy switch'. */
+  /**
+   * The profile's email: the person's own (decisions.md 'Issue 40, A2'): friends see it only when the
+   * author's "Show my e-mail to friends" is on, which the world leaves off (the default); services/social-graph's
+   * friendships.test.ts has it on.
+   */
   'profile.email': {
     self: [V, V],
-    friend: [V, V],
+    friend: [W, W],
     sent: [W, W],
     received: [W, W],
     stranger: [W, W],
     blockedByAuthor: [F404, F404],
     blocker: [F404, F404],
-    muted: [V, V],
+    muted: [W, W],
   },
   /** The profile's totalSessions: a count of sessions is a detail ('bio, stats, sessions ... only to friends'); 0 when withheld. */
   'profile.totalSessions': {

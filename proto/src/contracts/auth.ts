@@ -112,6 +112,12 @@ export const authApi = defineRoutes('auth', {
     body: profilePictureUpdateRequest,
     responses: { 200: currentUser },
   },
+  removeProfilePicture: {
+    method: 'DELETE',
+    path: '/api/me/profile-picture',
+    summary: 'Remove the profile picture (404 when there is none); the file is left to the orphan sweep',
+    responses: { 200: currentUser },
+  },
   updatePrivacy: {
     method: 'PUT',
     path: '/api/privacy',

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => auth.close());
 
-const call = (method: 'PUT' | 'PATCH' | 'GET', url: string, token: string, payload?: object) =>
+const call = (method: 'PUT' | 'PATCH' | 'GET' | 'DELETE', url: string, token: string, payload?: object) =>
   auth.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 
 describe('PUT /api/privacy', () => {
@@ -24,8 +24,19 @@ describe('PUT /api/privacy', () => {
     expect(me.json()).toMatchObject({ isProfilePrivate: true, allowDirectMessages: false, showOnlineStatus: false });
   });
 
+  it('keeps the e-mail address from friends until "Show my e-mail to friends" is on, and tells the other services (issue 40)', async () => {
+    const { token, userId } = await auth.register();
+    expect((await call('GET', '/api/me', token)).json()).toMatchObject({ showEmailToFriends: false });
+    const on = await call('PUT', '/api/privacy', token, { showEmailToFriends: true });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ showEmailToFriends: true, isProfilePrivate: false });
+    const updates = (await auth.events()).filter((e) => e.type === 'user.updated.v1' && e.data.id === userId);
+    expect(updates.at(-1)?.data).toMatchObject({ showEmailToFriends: true });
+  });
+
   it.each([
-    [{}, 'isProfilePrivate', 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus'],
+    [{}, 'isProfilePrivate', 'Provide at least one of isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends'],
+    [{ showEmailToFriends: 'yes' }, 'showEmailToFriends', 'showEmailToFriends must be a boolean'],
     [{ isProfilePrivate: 'yes' }, 'isProfilePrivate', 'isProfilePrivate must be a boolean'],
     [{ showOnlineStatus: 1 }, 'showOnlineStatus', 'showOnlineStatus must be a boolean'],
   ])('rejects %j', async (payload, field, message) => {
@@ -120,5 +131,42 @@ describe('PUT /api/me/profile-picture', () => {
     const res = await call('PUT', '/api/me/profile-picture', token, { profilePictureUrl });
     expect(res.statusCode).toBe(400);
     expect(res.json().field).toBe('profilePictureUrl');
+  });
+});
+
+describe('DELETE /api/me/profile-picture (issue 40)', () => {
+  const uploads = () => new UploadTokens(auth.config.FILE_URL_SECRET, auth.clock.now);
+  const withPicture = async () => {
+    const person = await auth.register();
+    const set = await call('PUT', '/api/me/profile-picture', person.token, { profilePictureUrl: uploads().issue(person.userId, 60).url });
+    expect(set.json().profilePicture).toMatch(/^\/api\/media\/files\/avatars\//);
+    return person;
+  };
+
+  it('takes the picture away, tells the other services, and answers 404 once there is none', async () => {
+    const { token, userId } = await withPicture();
+    const removed = await call('DELETE', '/api/me/profile-picture', token);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ id: userId, profilePicture: null });
+    expect((await call('GET', '/api/me', token)).json().profilePicture).toBeNull();
+    // The profile event every service keeps its people (and their cached pictures) from.
+    const updates = (await auth.events()).filter((e) => e.type === 'user.updated.v1' && e.data.id === userId);
+    expect(updates.at(-1)?.data).toMatchObject({ profilePicture: null });
+
+    const again = await call('DELETE', '/api/me/profile-picture', token);
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ message: 'You have no profile picture to remove' });
+  });
+
+  it("removes only the caller's own picture: there is no way to name anyone else's", async () => {
+    const owner = await withPicture();
+    const other = await auth.register();
+    expect((await call('DELETE', '/api/me/profile-picture', other.token)).statusCode).toBe(404);
+    expect((await call('GET', '/api/me', owner.token)).json().profilePicture).not.toBeNull();
+  });
+
+  it('requires a signed-in user, and a valid token', async () => {
+    expect((await auth.app.inject({ method: 'DELETE', url: '/api/me/profile-picture' })).statusCode).toBe(401);
+    expect((await call('DELETE', '/api/me/profile-picture', 'not-a-token')).statusCode).toBe(401);
   });
 });

@@ -273,7 +273,8 @@ describe('search', () => {
     ]);
     await Promise.all([social.befriend(viewer, friend), request(viewer, asked), request(asker, viewer)]);
     const hits = new Map(ok<OtherUser[]>(await social.as(viewer).get(`/api/users/search?q=${t}`)).map((u) => [u.id, u]));
-    expect(hits.get(friend.id)).toMatchObject({ friendshipStatus: 'accepted', email: friend.email });
+    // The friend's "Show my e-mail to friends" is off (the default): the address stays theirs (issue 40).
+    expect(hits.get(friend.id)).toMatchObject({ friendshipStatus: 'accepted', email: null });
     expect(hits.get(asked.id)).toMatchObject({ friendshipStatus: 'sent', email: null });
     expect(hits.get(asker.id)).toMatchObject({ friendshipStatus: 'pending', email: null });
     expect(hits.get(stranger.id)).toMatchObject({ friendshipStatus: 'none', email: null, canViewDetails: false, bio: null, isProfilePrivate: true });

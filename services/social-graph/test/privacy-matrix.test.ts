@@ -28,10 +28,11 @@ interface Row {
   search: SearchCell;
 }
 
+// A friend sees the e-mail address only when its owner's "Show my e-mail to friends" is on (issue 40; off here, friendships.test.ts has it on).
 const ROWS: Row[] = [
   // ---- public target ----
   { privacy: 'public', relation: 'self', profile: { canViewDetails: true, email: true, friendshipStatus: 'none', friendshipId: false }, stats: 200, followers: { viewerListed: false }, following: { viewerListed: false }, search: 'absent' },
-  { privacy: 'public', relation: 'friend', profile: { canViewDetails: true, email: true, friendshipStatus: 'accepted', friendshipId: true }, stats: 200, followers: { viewerListed: true }, following: { viewerListed: true }, search: { canViewDetails: true, friendshipStatus: 'accepted' } },
+  { privacy: 'public', relation: 'friend', profile: { canViewDetails: true, email: false, friendshipStatus: 'accepted', friendshipId: true }, stats: 200, followers: { viewerListed: true }, following: { viewerListed: true }, search: { canViewDetails: true, friendshipStatus: 'accepted' } },
   { privacy: 'public', relation: 'sent', profile: { canViewDetails: true, email: false, friendshipStatus: 'sent', friendshipId: true }, stats: 200, followers: { viewerListed: true }, following: { viewerListed: false }, search: { canViewDetails: true, friendshipStatus: 'sent' } },
   { privacy: 'public', relation: 'pending', profile: { canViewDetails: true, email: false, friendshipStatus: 'pending', friendshipId: true }, stats: 200, followers: { viewerListed: false }, following: { viewerListed: true }, search: { canViewDetails: true, friendshipStatus: 'pending' } },
   { privacy: 'public', relation: 'stranger', profile: { canViewDetails: true, email: false, friendshipStatus: 'none', friendshipId: false }, stats: 200, followers: { viewerListed: false }, following: { viewerListed: false }, search: { canViewDetails: true, friendshipStatus: 'none' } },
@@ -39,7 +40,7 @@ const ROWS: Row[] = [
   { privacy: 'public', relation: 'blocked by target', profile: 404, stats: 404, followers: 404, following: 404, search: 'absent' },
   // ---- private target: details for self and friends only; neither side of a pending request is a friend ----
   { privacy: 'private', relation: 'self', profile: { canViewDetails: true, email: true, friendshipStatus: 'none', friendshipId: false }, stats: 200, followers: { viewerListed: false }, following: { viewerListed: false }, search: 'absent' },
-  { privacy: 'private', relation: 'friend', profile: { canViewDetails: true, email: true, friendshipStatus: 'accepted', friendshipId: true }, stats: 200, followers: { viewerListed: true }, following: { viewerListed: true }, search: { canViewDetails: true, friendshipStatus: 'accepted' } },
+  { privacy: 'private', relation: 'friend', profile: { canViewDetails: true, email: false, friendshipStatus: 'accepted', friendshipId: true }, stats: 200, followers: { viewerListed: true }, following: { viewerListed: true }, search: { canViewDetails: true, friendshipStatus: 'accepted' } },
   { privacy: 'private', relation: 'sent', profile: { canViewDetails: false, email: false, friendshipStatus: 'sent', friendshipId: true }, stats: 403, followers: 403, following: 403, search: { canViewDetails: false, friendshipStatus: 'sent' } },
   { privacy: 'private', relation: 'pending', profile: { canViewDetails: false, email: false, friendshipStatus: 'pending', friendshipId: true }, stats: 403, followers: 403, following: 403, search: { canViewDetails: false, friendshipStatus: 'pending' } },
   { privacy: 'private', relation: 'stranger', profile: { canViewDetails: false, email: false, friendshipStatus: 'none', friendshipId: false }, stats: 403, followers: 403, following: 403, search: { canViewDetails: false, friendshipStatus: 'none' } },

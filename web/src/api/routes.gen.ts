@@ -17,6 +17,7 @@ export const auth = {
   me: { method: 'GET', path: '/api/me' },
   updateProfile: { method: 'PATCH', path: '/api/me' },
   setProfilePicture: { method: 'PUT', path: '/api/me/profile-picture' },
+  removeProfilePicture: { method: 'DELETE', path: '/api/me/profile-picture' },
   updatePrivacy: { method: 'PUT', path: '/api/privacy' },
   changePassword: { method: 'PUT', path: '/api/me/password' },
   changeEmail: { method: 'PUT', path: '/api/me/email' },

@@ -39,6 +39,13 @@ const SETTINGS: readonly PrivacySetting[] = [
     summary: (on) =>
       on ? "Your friends can see when you're online." : 'Your online status is hidden from your friends.',
   },
+  {
+    key: 'showEmailToFriends',
+    label: 'Show my e-mail to friends',
+    description: 'Off: nobody but you sees your e-mail address. On: your friends see it too; nobody else ever does.',
+    summary: (on) =>
+      on ? 'Your friends can see your e-mail address; nobody else can.' : 'Nobody but you can see your e-mail address.',
+  },
 ];
 
 type PrivacyValues = Pick<CurrentUser, PrivacyKey>;

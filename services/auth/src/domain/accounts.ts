@@ -79,6 +79,7 @@ export const ALREADY_VERIFIED = 'Email address is already verified';
 /** What an unverified account may not do (docs/decisions.md, 'E-mail verification'). */
 export const UNVERIFIED_BIO_LINK = 'Please verify your e-mail address before adding links to your bio.';
 const LINK_IN_TEXT = /https?:\/\/|www\./i;
+export const NO_PROFILE_PICTURE = 'You have no profile picture to remove';
 
 /** Accounts, credentials and the user's own settings; every change announces itself through the outbox. */
 export class Accounts {
@@ -337,6 +338,17 @@ export class Accounts {
 
   setProfilePicture(userId: string, profilePictureUrl: string, requestId: string): Promise<User> {
     return this.change(userId, { profilePicture: profilePictureUrl }, requestId);
+  }
+
+  /**
+   * Back to the initials (issue 40). The user.updated.v1 snapshot tells every
+   * service, so cached pictures go wherever people are shown; the file itself
+   * is left to media's orphan sweep, which deletes an avatar its owner no
+   * longer names once the grace period is past (as for a replaced picture).
+   */
+  async removeProfilePicture(userId: string, requestId: string): Promise<User> {
+    if (!(await this.me(userId)).profilePicture) throw notFound(NO_PROFILE_PICTURE);
+    return this.change(userId, { profilePicture: null }, requestId);
   }
 
   /** Tokens issued before the last password reset are refused. */

@@ -96,8 +96,8 @@ export class DataExports {
   async part(userId: string): Promise<{ data: unknown }> {
     const user = await users.findById(this.deps.prisma, userId);
     if (!user) return { data: null };
-    const { isProfilePrivate, allowDirectMessages, showOnlineStatus, socialMediaPublic, ...profile } = toCurrentUser(user);
-    return { data: { profile, privacy: { isProfilePrivate, allowDirectMessages, showOnlineStatus, socialMediaPublic } } };
+    const { isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends, socialMediaPublic, ...profile } = toCurrentUser(user);
+    return { data: { profile, privacy: { isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends, socialMediaPublic } } };
   }
 
   private view(row: ExportRow): DataExport {

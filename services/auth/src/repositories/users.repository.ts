@@ -12,6 +12,7 @@ export type UserChanges = Partial<
     | 'isProfilePrivate'
     | 'allowDirectMessages'
     | 'showOnlineStatus'
+    | 'showEmailToFriends'
     | 'password'
     | 'pendingEmail'
     | 'emailVerificationToken'

@@ -6,7 +6,7 @@ import { toCurrentUser } from '../domain/user-views';
 
 type MeHandlers = Pick<
   Handlers<typeof authApi>,
-  'me' | 'updateProfile' | 'setProfilePicture' | 'updatePrivacy' | 'changePassword' | 'changeEmail' | 'deleteAccount'
+  'me' | 'updateProfile' | 'setProfilePicture' | 'removeProfilePicture' | 'updatePrivacy' | 'changePassword' | 'changeEmail' | 'deleteAccount'
 >;
 
 /** The signed-in user's own account: /api/me, its credentials, its deletion, its profile picture, and /api/privacy. */
@@ -21,6 +21,8 @@ export function meHandlers(accounts: Accounts, uploads: UploadTokens): MeHandler
       const picture = pictureToKeep(uploads, await accounts.me(userId), request.body.profilePictureUrl);
       return toCurrentUser(await accounts.setProfilePicture(userId, picture, request.id));
     },
+
+    removeProfilePicture: async (request) => toCurrentUser(await accounts.removeProfilePicture(request.auth.userId, request.id)),
 
     updatePrivacy: async (request) => toCurrentUser(await accounts.updatePrivacy(request.auth.userId, request.body, request.id)),
 

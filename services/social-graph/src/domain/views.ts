@@ -19,11 +19,9 @@ export function toUserCard(user: User, detailsVisible = canSee(decideAccess({ se
 
 export function toOtherUser(user: User, view: RelationView, extra: { mutualFriends: number; totalSessions: number }): OtherUser {
   const details = canViewDetails(view.relation, user);
-  const closeEnough = view.relation === 'self' || view.relation === 'friend';
   return {
     ...toUserCard(user, details),
-    // E-mail is never public: it reaches friends (and the user), whatever the profile setting.
-    email: closeEnough ? user.email : null,
+    email: emailFor(user, view),
     createdAt: user.createdAt.toISOString(),
     joinDate: user.createdAt.toISOString(),
     allowDirectMessages: user.allowDirectMessages,
@@ -36,6 +34,17 @@ export function toOtherUser(user: User, view: RelationView, extra: { mutualFrien
     mutualFriends: details ? extra.mutualFriends : 0,
     canViewDetails: details,
   };
+}
+
+/**
+ * The e-mail address is the person's own (issue 40): nobody else sees it
+ * unless their "Show my e-mail to friends" switch is on, and then friends
+ * only, whatever the profile's privacy. A block ends the friendship, so a
+ * blocked person never qualifies.
+ */
+function emailFor(user: User, view: RelationView): string | null {
+  if (view.relation === 'self') return user.email;
+  return view.relation === 'friend' && user.showEmailToFriends ? user.email : null;
 }
 
 export function toFriend(row: Friendship, user: User): Friend {

@@ -31,6 +31,7 @@ interface UserRow {
   is_profile_private: boolean;
   allow_direct_messages: boolean;
   show_online_status: boolean;
+  show_email_to_friends: boolean;
   token_version: number;
   created_at: Date;
   updated_at: Date;
@@ -50,6 +51,7 @@ function toUser(row: UserRow): User {
     isProfilePrivate: row.is_profile_private,
     allowDirectMessages: row.allow_direct_messages,
     showOnlineStatus: row.show_online_status,
+    showEmailToFriends: row.show_email_to_friends,
     tokenVersion: row.token_version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

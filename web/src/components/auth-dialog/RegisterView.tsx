@@ -77,7 +77,14 @@ export function RegisterView({ onSuccess, onLogin }: { onSuccess: () => void; on
 
   return (
     <form className="form" noValidate onSubmit={onSubmit}>
-      <Field label="Email" type="email" autoComplete="email" autoFocus {...bind('email')} />
+      <Field
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoFocus
+        hint="Your e-mail address is private: nobody but you sees it, unless you let your friends see it in Privacy Settings."
+        {...bind('email')}
+      />
       <Field label="Username" autoComplete="username" {...bind('username')} />
       <Field label="Display Name" autoComplete="name" {...bind('displayName')} />
       <Field label="Password" type="password" autoComplete="new-password" {...bind('password')} />

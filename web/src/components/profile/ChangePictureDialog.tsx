@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CurrentUser } from '@hoptrack/proto';
 import { useEffect, useState, type FormEvent } from 'react';
-import { serverMessage } from '../../api';
+import { api, serverMessage } from '../../api';
 import { CURRENT_USER_KEY } from '../../lib/authApi';
 import { checkPick } from '../../lib/photoPicker';
 import { refusePicture, uploadProfilePicture } from '../../lib/profilePicture';
@@ -27,7 +27,8 @@ interface Selection {
  * image the server takes, e.g. a text file renamed .png), see it, upload it.
  * Success updates the cached current user (the header avatar follows), toasts
  * and closes; a failure toasts (the spec's 'Upload failed'), says the server's
- * reason at the field and keeps the dialog open for another try.
+ * reason at the field and keeps the dialog open for another try. With a
+ * picture set and nothing selected, 'Remove picture' goes back to the initials.
  */
 export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onClose: () => void }) {
   const [selection, setSelection] = useState<Selection | null>(null);
@@ -41,14 +42,17 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
     return () => URL.revokeObjectURL(selection.previewUrl);
   }, [selection]);
 
+  /** The answer is the new current user: the header avatar follows, and every list showing the person is read again. */
+  const changed = (updated: CurrentUser, title: string) => {
+    queryClient.setQueryData<CurrentUser>(CURRENT_USER_KEY, updated);
+    for (const queryKey of PICTURE_KEYS) void queryClient.invalidateQueries({ queryKey });
+    toast({ title });
+    onClose();
+  };
+
   const upload = useMutation({
     mutationFn: uploadProfilePicture,
-    onSuccess: (updated) => {
-      queryClient.setQueryData<CurrentUser>(CURRENT_USER_KEY, updated);
-      for (const queryKey of PICTURE_KEYS) void queryClient.invalidateQueries({ queryKey });
-      toast({ title: 'Profile picture updated' });
-      onClose();
-    },
+    onSuccess: (updated) => changed(updated, 'Profile picture updated'),
     onError: (error) => {
       const fallback = 'Failed to update your profile picture. Please try again.';
       toast({ title: 'Upload failed', description: fallback, variant: 'destructive' });
@@ -56,6 +60,19 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
       setProblem(serverMessage(error instanceof Error && error.cause !== undefined ? error.cause : error, fallback));
     },
   });
+
+  // Issue 40: back to the initials (DELETE /api/me/profile-picture).
+  const remove = useMutation({
+    mutationFn: () => api.auth.removeProfilePicture(),
+    onSuccess: (updated) => changed(updated, 'Profile picture removed'),
+    onError: () =>
+      toast({
+        title: 'Remove failed',
+        description: 'Failed to remove your profile picture. Please try again.',
+        variant: 'destructive',
+      }),
+  });
+  const busy = upload.isPending || remove.isPending;
 
   const choose = async ([file]: File[]) => {
     if (!file) return;
@@ -87,7 +104,12 @@ export function ChangePictureDialog({ user, onClose }: { user: CurrentUser; onCl
           {selection && <p className="picture-form__name">{selection.file.name}</p>}
         </div>
         <div className="picture-form__picker">
-          <FilePickerButton label="Select Photo" onPick={(files) => void choose(files)} disabled={upload.isPending} error={problem} />
+          <FilePickerButton label="Select Photo" onPick={(files) => void choose(files)} disabled={busy} error={problem} />
+          {user.profilePicture && !selection && (
+            <button type="button" className="button button--secondary" disabled={busy} onClick={() => remove.mutate()}>
+              {remove.isPending ? 'Removing...' : 'Remove picture'}
+            </button>
+          )}
         </div>
         <FormActions
           onCancel={onClose}
