@@ -166,6 +166,8 @@ export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
 
 /** The mail that tells the old address of a change of e-mail (tests tell it from the others by its subject). */
 export const EMAIL_CHANGE_NOTICE_SUBJECT = 'Your Hoptrack e-mail address is being changed';
+/** The mail after a password change or reset, with how to take the account back (tests tell it from the others by its subject). */
+export const PASSWORD_CHANGED_SUBJECT = 'Your Hoptrack password was changed';
 /** The link of an e-mail change, sent to the new address: not the welcome of a registration (issue 39). */
 export const EMAIL_CHANGE_VERIFICATION_SUBJECT = 'Confirm the new e-mail address of a Hoptrack account';
 

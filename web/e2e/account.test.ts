@@ -1,4 +1,4 @@
-import { DELETE_CONFIRMATION, EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT } from '@hoptrack/proto';
+import { DELETE_CONFIRMATION, EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, PASSWORD_CHANGED_SUBJECT } from '@hoptrack/proto';
 import { findPersonalData, formatHits } from '@hoptrack/testing/erasure-search';
 import { caughtMail, type CaughtMail } from '@hoptrack/testing/mail';
 import type { Locator, Page } from 'playwright-core';
@@ -115,6 +115,9 @@ describe('change password', () => {
     expect((await callApi(stack.baseUrl, user.token, 'GET', '/api/me')).status).toBe(401);
     const renewed = await storedToken(a);
     expect((await callApi(stack.baseUrl, renewed ?? '', 'GET', '/api/me')).status).toBe(200);
+    // The owner is told by mail, with the way back in should it not have been them.
+    const told = await mailTo(user.email, PASSWORD_CHANGED_SUBJECT);
+    expect(told.text).toContain('/forgot-password');
 
     // A stays signed in, across a reload too.
     await a.reload();

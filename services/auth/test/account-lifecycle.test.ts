@@ -1,4 +1,4 @@
-import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, subjectFor } from '@hoptrack/proto';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, PASSWORD_CHANGED_SUBJECT, subjectFor } from '@hoptrack/proto';
 import { ERASING_SERVICES } from '@hoptrack/runtime';
 import { eventually, readEvents } from '@hoptrack/testing';
 import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
@@ -62,6 +62,26 @@ describe('change password while signed in', () => {
     // The other services learn the new token version from the event.
     const updates = (await auth.events()).filter((e) => e.type === 'user.updated.v1' && e.data.email === body.email);
     expect(updates.at(-1)?.data.tokenVersion).toBe(1);
+  });
+
+  it('tells the owner by mail after a change and after a reset, with the way to take the account back', async () => {
+    const { body, token } = await auth.register();
+    expect((await call('PUT', '/api/me/password', token, { currentPassword: body.password, newPassword: 'brand-new-secret' })).statusCode).toBe(200);
+    const changed = await mailTo(body.email, PASSWORD_CHANGED_SUBJECT);
+    expect(changed).toContain('every other device was signed out');
+    expect(changed).toContain('http://web.test/forgot-password');
+    expect(changed).toContain('reply to this e-mail');
+
+    const asked = await call('POST', '/api/auth/forgot-password', undefined, { email: body.email });
+    const reset = await call('POST', '/api/auth/reset-password', undefined, { token: asked.json<{ token: string }>().token, newPassword: 'another-new-secret' });
+    expect(reset.statusCode).toBe(200);
+    await auth.mail.drain();
+    expect(catcher.messages.filter((m) => m.to.includes(body.email) && m.subject === PASSWORD_CHANGED_SUBJECT)).toHaveLength(2);
+    // A failed change tells nobody.
+    const again = (await login(body.email, 'another-new-secret')).json<{ token: string }>().token;
+    expect((await call('PUT', '/api/me/password', again, { currentPassword: 'wrong-password', newPassword: 'third-new-secret' })).statusCode).toBe(400);
+    await auth.mail.drain();
+    expect(catcher.messages.filter((m) => m.to.includes(body.email) && m.subject === PASSWORD_CHANGED_SUBJECT)).toHaveLength(2);
   });
 });
 

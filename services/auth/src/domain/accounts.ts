@@ -160,9 +160,11 @@ export class Accounts {
       if (used !== 1) throw new HttpError(400, INVALID_RESET);
       const locked = await users.lockById(tx, user.id);
       await passwordResets.deleteForUser(tx, user.id);
+      await this.queuePasswordChanged(tx, user.email);
       return users.update(tx, user.id, { password, tokenVersion: { increment: 1 }, ...pendingChangeCancelled(locked) }, this.deps.clock());
       // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
     }, { settle: true });
+    this.deps.onMailQueued();
   }
 
   /**
@@ -196,8 +198,10 @@ export class Accounts {
       const locked = await users.lockById(tx, userId);
       // New credentials end every way in made for the old ones: reset links, and an e-mail change not yet confirmed.
       await passwordResets.deleteForUser(tx, userId);
+      if (locked) await this.queuePasswordChanged(tx, locked.email);
       return users.update(tx, userId, { password, tokenVersion: { increment: 1 }, ...pendingChangeCancelled(locked) }, this.deps.clock());
     }, { settle: true });
+    this.deps.onMailQueued();
     return { user, token: await this.issueToken(user) };
   }
 
@@ -380,6 +384,12 @@ export class Accounts {
     // The link is cleared from the job once sent.
     await mailJobs.create(tx, { id: randomUUID(), kind, recipient: address, link: verifyUrl });
     return users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt, this.deps.clock());
+  }
+
+  /** The owner is told of every new password, with the way back in (a reset link asked for at the forgot-password page). */
+  private async queuePasswordChanged(tx: Prisma.TransactionClient, address: string): Promise<void> {
+    const forgotUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/forgot-password`;
+    await mailJobs.create(tx, { id: randomUUID(), kind: 'password-changed', recipient: address, link: forgotUrl });
   }
 
   private issueToken(user: User): Promise<string> {

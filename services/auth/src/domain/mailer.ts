@@ -1,9 +1,9 @@
 import nodemailer from 'nodemailer';
-import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, EXPORT_READY_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
+import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, EXPORT_READY_SUBJECT, PASSWORD_CHANGED_SUBJECT, VERIFICATION_MAIL_SUBJECT } from '@hoptrack/proto';
 import type { Logger } from '@hoptrack/runtime';
 
 /** The mails auth sends; each has one variable part (a link, or the new address of a change). */
-export type MailKind = 'password-reset' | 'email-verification' | 'email-change-verification' | 'email-change-notice' | 'export-ready';
+export type MailKind = 'password-reset' | 'email-verification' | 'email-change-verification' | 'email-change-notice' | 'export-ready' | 'password-changed';
 
 const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text: string }> = {
   'password-reset': (resetUrl) => ({
@@ -22,6 +22,11 @@ const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text:
   'export-ready': (accountUrl) => ({
     subject: EXPORT_READY_SUBJECT,
     text: `The copy of your Hoptrack data you asked for is ready: your profile, friends, sessions, messages, albums with their original photos, reviews, challenges and notifications, in one zip.\n\nDownload it from your account settings within 48 hours:\n${accountUrl}\n\nIf you did not ask for it, change your password: that signs out every other device.`,
+  }),
+  // After a change while signed in and after a reset: the variable is the forgot-password page, the way back in for an owner locked out.
+  'password-changed': (forgotUrl) => ({
+    subject: PASSWORD_CHANGED_SUBJECT,
+    text: `The password of your Hoptrack account was just changed, and every other device was signed out.\n\nIf it was you, there is nothing to do.\n\nIf it was not you, take your account back now: ask for a reset link at\n${forgotUrl}\nand choose a new password. The link comes to this address, and setting a new password signs out every device, including whoever changed it. If this address no longer reaches you or the link does not arrive, reply to this e-mail and we will help you recover the account.`,
   }),
   'email-change-notice': (newAddress) => ({
     subject: EMAIL_CHANGE_NOTICE_SUBJECT,
