@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { abvText, countLabel, shortDate } from '../../lib/format';
+import { abvText, countLabel, durationLabel, shortDate } from '../../lib/format';
 import { mySessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { ListError } from '../social/UserList';
@@ -35,7 +35,7 @@ export function MySessionList() {
               </div>
               <p className="activity__facts">
                 <span>{countLabel(session.beerCount, 'beer')}</span>
-                <span>{countLabel(session.duration, 'minute')}</span>
+                <span>{durationLabel(session.duration)}</span>
                 {session.avgAbv && <span>{abvText(session.avgAbv)}</span>}
                 {session.location && <span>📍 {session.location}</span>}
               </p>

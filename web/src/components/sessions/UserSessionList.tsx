@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { PublicSession } from '@hoptrack/proto';
 import { errorStatus } from '../../api';
-import { abvText, countLabel, durationHours, shortDate } from '../../lib/format';
+import { abvText, countLabel, durationLabel, shortDate } from '../../lib/format';
 import { userSessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { BeerIcon, LockIcon } from '../icons';
@@ -50,7 +50,7 @@ function PublicSessionItem({ session }: { session: PublicSession }) {
       {session.description && <p className="activity__description">{session.description}</p>}
       <p className="activity__facts">
         <span>{countLabel(session.beerCount, 'beer')}</span>
-        <span>{durationHours(session.duration)}</span>
+        <span>{durationLabel(session.duration)}</span>
         {session.averageAbv && <span>{abvText(session.averageAbv)}</span>}
         {session.location && <span>📍 {session.location}</span>}
         <span>{countLabel(session.likesCount, 'like')}</span>
