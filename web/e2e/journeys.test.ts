@@ -182,12 +182,12 @@ describe('a newcomer', () => {
     await loadedSrc(mine.getByRole('img', { name: `Photo of ${title}`, exact: true }));
     expect(await mine.getByRole('list', { name: 'Session details', exact: true }).getByRole('listitem').allTextContents()).toEqual([
       '3 beers',
-      '2.0h',
+      '2 h',
     ]);
     // The side card counts the new session and the new friend without a reload.
     await expect
       .poll(() => sideStats(n), { timeout: CONDITION_BOUND_MS })
-      .toEqual(['3 This Week', '2h Total Hours', '1 Friends']);
+      .toEqual(['3 beers This Week', '2h Total Hours', '1 Friends']);
 
     // --- The friend sees it (with the newcomer's picture), likes it, reacts and comments.
     await mainNav(f).getByRole('link', { name: 'Feed', exact: true }).click();
@@ -200,6 +200,8 @@ describe('a newcomer', () => {
     await like.click();
     await expect.poll(() => like.getAttribute('aria-pressed')).toBe('true');
     await theirs.getByText('1 like', { exact: true }).waitFor();
+    // Beers is not among the card's first few: behind '+' (issue 40).
+    await theirs.getByRole('button', { name: 'More reactions', exact: true }).click();
     await reaction(theirs, 'Beers').click();
     await expect.poll(() => reaction(theirs, 'Beers, 1').getAttribute('aria-pressed')).toBe('true');
     await theirs.getByRole('button', { name: 'Comments', exact: true }).click();
@@ -387,7 +389,7 @@ describe('a returning user', () => {
 
     // The side card: 3 + 2 beers this week, 1.5 h + 1 h, one friend.
     await page.getByRole('region', { name: 'Your profile', exact: true }).getByText(regular.displayName, { exact: true }).waitFor();
-    expect(await sideStats(page)).toEqual(['5 This Week', '2.5h Total Hours', '1 Friends']);
+    expect(await sideStats(page)).toEqual(['5 beers This Week', '2.5h Total Hours', '1 Friends']);
 
     // One page, newest first; Load More adds the rest, no card twice.
     await expect.poll(() => feedCards(page).count()).toBe(FEED_PAGE_DEFAULT);
@@ -459,6 +461,6 @@ describe('a newcomer on a phone', () => {
     const card = sessionCard(page, title);
     await card.getByText('Just now', { exact: true }).waitFor();
     expect((await card.boundingBox())?.width).toBeLessThanOrEqual(390);
-    expect(await card.getByRole('list', { name: 'Session details', exact: true }).getByRole('listitem').allTextContents()).toEqual(['2 beers', '1.0h']);
+    expect(await card.getByRole('list', { name: 'Session details', exact: true }).getByRole('listitem').allTextContents()).toEqual(['2 beers', '1 h']);
   }, 60_000);
 });

@@ -107,7 +107,7 @@ describe('own profile', () => {
     await header.getByText(BIO, { exact: true }).waitFor();
     // No picture yet: the initial on a disc.
     expect(await header.locator('.avatar--initials').textContent()).toBe('A');
-    expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 0', 'Following: 0']);
+    expect(await tiles(page)).toEqual(['This Week: 0 beers', 'Total Hours: 0h', 'Followers: 0', 'Following: 0']);
     expect(await page.getByRole('link', { name: /Followers/ }).getAttribute('href')).toBe(`/users/${alice.id}/followers`);
     expect(await page.getByRole('link', { name: /Following/ }).getAttribute('href')).toBe(`/users/${alice.id}/followers?tab=following`);
 
@@ -119,12 +119,12 @@ describe('own profile', () => {
     const bob = await registerUser(stack.baseUrl, 'bob');
     await makeFriends(stack.baseUrl, alice, bob);
     await page.reload();
-    expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
+    expect(await tiles(page)).toEqual(['This Week: 0 beers', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
 
     await page.goto('/my-profile');
     await page.getByRole('heading', { level: 1, name: 'My Profile', exact: true }).waitFor();
     await page.getByRole('heading', { level: 2, name: alice.displayName, exact: true }).waitFor();
-    expect(await tiles(page)).toEqual(['This Week: 0', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
+    expect(await tiles(page)).toEqual(['This Week: 0 beers', 'Total Hours: 0h', 'Followers: 1', 'Following: 1']);
     expect(new Set(sessionCalls.map((url) => new URL(url).pathname))).toEqual(new Set(['/api/me/sessions']));
   });
 
@@ -155,7 +155,7 @@ describe('own profile', () => {
     expect(await crawl.locator('a:has(time)').getAttribute('href')).toBe(crawlHref);
     const today = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }).format(new Date());
     await crawl.getByText(today, { exact: true }).waitFor();
-    for (const text of ['4 beers', '150 minutes', '6.1% ABV', '📍 The Local Taproom']) await crawl.getByText(text, { exact: true }).waitFor();
+    for (const text of ['4 beers', '2 h 30 min', '6.1% ABV', '📍 The Local Taproom']) await crawl.getByText(text, { exact: true }).waitFor();
     expect(await list.getByRole('listitem', { name: 'Quiet one', exact: true }).getByText('% ABV').count()).toBe(0);
 
     // The stats count the sessions once their events reach the social graph.
@@ -167,14 +167,14 @@ describe('own profile', () => {
         },
         { timeout: CONDITION_BOUND_MS, interval: 1000 },
       )
-      .toEqual(['This Week: 5', 'Total Hours: 3h', 'Followers: 1', 'Following: 1']);
+      .toEqual(['This Week: 5 beers', 'Total Hours: 3h', 'Followers: 1', 'Following: 1']);
 
     // Hana, a friend, on Gus's public profile.
     const other = await stack.openAs(hana, `/users/${gus.id}`);
     const sessions = other.getByRole('list', { name: 'Beer sessions', exact: true });
     await sessions.waitFor();
     const item = sessions.getByRole('listitem', { name: 'Taproom crawl', exact: true });
-    for (const text of ['4 beers', '2.5h', '6.1% ABV', '📍 The Local Taproom', '0 likes']) await item.getByText(text, { exact: true }).waitFor();
+    for (const text of ['4 beers', '2 h 30 min', '6.1% ABV', '📍 The Local Taproom', '0 likes']) await item.getByText(text, { exact: true }).waitFor();
     const photos = item.getByRole('list', { name: 'Photos', exact: true });
     expect(await photos.getByRole('img').count()).toBe(1);
     await loadedSrc(photos.getByRole('img', { name: 'Photo 1 of Taproom crawl', exact: true }));

@@ -6,6 +6,8 @@ export interface NavTarget {
   to: string;
   label: string;
   Icon: ComponentType<SVGProps<SVGSVGElement>>;
+  /** Other paths where this link is the current one (besides `to` and below it). */
+  alsoCurrentOn?: (pathname: string, ownUsername: string | undefined) => boolean;
 }
 
 const FEED: NavTarget = { to: '/', label: 'Feed', Icon: HomeIcon };
@@ -32,5 +34,11 @@ export const BOTTOM_TABS: readonly NavTarget[] = [
   { ...DISCOVERY, label: 'Discover' },
   FRIENDS,
   MESSAGES,
-  { to: '/my-profile', label: 'Profile', Icon: UserIcon },
+  {
+    to: '/my-profile',
+    label: 'Profile',
+    Icon: UserIcon,
+    // The own profile under its other addresses (issue 40: the tab was dark on /profile); someone else's is not yours.
+    alsoCurrentOn: (pathname, own) => pathname === '/profile' || (own !== undefined && pathname === `/profile/${own}`),
+  },
 ];

@@ -79,9 +79,18 @@ export function relativeTime(isoDate: string, now: number = Date.now()): string 
   return shortDate(isoDate);
 }
 
-/** A session's minutes as hours with one decimal (spec section 9): 90 → '1.5h'. */
-export function durationHours(minutes: number): string {
-  return `${hoursLabel(minutes / 60)}h`;
+/**
+ * A session's length, the one way every screen says it (issue 40: the feed
+ * said '1.6h' where the profile said '95 minutes'): 45 → '45 min', 120 →
+ * '2 h', 95 → '1 h 35 min'. Exact, unlike the spec's hours with one decimal,
+ * which turned 95 minutes into 1.6 hours (docs/decisions.md).
+ */
+export function durationLabel(minutes: number): string {
+  const whole = Math.max(0, Math.round(minutes));
+  const hours = Math.floor(whole / 60);
+  const rest = whole % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
 /** '1 beer', '3 beers' (and the like for any noun with a plain -s plural). */

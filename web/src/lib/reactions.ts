@@ -43,3 +43,21 @@ export function reactionTallies(summaries: readonly ReactionSummary[], viewerId:
     };
   });
 }
+
+/** How many reactions a card shows before its '+' (one row on a phone, issue 40). */
+export const QUICK_REACTIONS = 5;
+
+/** What a card offers when few were given: the thumbs, the heart, the laugh, the beer and the fire. */
+const QUICK_DEFAULTS: readonly ReactionEmoji[] = ['👍', '❤️', '😂', '🍺', '🔥'];
+
+/**
+ * The reactions a card shows before its '+': the most used (ties in the
+ * spec's order), topped up with QUICK_DEFAULTS to `count`; shown in the
+ * spec's order, so a button moves only when another one overtakes it.
+ */
+export function quickTallies(tallies: readonly ReactionTally[], count = QUICK_REACTIONS): ReactionTally[] {
+  const used = tallies.filter((tally) => tally.count > 0).sort((a, b) => b.count - a.count);
+  const chosen = new Set(used.slice(0, count).map((tally) => tally.emoji));
+  for (const emoji of QUICK_DEFAULTS) if (chosen.size < count) chosen.add(emoji);
+  return tallies.filter((tally) => chosen.has(tally.emoji));
+}

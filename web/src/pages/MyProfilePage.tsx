@@ -12,13 +12,13 @@ import { ProfileHeaderCard } from '../components/profile/ProfileHeader';
 import { followLinks, StatTileList, type Tile } from '../components/profile/StatTiles';
 import { MySessionList } from '../components/sessions/MySessionList';
 import { useAuth } from '../lib/auth';
-import { compactHours } from '../lib/format';
+import { compactHours, countLabel } from '../lib/format';
 import { myStatsQuery } from '../lib/socialApi';
 
 function tilesOf(userId: string, stats: MyStats): Tile[] {
   const links = followLinks(userId);
   return [
-    { label: 'This Week', value: String(stats.weeklyTotal) },
+    { label: 'This Week', value: countLabel(stats.weeklyTotal, 'beer') },
     { label: 'Total Hours', value: `${compactHours(stats.totalHours)}h` },
     { label: 'Followers', value: String(stats.followersCount), to: links.followers },
     { label: 'Following', value: String(stats.followingCount), to: links.following },

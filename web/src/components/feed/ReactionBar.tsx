@@ -1,14 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FeedSession, ReactionSummary } from '@hoptrack/proto';
 import { useAuth } from '../../lib/auth';
-import { reactionTallies, type ReactionTally } from '../../lib/reactions';
+import { useState } from 'react';
+import { quickTallies, reactionTallies, type ReactionTally } from '../../lib/reactions';
 import { patchCachedSession, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { useTooltip } from '../Tooltip';
 
 /**
- * The 18 reactions with their counts (spec section 9). Per emoji it toggles
- * (spec section 4): one the viewer already gave is taken back, else added.
+ * The reactions with their counts (spec section 9): the few most used
+ * (quickTallies), and the rest of the 18 behind '+', so a phone's card keeps
+ * them on one row. Per emoji it toggles (spec section 4): one the viewer
+ * already gave is taken back, else added.
  */
 export function ReactionBar({ session }: { session: Pick<FeedSession, 'id' | 'reactions'> }) {
   const { user } = useAuth();
@@ -26,14 +29,32 @@ export function ReactionBar({ session }: { session: Pick<FeedSession, 'id' | 're
     reaction: true,
     onSuccess: store,
   });
+  const [expanded, setExpanded] = useState(false);
   const busy = add.isPending || remove.isPending;
   const toggle = (tally: ReactionTally) => (tally.mine ? remove : add).mutate(tally.emoji);
+  const all = reactionTallies(session.reactions, user?.id);
+  const quick = quickTallies(all);
+  const shown = expanded ? all : quick;
+  // What '+' hides that someone gave: its count rides on the button.
+  const hiddenGiven = expanded ? 0 : all.filter((tally) => tally.count > 0 && !quick.includes(tally)).length;
+  const more = useTooltip(expanded ? 'Fewer reactions' : 'More reactions');
 
   return (
-    <div className="reaction-bar" role="group" aria-label="Reactions">
-      {reactionTallies(session.reactions, user?.id).map((tally) => (
+    <div className={`reaction-bar${expanded ? ' reaction-bar--all' : ''}`} role="group" aria-label="Reactions">
+      {shown.map((tally) => (
         <ReactionButton key={tally.emoji} tally={tally} disabled={busy} onToggle={toggle} />
       ))}
+      <button
+        type="button"
+        className="reaction reaction--more"
+        aria-expanded={expanded}
+        aria-label={expanded ? 'Fewer reactions' : 'More reactions'}
+        onClick={() => setExpanded((open) => !open)}
+        {...more.triggerProps}
+      >
+        <span aria-hidden="true">{expanded ? '−' : hiddenGiven > 0 ? `+${hiddenGiven}` : '+'}</span>
+      </button>
+      {more.tooltip}
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import type { FeedSession } from '@hoptrack/proto';
-import { abvText, countLabel, durationHours } from '../../lib/format';
+import { abvText, countLabel, durationLabel } from '../../lib/format';
 import { TrackLine } from '../sessions/TrackLine';
 
-/** What was drunk: beers, hours (one decimal), ABV, the types and the music of the session. */
+/** What was drunk: beers, how long ('1 h 35 min'), ABV, the types and the music of the session. */
 export function SessionFacts({ session }: { session: FeedSession }) {
   return (
     <>
@@ -11,7 +11,7 @@ export function SessionFacts({ session }: { session: FeedSession }) {
           <span className="session-facts__value">{countLabel(session.beerCount, 'beer')}</span>
         </li>
         <li className="session-facts__item">
-          <span className="session-facts__value">{durationHours(session.duration)}</span>
+          <span className="session-facts__value">{durationLabel(session.duration)}</span>
         </li>
         {session.avgAbv && (
           <li className="session-facts__item">

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { CurrentUser } from '@hoptrack/proto';
 import { Link } from 'react-router';
 import { useAuth } from '../../lib/auth';
-import { compactHours } from '../../lib/format';
+import { compactHours, countLabel } from '../../lib/format';
 import { myStatsQuery } from '../../lib/socialApi';
 import { Avatar } from '../Avatar';
 
@@ -19,7 +19,7 @@ export function SideProfileCard({ onLogSession }: { onLogSession: () => void }) 
     <section className="card side-profile" aria-label="Your profile">
       <ProfileSummary user={user} />
       <ul className="side-profile__stats">
-        <SideStat label="This Week" value={stats.data ? String(stats.data.weeklyTotal) : '–'} />
+        <SideStat label="This Week" value={stats.data ? countLabel(stats.data.weeklyTotal, 'beer') : '–'} />
         <SideStat label="Total Hours" value={stats.data ? `${compactHours(stats.data.totalHours)}h` : '–'} />
         <SideStat label="Friends" value={stats.data ? String(stats.data.friendsCount) : '–'} />
       </ul>

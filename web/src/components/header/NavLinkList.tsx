@@ -1,4 +1,5 @@
-import { NavLink } from 'react-router';
+import { Link, matchPath, useLocation } from 'react-router';
+import { useAuth } from '../../lib/auth';
 import { badgeText } from '../../lib/format';
 import type { NavTarget } from '../../app/navigation';
 import { useNavBadges } from '../../lib/useNavBadges';
@@ -11,23 +12,22 @@ interface NavLinkListProps {
 
 
 /**
- * A list of route links; the current one gets aria-current="page" and the
+ * A list of route links; the current one (its path or below it, the feed's
+ * exactly, or a path of its `alsoCurrentOn`) gets aria-current="page" and the
  * --active style; a link with something new (unread messages) carries a count.
  */
 export function NavLinkList({ targets, className, onNavigate }: NavLinkListProps) {
   const badges = useNavBadges();
+  const { pathname } = useLocation();
+  const { user } = useAuth();
   return (
     <ul className={className}>
-      {targets.map(({ to, label, Icon }) => {
+      {targets.map(({ to, label, Icon, alsoCurrentOn }) => {
         const count = badges[to] ?? 0;
+        const current = matchPath({ path: to, end: to === '/' }, pathname) !== null || (alsoCurrentOn?.(pathname, user?.username) ?? false);
         return (
           <li key={to}>
-            <NavLink
-              to={to}
-              end={to === '/'}
-              onClick={onNavigate}
-              className={({ isActive }) => `nav-link${isActive ? ' nav-link--active' : ''}`}
-            >
+            <Link to={to} onClick={onNavigate} aria-current={current ? 'page' : undefined} className={`nav-link${current ? ' nav-link--active' : ''}`}>
               <Icon />
               <span>{label}</span>
               {count > 0 && (
@@ -36,7 +36,7 @@ export function NavLinkList({ targets, className, onNavigate }: NavLinkListProps
                   <span className="visually-hidden"> unread</span>
                 </span>
               )}
-            </NavLink>
+            </Link>
           </li>
         );
       })}

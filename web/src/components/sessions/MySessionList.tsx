@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { abvText, countLabel, shortDate } from '../../lib/format';
+import { abvText, countLabel, durationLabel, shortDate } from '../../lib/format';
 import { sessionPath } from '../../lib/sessionLinks';
 import { mySessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
@@ -43,7 +43,7 @@ export function MySessionList() {
               </div>
               <p className="activity__facts">
                 <span>{countLabel(session.beerCount, 'beer')}</span>
-                <span>{countLabel(session.duration, 'minute')}</span>
+                <span>{durationLabel(session.duration)}</span>
                 {session.avgAbv && <span>{abvText(session.avgAbv)}</span>}
                 {session.location && <span>📍 {session.location}</span>}
               </p>

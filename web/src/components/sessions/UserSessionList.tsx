@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { PublicSession } from '@hoptrack/proto';
 import { Link } from 'react-router';
 import { errorStatus } from '../../api';
-import { abvText, countLabel, durationHours, shortDate } from '../../lib/format';
+import { abvText, countLabel, durationLabel, shortDate } from '../../lib/format';
 import { sessionPath } from '../../lib/sessionLinks';
 import { userSessionsQuery } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
@@ -64,7 +64,7 @@ function PublicSessionItem({ session }: { session: PublicSession }) {
       {session.description && <p className="activity__description">{session.description}</p>}
       <p className="activity__facts">
         <span>{countLabel(session.beerCount, 'beer')}</span>
-        <span>{durationHours(session.duration)}</span>
+        <span>{durationLabel(session.duration)}</span>
         {session.averageAbv && <span>{abvText(session.averageAbv)}</span>}
         {session.location && <span>📍 {session.location}</span>}
         <span>{countLabel(session.likesCount, 'like')}</span>
