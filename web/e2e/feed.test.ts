@@ -294,7 +294,9 @@ describe('a new user', () => {
     // No permission for the position: the session form's texts.
     await dialog.getByRole('button', { name: 'Use my location', exact: true }).click();
     await expectToast(page, 'Location Access Required', 'Location access denied by user.');
+    // Something was typed: Cancel asks first (issue 40).
     await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Discard unsaved changes?', exact: true }).getByRole('button', { name: 'Discard', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
   });
 
