@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { FeedSession, SessionComment } from '@hoptrack/proto';
 import { COMMENT_MAX, COMMENTS_IN_CARD } from '@hoptrack/proto/constants';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useAuth } from '../../lib/auth';
+import { enterSends } from '../../lib/enterSends';
 import { patchCachedSession, sessionCommentsKey, sessionCommentsQuery, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { Avatar } from '../Avatar';
@@ -123,7 +124,7 @@ function CommentItem({ session, comment }: { session: CommentedSession; comment:
   );
 }
 
-/** A comment box (spec section 5): trimmed text must not be empty; Ctrl/Cmd+Enter submits. */
+/** A comment box (spec section 5): trimmed text must not be empty; Enter or Ctrl/Cmd+Enter posts, Shift+Enter starts a new line, as in a message box (issue 40). */
 function CommentForm({ sessionId }: { sessionId: string }) {
   const inputId = useId();
   const hintId = useId();
@@ -147,12 +148,7 @@ function CommentForm({ sessionId }: { sessionId: string }) {
     event.preventDefault();
     send();
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      send();
-    }
-  };
+  const onKeyDown = enterSends(send);
 
   return (
     <form className="comment-form" onSubmit={onSubmit}>
@@ -173,7 +169,7 @@ function CommentForm({ sessionId }: { sessionId: string }) {
       />
       <div className="comment-form__footer">
         <span id={hintId} className="comment-form__hint">
-          Ctrl+Enter to post
+          Enter posts, Shift+Enter starts a new line.
         </span>
         <button type="submit" className="button button--primary button--small" disabled={!text || add.isPending}>
           {add.isPending ? 'Posting...' : 'Post'}
