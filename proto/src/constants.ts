@@ -127,6 +127,8 @@ export function normaliseBeerTypes(types: readonly string[]): string[] {
 
 export const MAX_PINNED_FRIENDS = 5;
 export const SEARCH_QUERY_MAX = 100;
+/** The people search of /search and of the friends screens starts at this many characters (issue 40: one minimum, not 2 and 3). */
+export const SEARCH_QUERY_MIN = 2;
 export const FRIENDSHIP_STATUSES = ['accepted', 'sent', 'pending', 'none'] as const;
 
 /** Refusal texts the web turns into 'Access Restricted' (spec section 6). */

@@ -31,6 +31,9 @@ export type UserSearchQuery = z.infer<typeof userSearchQuery>;
 
 export const listQuery = z.object(pagination);
 
+/** `GET /api/users/suggestions?limit=`: a few people to follow (issue 40). */
+export const suggestionsQuery = z.object({ limit: pageLimit(5, 20) });
+
 /** The small card of a user inside lists (requests, friends, followers, blocked). */
 export const userCard = z.object({
   id: uuid,

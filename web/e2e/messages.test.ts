@@ -1,4 +1,4 @@
-import type { Conversation, ConversationMessage, DmMessage } from '@hoptrack/proto';
+import { MESSAGE_MAX, type Conversation, type ConversationMessage, type DmMessage } from '@hoptrack/proto';
 import type { Locator, Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -232,7 +232,20 @@ describe('the conversation list', () => {
     await messageBox(pane).press('Enter');
     expect(posts).toEqual([]);
 
+    // Near the limit a counter shows; past it nothing is cut: the text stays whole, the counter says by how much, Send waits (issue 40).
+    const count = pane.locator('.character-count');
+    await messageBox(pane).fill('x'.repeat(MESSAGE_MAX - 10));
+    await expect.poll(() => count.textContent()).toBe(`${(MESSAGE_MAX - 10).toLocaleString('en-US')} / ${MESSAGE_MAX.toLocaleString('en-US')}`);
+    await messageBox(pane).fill('x'.repeat(MESSAGE_MAX + 12));
+    await expect.poll(() => count.textContent()).toBe('12 characters too many');
+    expect((await messageBox(pane).inputValue()).length).toBe(MESSAGE_MAX + 12);
+    expect(await sendButton(pane).isDisabled()).toBe(true);
+    await messageBox(pane).press('Enter');
+    expect(posts).toEqual([]);
+    await pane.getByText('Enter sends, Shift+Enter starts a new line.', { exact: true }).waitFor();
+
     await messageBox(pane).fill('First round is on me');
+    expect(await count.count()).toBe(0);
     expect(await sendButton(pane).isEnabled()).toBe(true);
     await messageBox(pane).press('Enter');
     await chatLog(page, carol).getByText('First round is on me', { exact: true }).waitFor();
@@ -241,6 +254,26 @@ describe('the conversation list', () => {
     const item = conversationItem(page, carol);
     await item.getByText('You: First round is on me', { exact: true }).waitFor();
     expect(await item.locator('time').textContent()).toMatch(TIME);
+  });
+
+  it("shows a deleted account's conversation as 'Deleted user', with no dangling '@' and no profile link (issue 40)", async () => {
+    const [alice, gone] = await twoUsers('alice', 'gone');
+    const conversation = (await expectApi(stack.baseUrl, alice.token, 'POST', '/api/conversations', { participantId: gone.id }, 201)) as Conversation;
+    // Alice's own message keeps the conversation hers once Gone's are erased.
+    await expectApi(stack.baseUrl, alice.token, 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'See you around' }, 201);
+    await expectApi(stack.baseUrl, gone.token, 'POST', `/api/conversations/${conversation.id}/messages`, { content: 'Bye for now' }, 201);
+    await expectApi(stack.baseUrl, gone.token, 'DELETE', '/api/me', { password: gone.password, confirm: 'DELETE' });
+    // Messaging erases its part by an event of its own, a moment after the deletion answered.
+    await expect
+      .poll(async () => JSON.stringify(await expectApi(stack.baseUrl, alice.token, 'GET', '/api/conversations')), { timeout: 30_000 })
+      .toContain('"displayName":"Deleted user"');
+
+    const page = await stack.openAs(alice, `/messages?conversation=${conversation.id}`);
+    const pane = page.getByRole('region', { name: 'Chat with Deleted user', exact: true });
+    await pane.locator('.chat-header__name').getByText('Deleted user', { exact: true }).waitFor();
+    expect(await pane.locator('.chat-header__username').count()).toBe(0);
+    expect(await pane.locator('.chat-header').getByRole('link').count()).toBe(0);
+    expect(await pane.locator('.chat-header').textContent()).not.toContain('@');
   });
 
   it('shows the date, not the time, for activity older than 24 hours', async () => {

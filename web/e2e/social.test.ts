@@ -54,7 +54,7 @@ describe('friends', () => {
     await waitForSocialUser(stack.baseUrl, alice, bob);
     await waitForSocialUser(stack.baseUrl, bob, alice);
 
-    // Alice searches: nothing under 3 characters, then Bob by username.
+    // Alice searches: nothing under 2 characters (as on /search: one minimum, issue 40), then Bob by username.
     const a = await stack.openAs(alice, '/friends');
     expect(await tab(a, 'Find Friends').getAttribute('aria-selected')).toBe('true');
     const searches: string[] = [];
@@ -62,8 +62,8 @@ describe('friends', () => {
       const url = new URL(request.url());
       if (url.pathname === '/api/users/search') searches.push(url.searchParams.get('q') ?? '');
     });
-    await searchFor(a, '  bo  ');
-    await a.getByText('Type at least 3 characters to search.').waitFor();
+    await searchFor(a, '  b  ');
+    await a.getByText('Type at least 2 characters to search.').waitFor();
     await searchFor(a, bob.username);
     const bobResult = card(a.getByRole('list', { name: 'Search results', exact: true }), bob);
     await bobResult.getByText(`@${bob.username}`).waitFor();
@@ -78,7 +78,7 @@ describe('friends', () => {
 
     // Bob answers under Requests.
     const b = await stack.openAs(bob, '/friends');
-    await tab(b, 'Requests').click();
+    await tab(b, 'Requests 1 pending').click();
     const request = card(b.getByRole('list', { name: 'Friend requests', exact: true }), alice);
     await request.getByRole('button', { name: 'Reject', exact: true }).waitFor();
     await request.getByRole('button', { name: 'Accept', exact: true }).click();
@@ -378,6 +378,9 @@ describe('search', () => {
     await modal.waitFor({ state: 'detached' });
     await page.getByRole('heading', { level: 1, name: frank.displayName }).waitFor();
     await page.getByRole('button', { name: 'Pending', exact: true }).waitFor();
+    // Opened from Search, the profile leads back to Search (issue 40), not to Friends.
+    await page.getByRole('link', { name: 'Back to Search', exact: true }).click();
+    await page.waitForURL('**/search');
 
     // A friend's e-mail stays hidden in the modal until they switch on "Show my e-mail to friends" (issue 40).
     const openGina = async () => {

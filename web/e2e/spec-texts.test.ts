@@ -751,7 +751,7 @@ const AREAS: readonly Area[] = [
       title: 'Failed to respond to friend request',
       description: 'Something went wrong.',
       trigger: async ({ page, asker }) => {
-        await page.getByRole('tab', { name: 'Requests', exact: true }).click();
+        await page.getByRole('tab', { name: /^Requests( \d+ pending)?$/ }).click();
         const accept = userCard(page.getByRole('list', { name: 'Friend requests', exact: true }), asker).getByRole('button', { name: 'Accept', exact: true });
         await failNextCall(page, 'PATCH', /^\/api\/friendships\/[^/]+$/);
         await accept.click();

@@ -16,6 +16,7 @@ import {
   pinRequest,
   userIdParams,
   usernameParams,
+  suggestionsQuery,
   userSearchQuery,
   userStats,
 } from '../social';
@@ -33,6 +34,13 @@ export const socialGraphApi = defineRoutes('social-graph', {
     path: '/api/users/search',
     summary: 'Search people by name',
     query: userSearchQuery,
+    responses: { 200: z.array(otherUser) },
+  },
+  suggestions: {
+    method: 'GET',
+    path: '/api/users/suggestions',
+    summary: 'People the viewer might follow: friends of friends, then the most active public profiles',
+    query: suggestionsQuery,
     responses: { 200: z.array(otherUser) },
   },
   profileByUsername: {

@@ -282,3 +282,43 @@ describe('search', () => {
     expect(ok<OtherUser[]>(await social.as(viewer).get(`/api/users/search?q=${t}`)).some((u) => u.id === stranger.id)).toBe(false);
   });
 });
+
+describe('GET /api/users/suggestions', () => {
+  it('suggests friends of friends (most shared first), then active public profiles; never friends, requests, blocks or a private stranger', async () => {
+    const [me, f1, f2, both, one, busy, shy, asker, blocked, friendOfAsker] = await Promise.all([
+      social.user(),
+      social.user(),
+      social.user(),
+      social.user(),
+      social.user(),
+      social.user(),
+      social.user({ private: true }),
+      social.user(),
+      social.user(),
+      social.user(),
+    ]);
+    await Promise.all([social.befriend(me, f1), social.befriend(me, f2), social.befriend(f1, both), social.befriend(f2, both), social.befriend(f1, one)]);
+    await request(asker, me);
+    await social.befriend(f1, asker);
+    await social.befriend(f2, blocked);
+    await social.befriend(f1, friendOfAsker);
+    noContent(await social.as(me).post(`/api/friends/${blocked.id}/block`, {}));
+    await addSessions(social, busy, Array.from({ length: 150 }, () => ({})));
+    await addSessions(social, shy, Array.from({ length: 200 }, () => ({})));
+
+    const list = ok<OtherUser[]>(await social.as(me).get('/api/users/suggestions?limit=20'));
+    const ids = idsOf(list);
+    expect(list[0]).toMatchObject({ id: both.id, mutualFriends: 2, friendshipStatus: 'none' });
+    expect(ids.slice(1, 3).sort()).toEqual([one.id, friendOfAsker.id].sort());
+    expect(ids[3]).toBe(busy.id);
+    for (const excluded of [me, f1, f2, asker, blocked, shy]) expect(ids, excluded.username).not.toContain(excluded.id);
+    expect(idsOf(ok<OtherUser[]>(await social.as(me).get('/api/users/suggestions?limit=1')))).toEqual([both.id]);
+  });
+
+  it('answers 400 naming the field for a bad limit', async () => {
+    const me = await social.user();
+    expectError(await social.as(me).get('/api/users/suggestions?limit=0'), 400, { field: 'limit' });
+    expectError(await social.as(me).get('/api/users/suggestions?limit=21'), 400, { field: 'limit' });
+    expectError(await social.as(me).get('/api/users/suggestions?limit=many'), 400, { field: 'limit' });
+  });
+});

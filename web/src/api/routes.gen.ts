@@ -29,6 +29,7 @@ export const auth = {
 
 export const socialGraph = {
   search: { method: 'GET', path: '/api/users/search' },
+  suggestions: { method: 'GET', path: '/api/users/suggestions' },
   profileByUsername: { method: 'GET', path: '/api/users/profile/:username' },
   profile: { method: 'GET', path: '/api/users/:id' },
   stats: { method: 'GET', path: '/api/users/:id/stats' },

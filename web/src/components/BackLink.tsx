@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { ArrowLeftIcon } from './icons';
 
 /** A screen's way back to the list it was opened from ('Back to Friends'). */
@@ -9,4 +9,25 @@ export function BackLink({ to, label }: { to: string; label: string }) {
       <span>{label}</span>
     </Link>
   );
+}
+
+/** Where a link came from, carried in its navigation state so the screen it opens leads back there (issue 40). */
+export interface CameFrom {
+  back: { to: string; label: string };
+}
+
+/** The navigation state of a link from `to`, whose back link reads `label` ('Back to Search'). */
+export const cameFrom = (to: string, label: string): CameFrom => ({ back: { to, label } });
+
+function isCameFrom(state: unknown): state is CameFrom {
+  if (typeof state !== 'object' || state === null || !('back' in state)) return false;
+  const { back } = state;
+  return typeof back === 'object' && back !== null && 'to' in back && 'label' in back && typeof back.to === 'string' && typeof back.label === 'string' && back.to.startsWith('/');
+}
+
+/** The back link of a screen opened from several places: where the link came from, else `fallback`. */
+export function BackToWhereFrom({ fallback }: { fallback: CameFrom['back'] }) {
+  const { state } = useLocation();
+  const back = isCameFrom(state) ? state.back : fallback;
+  return <BackLink to={back.to} label={back.label} />;
 }

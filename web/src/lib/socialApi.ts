@@ -17,6 +17,7 @@ export const FRIENDS_KEY = api.socialGraph.myFriends.key();
 export const PINNED_KEY = api.socialGraph.pinned.key();
 export const BLOCKED_KEY = api.socialGraph.blocked.key();
 export const MY_STATS_KEY = api.socialGraph.myStats.key();
+export const SUGGESTIONS_KEY = api.socialGraph.suggestions.key();
 
 export const userSearchKey = (query: string) => api.socialGraph.search.key({ query: { q: query } });
 export const userKey = (id: string) => api.socialGraph.profile.key({ params: { id } });
@@ -57,6 +58,8 @@ export const sentRequestsQuery = () => queryOptions({ queryKey: SENT_REQUESTS_KE
 export const friendsQuery = () => queryOptions({ queryKey: FRIENDS_KEY, queryFn: () => api.socialGraph.myFriends() });
 export const pinnedQuery = () => queryOptions({ queryKey: PINNED_KEY, queryFn: () => api.socialGraph.pinned() });
 export const blockedQuery = () => queryOptions({ queryKey: BLOCKED_KEY, queryFn: () => api.socialGraph.blocked() });
+/** A few people to follow (an empty feed offers them). */
+export const suggestionsQuery = () => queryOptions({ queryKey: SUGGESTIONS_KEY, queryFn: () => api.socialGraph.suggestions() });
 export const myStatsQuery = () => queryOptions({ queryKey: MY_STATS_KEY, queryFn: () => api.socialGraph.myStats() });
 
 /** Typed writes of the social-graph service; `id` is always the other user's id, except for `respond` and `withdraw`. */
@@ -81,12 +84,13 @@ type RelationshipPatch = Pick<OtherUser, 'friendshipStatus' | 'friendshipId'>;
 
 /**
  * Writes a relationship change into every cached copy of that user (search
- * results, the profile by id and by username) so buttons flip at once; the
+ * results, suggestions, the profile by id and by username) so buttons flip at once; the
  * invalidation that follows brings the server's word.
  */
 export function patchCachedUser(queryClient: QueryClient, userId: string, patch: RelationshipPatch): void {
   const apply = (user: OtherUser): OtherUser => (user.id === userId ? { ...user, ...patch } : user);
   queryClient.setQueriesData<OtherUser[]>({ queryKey: SEARCH_ROOT }, (list) => list?.map(apply));
+  queryClient.setQueryData<OtherUser[]>(SUGGESTIONS_KEY, (list) => list?.map(apply));
   queryClient.setQueriesData<OtherUser>({ queryKey: PROFILE_BY_NAME_ROOT }, (user) => user && apply(user));
   queryClient.setQueryData<OtherUser>(userKey(userId), (user) => user && apply(user));
 }

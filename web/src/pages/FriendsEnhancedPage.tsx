@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { MAX_PINNED_FRIENDS } from '@hoptrack/proto/constants';
 import { BlockedUsersPanel } from '../components/friends/BlockedUsersPanel';
 import { FindFriendsPanel } from '../components/friends/FindFriendsPanel';
-import { FriendRequestsPanel } from '../components/friends/FriendRequestsPanel';
+import { FriendRequestsPanel, RequestsTabLabel } from '../components/friends/FriendRequestsPanel';
 import { ManageFriendsPanel } from '../components/friends/ManageFriendsPanel';
 import { PinnedFriendsPanel } from '../components/friends/PinnedFriendsPanel';
 import { PageHeader } from '../components/PageHeader';
@@ -25,7 +25,7 @@ export function FriendsEnhancedPage() {
   const tabs: readonly TabItem<EnhancedTab>[] = [
     { id: 'friends', label: 'Friends' },
     { id: 'pinned', label: `Pinned (${pinnedCount ?? 0}/${MAX_PINNED_FRIENDS})` },
-    { id: 'requests', label: 'Requests' },
+    { id: 'requests', label: <RequestsTabLabel /> },
     { id: 'blocked', label: 'Blocked' },
     { id: 'find', label: 'Find Friends' },
   ];

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { FindFriendsPanel } from '../components/friends/FindFriendsPanel';
-import { FriendRequestsPanel } from '../components/friends/FriendRequestsPanel';
+import { FriendRequestsPanel, RequestsTabLabel } from '../components/friends/FriendRequestsPanel';
 import { MyFriendsPanel } from '../components/friends/MyFriendsPanel';
 import { PageHeader } from '../components/PageHeader';
 import { Tabs, useTabParam, type TabItem } from '../components/Tabs';
@@ -9,7 +9,7 @@ type FriendsTab = 'find' | 'requests' | 'friends';
 
 const TABS: readonly TabItem<FriendsTab>[] = [
   { id: 'find', label: 'Find Friends' },
-  { id: 'requests', label: 'Requests' },
+  { id: 'requests', label: <RequestsTabLabel /> },
   { id: 'friends', label: 'My Friends' },
 ];
 const TAB_IDS = TABS.map((tab) => tab.id);

@@ -34,7 +34,10 @@ export interface SocialGraphDeps {
 
 type Emit = <T extends EventType>(type: T, data: EventData<T>) => void;
 
-const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WEEK_MS = 7 * DAY_MS;
+/** How far back "most active" looks for suggestions. */
+const SUGGESTIONS_ACTIVE_DAYS = 30;
 const USER_NOT_FOUND = 'User not found';
 const FRIEND_NOT_FOUND = 'Friend not found';
 
@@ -68,6 +71,12 @@ export class SocialGraph {
 
   async search(viewerId: string, q: string, page: Page): Promise<OtherUser[]> {
     return this.hydrateOthers(viewerId, await graph.search(this.db, viewerId, q, page));
+  }
+
+  /** People to follow for an empty feed: friends of friends, then the most active public profiles of the last SUGGESTIONS_ACTIVE_DAYS. */
+  async suggestions(viewerId: string, limit: number): Promise<OtherUser[]> {
+    const since = new Date(this.deps.clock().getTime() - SUGGESTIONS_ACTIVE_DAYS * DAY_MS);
+    return this.hydrateOthers(viewerId, await graph.suggestions(this.db, viewerId, since, limit));
   }
 
   async profileById(viewerId: string, id: string): Promise<OtherUser> {

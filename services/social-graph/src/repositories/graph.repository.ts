@@ -75,6 +75,34 @@ export const graphRepository = {
     return rows.map(toUser);
   },
 
+  /**
+   * People the viewer might follow (issue 40: an empty first feed offers
+   * some): friends of the viewer's friends, most shared friends first, then
+   * the public profiles with the most sessions since `activeSince`. Never the
+   * viewer, anyone already a friend or in a request with them either way, or
+   * anyone in a block with them; a private profile only through a friend.
+   */
+  async suggestions(db: Db, viewerId: string, activeSince: Date, limit: number): Promise<User[]> {
+    const viewer = uuid(viewerId);
+    const rows = await queryRows<UserRow[]>(
+      db,
+      sql`SELECT u.*, 0::bigint AS total FROM users u
+       CROSS JOIN LATERAL (
+         SELECT count(*) AS n FROM friendships mine JOIN friendships theirs ON theirs.user_id = mine.friend_id AND theirs.status = 'accepted'
+          WHERE mine.user_id = ${viewer} AND mine.status = 'accepted' AND theirs.friend_id = u.id
+       ) mutual
+       CROSS JOIN LATERAL (
+         SELECT count(*) AS n FROM session_facts s WHERE s.user_id = u.id AND s.created_at >= ${activeSince}::timestamptz AND NOT u.is_profile_private
+       ) active
+       WHERE u.id <> ${viewer} AND ${notBlockedWithViewer(viewerId, 'u.id')}
+         AND NOT EXISTS (SELECT 1 FROM friendships f WHERE (f.user_id = ${viewer} AND f.friend_id = u.id) OR (f.user_id = u.id AND f.friend_id = ${viewer}))
+         AND (mutual.n > 0 OR active.n > 0)
+       ORDER BY mutual.n DESC, active.n DESC, u.id
+       LIMIT ${limit}`,
+    );
+    return rows.map(toUser);
+  },
+
   /** Who follows `userId`: its friends and everyone with a pending request to it. */
   async followers(db: Db, viewerId: string, userId: string, page: Page): Promise<{ users: User[]; total: number }> {
     return listFollow(db, viewerId, userId, 'friend_id', 'user_id', page);

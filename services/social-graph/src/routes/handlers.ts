@@ -10,6 +10,7 @@ export function socialGraphHandlers(graph: SocialGraph): Handlers<typeof socialG
       const { q, limit, offset } = request.query;
       return graph.search(request.auth.userId, q, { limit, offset });
     },
+    suggestions: async (request) => graph.suggestions(request.auth.userId, request.query.limit),
     profileByUsername: async (request) => graph.profileByUsername(request.auth.userId, request.params.username),
     profile: async (request) => graph.profileById(request.auth.userId, request.params.id),
     stats: async (request) => graph.stats(request.auth.userId, request.params.id),

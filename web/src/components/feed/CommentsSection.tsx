@@ -3,6 +3,7 @@ import type { FeedSession, SessionComment } from '@hoptrack/proto';
 import { COMMENT_MAX, COMMENTS_IN_CARD } from '@hoptrack/proto/constants';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { useAuth } from '../../lib/auth';
+import { enterSends } from '../../lib/enterSends';
 import { patchCachedSession, sessionCommentsKey, sessionCommentsQuery, sessionsApi } from '../../lib/sessionsApi';
 import { useSessionAction } from '../../lib/useSessionAction';
 import { Avatar } from '../Avatar';
@@ -208,18 +209,16 @@ interface CommentBoxProps {
   describedBy?: string;
 }
 
-/** A comment's text box, new or edited: a hidden label, the length limit, Ctrl/Cmd+Enter to send. */
+/** A comment's text box, new or edited: a hidden label, the length limit, Enter (or Ctrl/Cmd+Enter) sends, Shift+Enter a new line, Escape leaves an edit. */
 function CommentBox({ label, value, onChange, onSend, onEscape, pending, inputRef, placeholder, describedBy }: CommentBoxProps) {
   const inputId = useId();
+  const sendOnEnter = enterSends(onSend);
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      onSend();
-    } else if (event.key === 'Escape' && onEscape) {
+    if (event.key === 'Escape' && onEscape) {
       event.preventDefault();
       event.stopPropagation();
       onEscape();
-    }
+    } else sendOnEnter(event);
   };
   return (
     <>
@@ -243,7 +242,7 @@ function CommentBox({ label, value, onChange, onSend, onEscape, pending, inputRe
   );
 }
 
-/** A comment box (spec section 5): trimmed text must not be empty; Ctrl/Cmd+Enter submits. */
+/** A comment box (spec section 5): trimmed text must not be empty; Enter or Ctrl/Cmd+Enter posts, Shift+Enter starts a new line, as in a message box (issue 40). */
 function CommentForm({ sessionId }: { sessionId: string }) {
   const hintId = useId();
   const queryClient = useQueryClient();
@@ -272,7 +271,7 @@ function CommentForm({ sessionId }: { sessionId: string }) {
       <CommentBox label="Add a comment" value={content} onChange={setContent} onSend={send} pending={add.isPending} placeholder="Write a comment..." describedBy={hintId} />
       <div className="comment-form__footer">
         <span id={hintId} className="comment-form__hint">
-          Ctrl+Enter to post
+          Enter posts, Shift+Enter starts a new line.
         </span>
         <button type="submit" className="button button--primary button--small" disabled={!text || add.isPending}>
           {add.isPending ? 'Posting...' : 'Post'}

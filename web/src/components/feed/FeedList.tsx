@@ -1,6 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FeedFilter } from '@hoptrack/proto';
-import { startTransition, useEffect, useState } from 'react';
+import { startTransition, Suspense, useEffect, useState } from 'react';
+import { lazyNamed } from '../../lib/lazyNamed';
 import { feedQuery, feedSessions } from '../../lib/sessionsApi';
 import { EmptyState } from '../EmptyState';
 import { LoadMoreButton } from '../LoadMoreButton';
@@ -15,6 +16,9 @@ import { SessionCard } from './SessionCard';
  * right after, so the first cards are painted without waiting for the others.
  */
 export const FIRST_RENDER_CARDS = FEED_SKELETON_COUNT;
+
+/** Only an empty feed offers people to follow: their chunk is not the first screen's. */
+const PeopleToFollow = lazyNamed(() => import('./PeopleToFollow'), 'PeopleToFollow');
 
 interface FeedListProps {
   filter: FeedFilter;
@@ -46,11 +50,16 @@ export function FeedList({ filter, onLogSession }: FeedListProps) {
   }
   if (sessions.length === 0) {
     return (
-      <EmptyState title="No activities yet" text="Be the first to log a beer session!">
-        <button type="button" className="button button--primary" onClick={onLogSession}>
-          Log Your First Session
-        </button>
-      </EmptyState>
+      <>
+        <EmptyState title="No activities yet" text="Be the first to log a beer session!">
+          <button type="button" className="button button--primary" onClick={onLogSession}>
+            Log Your First Session
+          </button>
+        </EmptyState>
+        <Suspense fallback={null}>
+          <PeopleToFollow />
+        </Suspense>
+      </>
     );
   }
   return (

@@ -1,3 +1,4 @@
+import { SEARCH_QUERY_MIN } from '@hoptrack/proto/constants';
 import { useState } from 'react';
 import { useUserSearch } from '../../lib/useUserSearch';
 import { FriendshipButton } from '../social/FriendshipButton';
@@ -5,16 +6,13 @@ import { SearchBox } from '../social/SearchBox';
 import { UserCard } from '../social/UserCard';
 import { UserSearchResults } from '../social/UserSearchResults';
 
-/** The friends screens search only once the trimmed text is over 2 characters (spec section 5). */
-const FIND_FRIENDS_MIN_LENGTH = 3;
-
-/** 'Find Friends': search by name or username; each result carries its friendship button. */
+/** 'Find Friends': search by name or username from SEARCH_QUERY_MIN characters (as /search); each result carries its friendship button. */
 export function FindFriendsPanel() {
   const [text, setText] = useState('');
-  const search = useUserSearch(text, FIND_FRIENDS_MIN_LENGTH);
+  const search = useUserSearch(text, SEARCH_QUERY_MIN);
   return (
     <div className="panel-stack">
-      <SearchBox value={text} onChange={setText} minLength={FIND_FRIENDS_MIN_LENGTH} active={search.active} />
+      <SearchBox value={text} onChange={setText} minLength={SEARCH_QUERY_MIN} active={search.active} />
       <UserSearchResults search={search}>
         {(user) => <UserCard key={user.id} user={user} open="link" actions={<FriendshipButton user={user} />} />}
       </UserSearchResults>

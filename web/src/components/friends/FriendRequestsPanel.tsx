@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { FRIEND_REQUESTS_KEY, friendRequestsQuery, FRIENDS_KEY, RELATIONSHIP_KEYS, SENT_REQUESTS_KEY, sentRequestsQuery, socialApi } from '../../lib/socialApi';
-import { shortDate } from '../../lib/format';
+import { badgeText, shortDate } from '../../lib/format';
 import { ActionButton } from '../social/ActionButton';
 import { UserCard } from '../social/UserCard';
 import { QueryUserList, UserList } from '../social/UserList';
@@ -12,6 +12,22 @@ const ANSWERS = [
   { label: 'Accept', action: 'accept', tone: 'primary' },
   { label: 'Reject', action: 'reject', tone: 'ghost' },
 ] as const;
+
+/** The Requests tab's name, with the count of requests waiting for my answer ('Requests 2 pending'). */
+export function RequestsTabLabel() {
+  const count = useQuery(friendRequestsQuery()).data?.length ?? 0;
+  return (
+    <>
+      Requests
+      {count > 0 && (
+        <span className="tabs__count">
+          {badgeText(count)}
+          <span className="visually-hidden"> pending</span>
+        </span>
+      )}
+    </>
+  );
+}
 
 /**
  * 'Requests': friend requests sent to me, each with Accept and Reject (only

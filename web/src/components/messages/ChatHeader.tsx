@@ -26,10 +26,9 @@ export function ChatHeader({ person, backTo, backLabel }: { person: ChatPerson; 
         <Avatar user={person} size={40} />
       </OnlineBadge>
       <div className="chat-header__text">
-        <h2 className="chat-header__name">
-          <Link to={`/users/${person.id}`}>{person.displayName}</Link>
-        </h2>
-        <span className="chat-header__username">@{person.username}</span>
+        {/* A deleted account (no username): 'Deleted user', no profile to open and no dangling '@'. */}
+        <h2 className="chat-header__name">{person.username ? <Link to={`/users/${person.id}`}>{person.displayName}</Link> : person.displayName}</h2>
+        {person.username && <span className="chat-header__username">@{person.username}</span>}
         <PresenceLine entry={presence} className="chat-header__presence" />
       </div>
     </div>

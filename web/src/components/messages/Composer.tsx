@@ -1,5 +1,7 @@
 import { MESSAGE_MAX } from '@hoptrack/proto/constants';
-import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { enterSends } from '../../lib/enterSends';
+import { CharacterCount } from '../CharacterCount';
 
 interface ComposerProps {
   /** Sends the trimmed text; the box empties once it resolves and keeps the text if it rejects. */
@@ -11,18 +13,22 @@ interface ComposerProps {
 
 /**
  * The message box (spec section 5): text is trimmed and a blank one cannot
- * be sent. Enter sends, Shift+Enter starts a new line.
+ * be sent. Enter (or Ctrl/Cmd+Enter) sends, Shift+Enter starts a new line,
+ * as in a comment box. Near MESSAGE_MAX a counter shows; past it the text is
+ * kept and Send waits until it is short enough (issue 40: never cut silently).
  */
 export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
   const inputId = useId();
   const noteId = useId();
   const hintId = useId();
+  const countId = useId();
   const [text, setText] = useState('');
   const content = text.trim();
   const blocked = blockedNote !== undefined;
+  const tooLong = content.length > MESSAGE_MAX;
 
   const send = () => {
-    if (!content || sending || blocked) return;
+    if (!content || sending || blocked || tooLong) return;
     onSend(content).then(
       () => setText(''),
       () => undefined,
@@ -32,11 +38,7 @@ export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
     event.preventDefault();
     send();
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return;
-    event.preventDefault();
-    send();
-  };
+  const onKeyDown = enterSends(send);
 
   return (
     <form className="composer" onSubmit={onSubmit}>
@@ -54,8 +56,8 @@ export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
           className="field__input composer__input"
           rows={2}
           placeholder={blocked ? 'Messaging is not available' : 'Type a message...'}
-          maxLength={MESSAGE_MAX}
-          aria-describedby={blocked ? noteId : hintId}
+          aria-describedby={blocked ? noteId : `${hintId} ${countId}`}
+          aria-invalid={tooLong || undefined}
           value={text}
           disabled={blocked}
           readOnly={sending}
@@ -65,7 +67,7 @@ export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
         <button
           type="submit"
           className="button button--primary composer__send"
-          disabled={!content || sending || blocked}
+          disabled={!content || sending || blocked || tooLong}
           aria-busy={sending || undefined}
         >
           {sending ? 'Sending...' : 'Send'}
@@ -73,9 +75,12 @@ export function Composer({ onSend, sending, blockedNote }: ComposerProps) {
       </div>
       {/* A keyboard hint: shown on wide screens only (phones have no Shift+Enter), always read to screen readers. */}
       {!blocked && (
-        <p id={hintId} className="composer__hint">
-          Enter sends, Shift+Enter starts a new line.
-        </p>
+        <div className="composer__footer">
+          <p id={hintId} className="composer__hint">
+            Enter sends, Shift+Enter starts a new line.
+          </p>
+          <CharacterCount id={countId} length={content.length} max={MESSAGE_MAX} />
+        </div>
       )}
     </form>
   );

@@ -1,6 +1,6 @@
-import { BackLink } from '../BackLink';
+import { BackToWhereFrom } from '../BackLink';
 
-/** The profile screens' way back: /friends. */
+/** The profile screens' way back: where the profile was opened from ('Back to Search'), else /friends. */
 export function BackToFriends() {
-  return <BackLink to="/friends" label="Back to Friends" />;
+  return <BackToWhereFrom fallback={{ to: '/friends', label: 'Back to Friends' }} />;
 }

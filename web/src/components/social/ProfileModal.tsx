@@ -2,6 +2,7 @@ import type { OtherUser } from '@hoptrack/proto';
 import { Link } from 'react-router';
 import { joinedLabel } from '../../lib/format';
 import { Avatar } from '../Avatar';
+import { cameFrom } from '../BackLink';
 import { CalendarIcon, MailIcon } from '../icons';
 import { Modal } from '../Modal';
 import { FriendshipButton } from './FriendshipButton';
@@ -35,7 +36,7 @@ export function ProfileModal({ user, onClose }: { user: OtherUser; onClose: () =
         </ul>
         <div className="button-row button-row--center">
           <FriendshipButton user={user} />
-          <Link to={`/users/${user.id}`} className="button button--secondary button--small">
+          <Link to={`/users/${user.id}`} state={cameFrom('/search', 'Back to Search')} className="button button--secondary button--small">
             View Profile
           </Link>
         </div>

@@ -37,7 +37,7 @@ export function UserCard({ user, open, meta, actions }: UserCardProps) {
       </PresenceAvatar>
       <div className="user-card__text">
         <UserCardName user={user} open={open} />
-        <span className="user-card__username">@{user.username}</span>
+        {user.username && <span className="user-card__username">@{user.username}</span>}
         {meta && <div className="user-card__meta">{meta}</div>}
       </div>
       {actions && <div className="user-card__actions">{actions}</div>}

@@ -1,0 +1,36 @@
+import { useQuery } from '@tanstack/react-query';
+import { countLabel } from '../../lib/format';
+import { suggestionsQuery } from '../../lib/socialApi';
+import { FriendshipButton } from '../social/FriendshipButton';
+import { UserCard } from '../social/UserCard';
+import { UserList } from '../social/UserList';
+
+/**
+ * An empty feed's way in (issue 40): a few people to follow, friends of
+ * friends first, then the most active public profiles (GET
+ * /api/users/suggestions), each with its friendship button. Nothing shows
+ * while they load, when there are none or when the call fails: the empty
+ * state above stands on its own.
+ */
+export function PeopleToFollow() {
+  const people = useQuery(suggestionsQuery()).data ?? [];
+  if (people.length === 0) return null;
+  return (
+    <section className="card people-to-follow" aria-labelledby="people-to-follow-title">
+      <h2 id="people-to-follow-title" className="people-to-follow__title">
+        People to follow
+      </h2>
+      <UserList label="People to follow" items={people}>
+        {(user) => (
+          <UserCard
+            key={user.id}
+            user={user}
+            open="link"
+            meta={user.mutualFriends > 0 ? `${countLabel(user.mutualFriends, 'friend')} in common` : countLabel(user.totalSessions, 'session')}
+            actions={<FriendshipButton user={user} />}
+          />
+        )}
+      </UserList>
+    </section>
+  );
+}
