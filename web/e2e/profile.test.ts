@@ -300,14 +300,26 @@ describe('edit profile', () => {
     const page = await stack.openAs(alice, '/profile');
     await page.getByRole('button', { name: 'Edit Profile', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit Profile', exact: true });
-    await dialog.getByLabel('Bio', { exact: true }).fill('Lagers only.');
+    const bio = dialog.getByLabel('Bio', { exact: true });
+    await bio.fill('Lagers only.');
+    // Issue 40, item 16: the limit shows as what is left, and a paste that would not fit is refused whole, saying so.
+    const left = dialog.getByText(/characters? left/);
+    await expect.poll(() => left.textContent()).toBe('188 characters left');
+    expect((await bio.getAttribute('aria-describedby'))?.split(' ')).toContain(await left.getAttribute('id'));
+    await bio.evaluate((element, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      element.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, 'x'.repeat(190));
+    await dialog.getByText('That paste is 2 characters too long, so nothing was added (200 at most). 188 characters left.').waitFor();
+    expect(await bio.inputValue()).toBe('Lagers only.');
     // A healthy auth service does not fail on demand: this one call fails at the network edge.
     await page.route('**/api/me', (route) =>
       route.request().method() === 'PATCH' ? route.fulfill({ status: 500, body: '' }) : route.fallback(),
     );
     await dialog.getByRole('button', { name: 'Save Profile', exact: true }).click();
     await expectToast(page, 'Error', 'Failed to update profile. Please try again.');
-    expect(await dialog.getByLabel('Bio', { exact: true }).inputValue()).toBe('Lagers only.');
+    expect(await bio.inputValue()).toBe('Lagers only.');
   });
 });
 

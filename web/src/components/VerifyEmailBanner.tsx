@@ -1,8 +1,5 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { serverMessage } from '../api';
-import { authApi } from '../lib/authApi';
-import { useToast } from '../lib/toast';
+import { useEmailVerifiedElsewhere, useResendVerification } from '../lib/emailVerification';
 
 /** Dismissed for this browser session only: the next visit reminds again until the address is verified. */
 const DISMISSED_KEY = 'hoptrack.verifyEmailBannerDismissed';
@@ -15,15 +12,11 @@ function wasDismissed(): boolean {
   }
 }
 
-/** Shown while the signed-in person's e-mail address is unverified (AppLayout decides when). */
+/** Shown while the signed-in person's e-mail address is unverified (AppLayout decides when); gone in every tab once verified in one. */
 export function VerifyEmailBanner() {
-  const toast = useToast();
   const [dismissed, setDismissed] = useState(wasDismissed);
-  const resend = useMutation({
-    mutationFn: authApi.resendVerification,
-    onSuccess: (res) => toast({ title: 'E-mail sent', description: res.message }),
-    onError: (err) => toast({ title: 'Error', description: serverMessage(err, 'Failed to send the verification e-mail'), variant: 'destructive' }),
-  });
+  const resend = useResendVerification();
+  useEmailVerifiedElsewhere();
   if (dismissed) return null;
   const dismiss = () => {
     try {

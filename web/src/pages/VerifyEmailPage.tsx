@@ -7,6 +7,7 @@ import { LoadingState } from '../components/LoadingState';
 import { PageHeader } from '../components/PageHeader';
 import { useAuth } from '../lib/auth';
 import { authApi, CURRENT_USER_KEY } from '../lib/authApi';
+import { announceEmailVerified, useResendVerification } from '../lib/emailVerification';
 
 /**
  * `/verify-email?token=`, with the reset page's states: no token → invalid
@@ -28,7 +29,7 @@ export function VerifyEmailPage() {
 
 function Verification({ token }: { token: string }) {
   const queryClient = useQueryClient();
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, isLoading, user } = useAuth();
   const { openAuthDialog } = useAuthDialog();
   // A query, not a mutation fired from an effect: the token is single-use, and a query runs once
   // per key however often the component mounts (StrictMode mounts twice), and is never retried.
@@ -42,16 +43,33 @@ function Verification({ token }: { token: string }) {
   const verified = verification.isSuccess;
   useEffect(() => {
     // The banner reads isEmailVerified from the current user: refresh it so the banner goes away.
-    if (verified) void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    // Every other open tab too (issue 40, item 9).
+    if (!verified) return;
+    void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
+    announceEmailVerified();
   }, [verified, queryClient]);
 
-  if (verification.isPending) return <LoadingState label="Verifying your e-mail address..." />;
+  // Who is asking decides the expired link's way out: wait for /api/me as for the link.
+  if (verification.isPending || (verification.isError && isLoading)) return <LoadingState label="Verifying your e-mail address..." />;
   if (verification.isError) {
     return (
       <VerifyNotice title="Link expired">
         <p>This verification link has expired, has already been used, or is invalid.</p>
-        <p>{isAuthenticated ? 'Use the Resend button on the banner to get a new one.' : 'Sign in to request a new one.'}</p>
-        <Home />
+        {!isAuthenticated ? (
+          <>
+            <p>Sign in to request a new one.</p>
+            <button type="button" className="button button--primary" onClick={() => openAuthDialog('login')}>
+              Sign In
+            </button>
+          </>
+        ) : user?.isEmailVerified && !user.pendingEmail ? (
+          <>
+            <p>Your e-mail address is already verified.</p>
+            <Home />
+          </>
+        ) : (
+          <SendNewLink />
+        )}
       </VerifyNotice>
     );
   }
@@ -66,6 +84,27 @@ function Verification({ token }: { token: string }) {
         </button>
       )}
     </VerifyNotice>
+  );
+}
+
+/** The expired link's way out, on the page itself (issue 40, item 9): a new link to the address waiting for one. */
+function SendNewLink() {
+  const resend = useResendVerification();
+  if (resend.isSuccess) {
+    return (
+      <>
+        <p>{resend.data.message}</p>
+        <Home />
+      </>
+    );
+  }
+  return (
+    <div className="button-row">
+      <button type="button" className="button button--primary" disabled={resend.isPending} onClick={() => resend.mutate()}>
+        {resend.isPending ? 'Sending...' : 'Send a new link'}
+      </button>
+      <Home />
+    </div>
   );
 }
 

@@ -66,6 +66,7 @@ export function EditProfileDialog({ user, onClose }: { user: CurrentUser; onClos
         <TextAreaField
           label="Bio"
           maxLength={BIO_MAX}
+          counter
           value={bio}
           error={errors.bio}
           onChange={(event) => setBio(event.target.value)}
