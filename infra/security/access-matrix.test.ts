@@ -4,6 +4,7 @@ import type {
   ChallengeInvitations,
   Conversation,
   ConversationMessage,
+  Device,
   DmMessage,
   FeedSession,
   Friend,
@@ -105,6 +106,8 @@ interface Fixture {
   invitationIds: { toD: string; fromD: string };
   /** A's data export (issue 24). */
   exportId: string;
+  /** Where A is signed in: the sign-in of A's token (issue 40). */
+  deviceId: string;
 }
 
 type Fill = Record<string, string>;
@@ -123,7 +126,8 @@ type Kind =
   | 'review'
   | 'challenge-list'
   | 'invitation'
-  | 'export';
+  | 'export'
+  | 'device';
 
 /**
  * Templates by the object their parameters address: the first rule whose
@@ -173,6 +177,8 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
   },
   // A's data export: its id in another person's /api/me/export/:id.
   { prefix: '/api/me/export/:id', kind: 'export', fill: (fx) => [{ id: fx.exportId }] },
+  // A's sign-in: its id in another person's DELETE /api/me/devices/:id (which would sign A out).
+  { prefix: '/api/me/devices/:id', kind: 'device', fill: (fx) => [{ id: fx.deviceId }] },
 ];
 
 /**
@@ -367,6 +373,7 @@ function forbiddenFor(fx: Fixture, viewerId: string, urlPath: string, exposes: E
     'challenge invitation to D': fx.invitationIds.toD,
     'challenge invitation from D': fx.invitationIds.fromD,
     export: fx.exportId,
+    device: fx.deviceId,
     // A's contacts: who A writes to, befriends or blocks is A's private graph.
     'C (A writes to, asked)': fx.c.id,
     "D (A's friend)": fx.d.id,
@@ -525,6 +532,8 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
     const fromD = invitations.received.find((i) => i.from.id === d.id)?.id;
     if (!toD || !fromD) throw new Error(`A's challenge invitations: ${JSON.stringify(invitations)}`);
     const dataExport = (await expectApi(base, a.token, 'POST', '/api/me/export', undefined, 202)) as { id: string };
+    const device = ((await expectApi(base, a.token, 'GET', '/api/me/devices', undefined, 200)) as Device[]).find((d) => d.current);
+    if (!device) throw new Error("A's current device is not listed");
 
     fx = {
       a,
@@ -549,6 +558,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       challengeIds: { invitedD: invitedD.id, invitedByD: invitedByD.id },
       invitationIds: { toD, fromD },
       exportId: dataExport.id,
+      deviceId: device.id,
     };
 
     // Wait for the events: A's private switch in every read model, the block in places, the photo processed.

@@ -163,6 +163,24 @@ export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
 
 /** The mail that tells the old address of a change of e-mail (tests tell it from the others by its subject). */
 export const EMAIL_CHANGE_NOTICE_SUBJECT = 'Your Hoptrack e-mail address is being changed';
+/**
+ * Where the person is signed in (GET /api/me/devices, issue 40): one entry a
+ * sign-in, newest use first. `device` is read from the browser's User-Agent
+ * ("Chrome on Linux"), `place` is the network it signed in from (no geo
+ * database: docs/decisions.md), `current` marks the device asking.
+ */
+export const device = z.object({
+  id: uuid,
+  device: z.string(),
+  place: z.string(),
+  signedInAt: z.string(),
+  lastUsedAt: z.string(),
+  current: z.boolean(),
+});
+export type Device = z.infer<typeof device>;
+export const deviceList = z.array(device);
+export const deviceParams = z.object({ id: uuid });
+
 /** The mail after a password change or reset, with how to take the account back (tests tell it from the others by its subject). */
 export const PASSWORD_CHANGED_SUBJECT = 'Your Hoptrack password was changed';
 /** The link of an e-mail change, sent to the new address: not the welcome of a registration (issue 39). */

@@ -24,7 +24,7 @@ const { accounts, relay } = await buildAuthApp({ config, logger, metrics: create
 try {
   for (const demo of DEMO_USERS) {
     if (await users.findByEmail(connections.prisma, demo.email)) continue;
-    const { user } = await accounts.register({ ...demo, password: DEMO_PASSWORD }, 'seed');
+    const { user } = await accounts.register({ ...demo, password: DEMO_PASSWORD }, 'seed', null);
     await accounts.updateProfile(user.id, { bio: demo.bio }, 'seed');
     logger.info({ username: demo.username }, 'demo user created');
   }

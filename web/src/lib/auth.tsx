@@ -3,7 +3,7 @@ import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, errorStatus } from '../api';
 import { CURRENT_USER_KEY } from './authApi';
-import { TOKEN_KEY, readStoredToken, writeStoredToken } from './tokenStorage';
+import { TOKEN_KEY, readStoredToken, sessionIdOf, writeStoredToken } from './tokenStorage';
 
 /**
  * Auth state (spec section 4): the token in memory and in localStorage, and
@@ -22,12 +22,20 @@ export interface AuthState {
   renewSession(response: AuthResponse): void;
   /** Forgets the token and every cached answer. */
   signOut(): void;
+  /**
+   * The app's "Sign out": ends this device's sign-in on the server (its token
+   * is refused everywhere from the answer on, issue 40), then signs out here.
+   * When the server cannot be reached in a few seconds, this browser signs out anyway.
+   */
+  logOut(): Promise<void>;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
 
 /** Tries of /api/me after a failure other than 401, with TanStack Query's backoff (1, 2, 4 s). */
 const ME_RETRIES = 3;
+/** How long "Sign out" waits for the server to end the sign-in before signing out here regardless. */
+const LOGOUT_WAIT_MS = 3000;
 
 /**
  * GET /api/me as the provider reads it: a refused token (401) is null. main.tsx
@@ -61,6 +69,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setToken(null);
     queryClient.clear();
   }, [queryClient]);
+
+  const logOut = useCallback(async () => {
+    const sessionId = sessionIdOf(token);
+    if (sessionId) {
+      const ended = api.auth.signOutDevice({ params: { id: sessionId } }).catch(() => undefined);
+      await Promise.race([ended, new Promise((resolve) => window.setTimeout(resolve, LOGOUT_WAIT_MS))]);
+    }
+    signOut();
+  }, [token, signOut]);
 
   const signIn = useCallback(
     (response: AuthResponse) => {
@@ -129,8 +146,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signIn,
       renewSession,
       signOut,
+      logOut,
     }),
-    [user, token, me.isLoading, signIn, renewSession, signOut],
+    [user, token, me.isLoading, signIn, renewSession, signOut, logOut],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
