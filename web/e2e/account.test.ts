@@ -191,6 +191,46 @@ describe('your devices', () => {
   });
 });
 
+describe('signed out by the server', () => {
+  it('an open tab signs out at once, says why, and signing in shows the screen it was on', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctlive');
+    const friend = await registerUser(stack.baseUrl, 'acctlivef');
+    await makeFriends(stack.baseUrl, user, friend);
+    const text = `A private word ${Date.now()}`;
+    await expect.poll(async () => (await callApi(stack.baseUrl, friend.token, 'POST', '/api/messages', { toUserId: user.id, content: text })).status).toBe(201);
+    const b = await stack.openAs(user, '/messages');
+    const message = b.getByText(text);
+    await message.first().waitFor();
+
+    // The password changes elsewhere: the tab, untouched, signs out (its live stream is refused) and says why.
+    expect((await callApi(stack.baseUrl, user.token, 'PUT', '/api/me/password', { currentPassword: user.password, newPassword: NEW_PASSWORD })).status).toBe(200);
+    await b.getByRole('alert').filter({ hasText: 'Your password was changed. Sign in again.' }).waitFor();
+    await b.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
+    expect(await message.count()).toBe(0);
+    expect(new URL(b.url()).pathname).toBe('/messages');
+
+    // Signing in there shows the messages again, not the feed.
+    await b.getByRole('main').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await logInViaDialog(b, user.email, NEW_PASSWORD);
+    await message.first().waitFor();
+    expect(new URL(b.url()).pathname).toBe('/messages');
+
+    // Signed out from another device: the same, with that reason.
+    const token = await storedToken(b);
+    const listed = (await callApi(stack.baseUrl, token ?? '', 'GET', '/api/me/devices')).body as Array<{ id: string; current: boolean }>;
+    const thisOne = listed.find((device) => device.current)?.id ?? '';
+    const elsewhere = await fetch(`${stack.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: NEW_PASSWORD }),
+    });
+    const other = ((await elsewhere.json()) as { token: string }).token;
+    expect((await callApi(stack.baseUrl, other, 'DELETE', `/api/me/devices/${thisOne}`)).status).toBe(200);
+    await b.getByRole('alert').filter({ hasText: 'You were signed out on another device. Sign in again.' }).waitFor();
+    expect(await message.count()).toBe(0);
+  });
+});
+
 describe('change e-mail', () => {
   it('mails a link to the new address and tells the old one; the link makes the new address the account’s', async () => {
     const user = await registerUser(stack.baseUrl, 'acctmail');

@@ -1,4 +1,4 @@
-import type { Device } from '@hoptrack/proto';
+import { PASSWORD_CHANGED_SIGN_IN_AGAIN, SIGNED_OUT_ON_ANOTHER_DEVICE, type Device } from '@hoptrack/proto';
 import { readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceName, networkOf, placeOf } from '../src/domain/devices';
@@ -60,7 +60,10 @@ describe('your devices', () => {
     const res = await call('DELETE', `/api/me/devices/${phoneId}`, first);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ message: 'Signed out.' });
-    expect((await call('GET', '/api/me', phone)).statusCode).toBe(401);
+    const refused = await call('GET', '/api/me', phone);
+    expect(refused.statusCode).toBe(401);
+    // The reason, which the app's sign-in screen shows (item 15).
+    expect(refused.json().message).toBe(SIGNED_OUT_ON_ANOTHER_DEVICE);
     expect((await call('GET', '/api/me', first)).statusCode).toBe(200);
     expect((await devicesOf(first)).map((d) => d.id)).not.toContain(phoneId);
     // Twice: the device is gone.
@@ -102,6 +105,7 @@ describe('your devices', () => {
     const changed = await call('PUT', '/api/me/password', first, { currentPassword: body.password, newPassword: 'brand-new-secret' });
     expect(changed.statusCode).toBe(200);
     const renewed = changed.json<{ token: string }>().token;
+    expect((await call('GET', '/api/me', first)).json().message).toBe(PASSWORD_CHANGED_SIGN_IN_AGAIN);
     expect((await devicesOf(renewed)).map((d) => ({ id: d.id, current: d.current }))).toEqual([{ id: firstId, current: true }]);
 
     const asked = await auth.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: body.email } });

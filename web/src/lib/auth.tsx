@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, errorStatus } from '../api';
+import { api, errorStatus, serverError } from '../api';
 import { CURRENT_USER_KEY } from './authApi';
 import { TOKEN_KEY, readStoredToken, sessionIdOf, writeStoredToken } from './tokenStorage';
 
@@ -28,6 +28,12 @@ export interface AuthState {
    * When the server cannot be reached in a few seconds, this browser signs out anyway.
    */
   logOut(): Promise<void>;
+  /**
+   * Why this browser was signed out by the server (issue 40, item 15: "Your
+   * password was changed. Sign in again.", or signed out on another device),
+   * shown by the sign-in screens until the next sign-in; null otherwise.
+   */
+  signedOutNotice: string | null;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
@@ -41,13 +47,25 @@ const LOGOUT_WAIT_MS = 3000;
  * GET /api/me as the provider reads it: a refused token (401) is null. main.tsx
  * also starts it before the first render (app/firstScreen.ts).
  */
+/** The reason of /api/me's last refusal, when auth gave one meant for the person (its messages end 'Sign in again.'). */
+let lastRefusal: string | null = null;
+const refusalOf = (error: unknown): string | null => {
+  const message = serverError(error)?.message;
+  return message?.endsWith('Sign in again.') ? message : null;
+};
+
 export const currentUserQuery = queryOptions({
   queryKey: CURRENT_USER_KEY,
   queryFn: async (): Promise<CurrentUser | null> => {
     try {
-      return await api.auth.me();
+      const user = await api.auth.me();
+      lastRefusal = null;
+      return user;
     } catch (error) {
-      if (errorStatus(error) === 401) return null;
+      if (errorStatus(error) === 401) {
+        lastRefusal = refusalOf(error);
+        return null;
+      }
       throw error;
     }
   },
@@ -61,6 +79,7 @@ export const currentUserQuery = queryOptions({
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readStoredToken);
+  const [signedOutNotice, setSignedOutNotice] = useState<string | null>(null);
 
   const me = useQuery({ ...currentUserQuery, enabled: token !== null });
 
@@ -81,6 +100,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     (response: AuthResponse) => {
+      setSignedOutNotice(null);
       queryClient.clear();
       writeStoredToken(response.token);
       setToken(response.token);
@@ -122,7 +142,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const tokenRejected = token !== null && me.data === null;
   useEffect(() => {
-    if (tokenRejected) signOut();
+    if (!tokenRejected) return;
+    setSignedOutNotice(lastRefusal);
+    signOut();
   }, [tokenRejected, signOut]);
 
   // Another tab signed in or out: follow it.
@@ -147,8 +169,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       renewSession,
       signOut,
       logOut,
+      signedOutNotice,
     }),
-    [user, token, me.isLoading, signIn, renewSession, signOut, logOut],
+    [user, token, me.isLoading, signIn, renewSession, signOut, logOut, signedOutNotice],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -9,6 +9,7 @@ import type {
   ProfileUpdateRequest,
   RegisterRequest,
 } from '@hoptrack/proto';
+import { PASSWORD_CHANGED_SIGN_IN_AGAIN, SIGNED_OUT_ON_ANOTHER_DEVICE } from '@hoptrack/proto';
 import { conflict, forbidden, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -388,9 +389,11 @@ export class Accounts {
   /** Tokens issued before the last password reset are refused, and those of a device signed out; the device's last use is noted. */
   async isTokenCurrent(claims: TokenClaims): Promise<boolean> {
     const user = await users.findById(this.deps.prisma, claims.userId);
-    if (user === null || user.tokenVersion !== claims.tokenVersion) return false;
+    if (user === null) return false;
+    // Refused with the reason, which the app's sign-in screen shows (issue 40, item 15).
+    if (user.tokenVersion !== claims.tokenVersion) throw unauthorized(PASSWORD_CHANGED_SIGN_IN_AGAIN);
     if (!claims.sessionId) return true;
-    if (!(await devices.find(this.deps.prisma, claims.userId, claims.sessionId))) return false;
+    if (!(await devices.find(this.deps.prisma, claims.userId, claims.sessionId))) throw unauthorized(SIGNED_OUT_ON_ANOTHER_DEVICE);
     await devices.touch(this.deps.prisma, claims.sessionId, this.deps.clock());
     return true;
   }
