@@ -4,6 +4,7 @@ import type {
   ChallengeInvitations,
   Conversation,
   ConversationMessage,
+  Device,
   DmMessage,
   FeedSession,
   Friend,
@@ -107,6 +108,8 @@ interface Fixture {
   exportId: string;
   /** One of A's notifications (D's challenge invitation; issue 40). */
   notificationId: string;
+  /** Where A is signed in: the sign-in of A's token (issue 40). */
+  deviceId: string;
 }
 
 type Fill = Record<string, string>;
@@ -126,7 +129,8 @@ type Kind =
   | 'challenge-list'
   | 'invitation'
   | 'export'
-  | 'notification';
+  | 'notification'
+  | 'device';
 
 /**
  * Templates by the object their parameters address: the first rule whose
@@ -178,6 +182,8 @@ const CLASSIFIED: Array<{ prefix: string; kind: Kind; fill: (fx: Fixture) => Fil
   { prefix: '/api/me/export/:id', kind: 'export', fill: (fx) => [{ id: fx.exportId }] },
   // One of A's notifications: its id in another person's /api/notifications/:id/unread (issue 40).
   { prefix: '/api/notifications/:id', kind: 'notification', fill: (fx) => [{ id: fx.notificationId }] },
+  // A's sign-in: its id in another person's DELETE /api/me/devices/:id (which would sign A out).
+  { prefix: '/api/me/devices/:id', kind: 'device', fill: (fx) => [{ id: fx.deviceId }] },
 ];
 
 /**
@@ -373,6 +379,7 @@ function forbiddenFor(fx: Fixture, viewerId: string, urlPath: string, exposes: E
     'challenge invitation to D': fx.invitationIds.toD,
     'challenge invitation from D': fx.invitationIds.fromD,
     export: fx.exportId,
+    device: fx.deviceId,
     // A's contacts: who A writes to, befriends or blocks is A's private graph.
     'C (A writes to, asked)': fx.c.id,
     "D (A's friend)": fx.d.id,
@@ -537,6 +544,8 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       .poll(async () => (notificationId = ((await expectApi(base, a.token, 'GET', '/api/notifications', undefined, 200)) as Array<{ id: string }>)[0]?.id), { timeout: 15_000 })
       .toBeTruthy();
     if (!notificationId) throw new Error('A has no notification');
+    const device = ((await expectApi(base, a.token, 'GET', '/api/me/devices', undefined, 200)) as Device[]).find((d) => d.current);
+    if (!device) throw new Error("A's current device is not listed");
 
     fx = {
       a,
@@ -562,6 +571,7 @@ describe('access-control matrix: B and E on A\'s objects, every id-bearing route
       invitationIds: { toD, fromD },
       exportId: dataExport.id,
       notificationId,
+      deviceId: device.id,
     };
 
     // Wait for the events: A's private switch in every read model, the block in places, the photo processed.

@@ -1,4 +1,4 @@
-import type { AuthResponse, ForgotPasswordResponse } from '@hoptrack/proto';
+import type { AuthResponse, Device, ForgotPasswordResponse } from '@hoptrack/proto';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { API_SECURITY_HEADERS, createTokenService, DEV_SIGNING_KEY } from '@hoptrack/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -345,6 +345,32 @@ describe('revocation: a token from before a password reset is refused at every a
     console.info(`revocation: the deleted account's token refused at ${authenticated.length - sweep.failures.length} of ${authenticated.length} routes; sent ${sweep.sentAfterMs} ms after the answer, the last refusal ${sweep.lastAnswerMs} ms after it`);
     expect(sweep.failures, "routes that did not answer 401, called once right after the deletion's answer, to the deleted account's token").toEqual([]);
     expect(sweep.sentAfterMs).toBeLessThan(1000);
+  });
+
+  it("refuses a signed-out device's token with 401 at every authenticated route, while the person's other device goes on (issue 40)", async () => {
+    expect(authenticated.length, 'no authenticated route was found').toBeGreaterThan(0);
+    const d = await registerUser(stack.baseUrl, 'device');
+    await eventually(async () => (await callApi(stack.baseUrl, d.token, 'GET', '/api/notifications/unread-count')).status === 200, 'd known');
+    const login = await fetch(`${stack.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: d.email, password: d.password }),
+    });
+    const other = ((await login.json()) as AuthResponse).token;
+    const listed = (await callApi(stack.baseUrl, other, 'GET', '/api/me/devices')).body as Device[];
+    const first = listed.find((device) => !device.current);
+    if (!first || listed.length !== 2) throw new Error(`d's devices: ${JSON.stringify(listed)}`);
+    const signedOut = await callApi(stack.baseUrl, other, 'DELETE', `/api/me/devices/${first.id}`);
+    const answeredAt = performance.now();
+    expect(signedOut.status).toBe(200);
+    // At once, each route once: the sign-out answers after every service has the device (the USERS barrier).
+    const sweep = await sweepOnce(stack.baseUrl, d.token, answeredAt);
+    console.info(`revocation: the signed-out device's token refused at ${authenticated.length - sweep.failures.length} of ${authenticated.length} routes; sent ${sweep.sentAfterMs} ms after the answer, the last refusal ${sweep.lastAnswerMs} ms after it`);
+    expect(sweep.failures, "routes that did not answer 401, called once right after the sign-out's answer, to the signed-out device's token").toEqual([]);
+    expect(sweep.sentAfterMs).toBeLessThan(1000);
+    // The device that signed the other out is still signed in, here and at another service.
+    expect((await callApi(stack.baseUrl, other, 'GET', '/api/me')).status).toBe(200);
+    expect((await callApi(stack.baseUrl, other, 'GET', '/api/notifications/unread-count')).status).toBe(200);
   });
 
   // The negative control of the two sweeps above: they do catch a service that refuses late.

@@ -166,6 +166,31 @@ export type DeleteAccountRequest = z.infer<typeof deleteAccountRequest>;
 
 /** The mail that tells the old address of a change of e-mail (tests tell it from the others by its subject). */
 export const EMAIL_CHANGE_NOTICE_SUBJECT = 'Your Hoptrack e-mail address is being changed';
+/**
+ * Where the person is signed in (GET /api/me/devices, issue 40): one entry a
+ * sign-in, newest use first. `device` is read from the browser's User-Agent
+ * ("Chrome on Linux"), `place` is the network it signed in from (no geo
+ * database: docs/decisions.md), `current` marks the device asking.
+ */
+export const device = z.object({
+  id: uuid,
+  device: z.string(),
+  place: z.string(),
+  signedInAt: z.string(),
+  lastUsedAt: z.string(),
+  current: z.boolean(),
+});
+export type Device = z.infer<typeof device>;
+export const deviceList = z.array(device);
+export const deviceParams = z.object({ id: uuid });
+
+/**
+ * Why auth refused a token that was once good (issue 40, item 15): the
+ * 401's message, which the app shows on its sign-in screen.
+ */
+export const PASSWORD_CHANGED_SIGN_IN_AGAIN = 'Your password was changed. Sign in again.';
+export const SIGNED_OUT_ON_ANOTHER_DEVICE = 'You were signed out on another device. Sign in again.';
+
 /** The mail after a password change or reset, with how to take the account back (tests tell it from the others by its subject). */
 export const PASSWORD_CHANGED_SUBJECT = 'Your Hoptrack password was changed';
 /** The link of an e-mail change, sent to the new address: not the welcome of a registration (issue 39). */

@@ -74,6 +74,12 @@ export const eventSchemas = {
    */
   'user.deleted.v1': z.object({ userId: uuid }),
   /**
+   * userId signed device `deviceId` out (DELETE /api/me/devices/:id): its tokens are refused at every
+   * service from the answer on (the USERS barrier). Every token of that sign-in expires by `expiresAt`,
+   * so a service forgets the device then.
+   */
+  'user.device.revoked.v1': z.object({ userId: uuid, deviceId: uuid, expiresAt: z.string() }),
+  /**
    * A consumer of USERS (`consumer`, its durable) found events its stream deleted unread — it was
    * away longer than the streams' age: auth announces again every account changed since `since`
    * (user.updated.v1, ordered by version) and every deletion recorded since (user.deleted.v1).

@@ -149,6 +149,88 @@ describe('change password', () => {
   });
 });
 
+describe('your devices', () => {
+  it('lists where the person is signed in, signs the other browser out from /account, and Logout ends this one on the server', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctdev');
+    const login = await fetch(`${stack.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    const other = ((await login.json()) as { token: string }).token;
+    const b = await stack.openAs({ ...user, token: other }, '/');
+    await expectSignedInFeed(b);
+    const a = await openAccount(user);
+
+    const devices = section(a, 'Your devices');
+    const rows = devices.getByRole('listitem');
+    await expect.poll(() => rows.count()).toBe(2);
+    const mine = rows.filter({ hasText: 'This device' });
+    await expect.poll(() => mine.count()).toBe(1);
+    const theirs = rows.filter({ hasNotText: 'This device' });
+    // Each row says from where and when.
+    expect(await theirs.textContent()).toMatch(/This computer \(local network\) · signed in .* · last used just now/);
+
+    await theirs.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expectToast(a, 'Signed out');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect((await callApi(stack.baseUrl, other, 'GET', '/api/sessions')).status).toBe(401);
+
+    // B's next call is refused: it lands signed out, without a reload.
+    await b.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Photos', exact: true }).click();
+    await b.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
+    expect(await storedToken(b)).toBeNull();
+
+    // A's own Logout ends A's token on the server too, not only in this browser.
+    const ends = a.waitForResponse((res) => res.request().method() === 'DELETE' && new URL(res.url()).pathname.startsWith('/api/me/devices/'));
+    await accountMenu(a).click();
+    await a.getByRole('menuitem', { name: 'Logout', exact: true }).click();
+    expect((await ends).status()).toBe(200);
+    await expectWelcomePage(a);
+    expect((await callApi(stack.baseUrl, user.token, 'GET', '/api/me')).status).toBe(401);
+  });
+});
+
+describe('signed out by the server', () => {
+  it('an open tab signs out at once, says why, and signing in shows the screen it was on', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctlive');
+    const friend = await registerUser(stack.baseUrl, 'acctlivef');
+    await makeFriends(stack.baseUrl, user, friend);
+    const text = `A private word ${Date.now()}`;
+    await expect.poll(async () => (await callApi(stack.baseUrl, friend.token, 'POST', '/api/messages', { toUserId: user.id, content: text })).status).toBe(201);
+    const b = await stack.openAs(user, '/messages');
+    const message = b.getByText(text);
+    await message.first().waitFor();
+
+    // The password changes elsewhere: the tab, untouched, signs out (its live stream is refused) and says why.
+    expect((await callApi(stack.baseUrl, user.token, 'PUT', '/api/me/password', { currentPassword: user.password, newPassword: NEW_PASSWORD })).status).toBe(200);
+    await b.getByRole('alert').filter({ hasText: 'Your password was changed. Sign in again.' }).waitFor();
+    await b.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
+    expect(await message.count()).toBe(0);
+    expect(new URL(b.url()).pathname).toBe('/messages');
+
+    // Signing in there shows the messages again, not the feed.
+    await b.getByRole('main').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await logInViaDialog(b, user.email, NEW_PASSWORD);
+    await message.first().waitFor();
+    expect(new URL(b.url()).pathname).toBe('/messages');
+
+    // Signed out from another device: the same, with that reason.
+    const token = await storedToken(b);
+    const listed = (await callApi(stack.baseUrl, token ?? '', 'GET', '/api/me/devices')).body as Array<{ id: string; current: boolean }>;
+    const thisOne = listed.find((device) => device.current)?.id ?? '';
+    const elsewhere = await fetch(`${stack.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: user.email, password: NEW_PASSWORD }),
+    });
+    const other = ((await elsewhere.json()) as { token: string }).token;
+    expect((await callApi(stack.baseUrl, other, 'DELETE', `/api/me/devices/${thisOne}`)).status).toBe(200);
+    await b.getByRole('alert').filter({ hasText: 'You were signed out on another device. Sign in again.' }).waitFor();
+    expect(await message.count()).toBe(0);
+  });
+});
+
 describe('change e-mail', () => {
   it('mails a link to the new address and tells the old one; the link makes the new address the account’s', async () => {
     const user = await registerUser(stack.baseUrl, 'acctmail');

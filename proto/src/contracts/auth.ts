@@ -6,6 +6,8 @@ import {
   dataExport,
   dataExportList,
   deleteAccountRequest,
+  deviceList,
+  deviceParams,
   emailChangeResponse,
   exportParams,
   forgotPasswordRequest,
@@ -140,6 +142,19 @@ export const authApi = defineRoutes('auth', {
     body: changeEmailRequest,
     responses: { 200: emailChangeResponse },
     rateLimit: 'credential',
+  },
+  devices: {
+    method: 'GET',
+    path: '/api/me/devices',
+    summary: 'Where the person is signed in, the asking device marked',
+    responses: { 200: deviceList },
+  },
+  signOutDevice: {
+    method: 'DELETE',
+    path: '/api/me/devices/:id',
+    summary: "Sign one of the person's devices out at once (this one too: how the app signs out)",
+    params: deviceParams,
+    responses: { 200: messageResponse },
   },
   deleteAccount: {
     method: 'DELETE',

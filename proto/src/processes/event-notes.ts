@@ -11,6 +11,8 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
     'any snapshot field really changes: privacy switches, display name, bio, profile picture, password reset or change (tokenVersion), a changed e-mail once its link is opened; the whole new state, so consumers upsert and an older snapshot never overwrites a newer one',
   'user.deleted.v1':
     '`DELETE /api/me`: the account row is gone; the answer waits until every USERS consumer applied it. Audience consumers drop the person and keep a `sha256(id)` tombstone; each `<prefix>-erasure` consumer erases what its service holds. Sent again by auth a grace after every service reported (`ERASURE_RESWEEP_MS`): the second pass erases what writes in flight at the deletion committed after the first',
+  'user.device.revoked.v1':
+    '`DELETE /api/me/devices/:id` (the app\'s "Sign out" too): the sign-in\'s row is gone; the answer waits until every USERS consumer applied it. Audience consumers keep the device in `revoked_devices` (and Redis) until `expiresAt`, when its tokens would have expired anyway, and refuse tokens whose `sid` is that device',
   'user.changes.requested.v1':
     'a service\'s people consumer started after its stream had deleted events it never read (its position in `consumer_positions` is before the stream\'s first event); straight to the bus at its start (msg id per consumer and gap). Auth re-announces the accounts changed and the deletions recorded since the consumer was last caught up, less an hour',
   'user.erased.v1':

@@ -4,7 +4,7 @@ import { defineProcesses, type ProcessContract } from './define';
 export * from './define';
 
 /** What the audience module's consumers read in every service that keeps the part (runtime startAudience). */
-const PEOPLE = ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1'] as const satisfies readonly EventType[];
+const PEOPLE = ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1', 'user.device.revoked.v1'] as const satisfies readonly EventType[];
 /** A people read model that missed events asks auth for the changes since (runtime audience/consumer.ts). */
 const ASKS_PEOPLE_CHANGES = ['user.changes.requested.v1'] as const satisfies readonly EventType[];
 const GRAPH = [
@@ -39,7 +39,7 @@ export const PROCESS_CONTRACTS = defineProcesses({
   auth: {
     service: 'auth',
     role: 'accounts, sessions of sign-in, tokens; coordinates erasure and export',
-    publishes: ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1', 'user.export.requested.v1', ...EXPORTS.publishes],
+    publishes: ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1', 'user.device.revoked.v1', 'user.export.requested.v1', ...EXPORTS.publishes],
     consumes: ['user.erased.v1', 'user.export.ready.v1', ...ASKS_PEOPLE_CHANGES, ...EXPORTS.consumes],
     lifecycle: { export: true },
   },

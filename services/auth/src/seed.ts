@@ -30,7 +30,7 @@ try {
       if (!existing.isEmailVerified) await users.markEmailVerified(connections.prisma, existing.id, null, new Date());
       continue;
     }
-    const { user } = await accounts.register({ ...demo, password: DEMO_PASSWORD }, 'seed');
+    const { user } = await accounts.register({ ...demo, password: DEMO_PASSWORD }, 'seed', null);
     // Verified before the bio: an unverified account may not put links in its bio (none here, but the order is the product's).
     await users.markEmailVerified(connections.prisma, user.id, null, new Date());
     await accounts.updateProfile(user.id, { bio: demo.bio }, 'seed');

@@ -64,7 +64,7 @@ export async function startTestAuth(
     clock: clock.now,
     consumers: options.consumers ?? ['mail'],
     async prepare() {
-      await truncate(databaseUrl, ['users', 'outbox', 'mail_jobs', 'password_resets', 'erasures', 'exports']);
+      await truncate(databaseUrl, ['users', 'devices', 'outbox', 'mail_jobs', 'password_resets', 'erasures', 'exports']);
     },
   });
   const { parts, connections } = auth;

@@ -222,4 +222,33 @@ describe('PeopleCache', () => {
       await Promise.all(running.map((c) => c.stop()));
     }
   });
+
+  it('refuses the token of a signed-out device from Redis, and again from the table once Redis lost both entries (issue 40)', async () => {
+    const { db } = counting();
+    const prefix = `${namespace}:svc`;
+    const cache = new PeopleCache(redis, prefix, db);
+    const durable = `caches-${randomUUID().slice(0, 8)}`;
+    const running = await startAudience({ bus, db: pgSqlClient(pool), durable, logger, parts: ['people'], peopleCache: cache });
+    try {
+      const person = testUserSnapshot(randomUUID());
+      const [phone, laptop] = [randomUUID(), randomUUID()];
+      await publishEvent(bus, 'user.registered.v1', person);
+      await publishEvent(bus, 'user.device.revoked.v1', { userId: person.id, deviceId: phone, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+      await consumerSettled(bus, 'USERS', audienceDurables(durable).people.durable);
+      const check = tokenVersionCheck(db, cache);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBe(false);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toBe(true);
+      expect(await check({ userId: person.id, tokenVersion: 0 })).toBe(true);
+      // Redis lost its data: the person's entry is filled again from the table, and the device with it.
+      await redis.del(`${prefix}:personv:${person.id}`, `${prefix}:revoked-device:${phone}`);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toBe(true);
+      expect(await redis.exists(`${prefix}:revoked-device:${phone}`)).toBe(1);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBe(false);
+      // Without the cache, the table says the same.
+      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBe(false);
+      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toBe(true);
+    } finally {
+      await Promise.all(running.map((c) => c.stop()));
+    }
+  });
 });

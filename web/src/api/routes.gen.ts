@@ -21,6 +21,8 @@ export const auth = {
   updatePrivacy: { method: 'PUT', path: '/api/privacy' },
   changePassword: { method: 'PUT', path: '/api/me/password' },
   changeEmail: { method: 'PUT', path: '/api/me/email' },
+  devices: { method: 'GET', path: '/api/me/devices' },
+  signOutDevice: { method: 'DELETE', path: '/api/me/devices/:id' },
   deleteAccount: { method: 'DELETE', path: '/api/me' },
   requestExport: { method: 'POST', path: '/api/me/export' },
   exports: { method: 'GET', path: '/api/me/exports' },

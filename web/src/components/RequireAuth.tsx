@@ -13,9 +13,12 @@ export function SigningInState() {
   return <LoadingState label={isUnreachable ? UNREACHABLE_TEXT : undefined} />;
 }
 
-/** Signed-in-only screens: signed-out visitors get a 'Sign in to continue' panel instead. */
+/**
+ * Signed-in-only screens: signed-out visitors get a 'Sign in to continue' panel instead, on the same path
+ * (signing in there shows the screen they were on), with why the server signed them out if it did.
+ */
 export function RequireAuth({ title, children }: { title: string; children: ReactNode }) {
-  const { isAuthenticated, isLoading } = useAuth();
+  const { isAuthenticated, isLoading, signedOutNotice } = useAuth();
   const { openAuthDialog } = useAuthDialog();
   if (isLoading) return <SigningInState />;
   if (isAuthenticated) return children;
@@ -24,6 +27,11 @@ export function RequireAuth({ title, children }: { title: string; children: Reac
       <PageHeader title={title} />
       <section className="card signin-panel" aria-labelledby="signin-panel-title">
         <h2 id="signin-panel-title">Sign in to continue</h2>
+        {signedOutNotice && (
+          <p className="signin-panel__notice" role="alert">
+            {signedOutNotice}
+          </p>
+        )}
         <p>You need to be signed in to see {title}.</p>
         <div className="button-row">
           <button type="button" className="button button--primary" onClick={() => openAuthDialog('login')}>

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthResponse, CurrentUser } from '@hoptrack/proto';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, errorStatus } from '../api';
+import { api, errorStatus, serverError } from '../api';
 import { CURRENT_USER_KEY } from './authApi';
-import { TOKEN_KEY, readStoredToken, writeStoredToken } from './tokenStorage';
+import { TOKEN_KEY, readStoredToken, sessionIdOf, writeStoredToken } from './tokenStorage';
 
 /**
  * Auth state (spec section 4): the token in memory and in localStorage, and
@@ -27,24 +27,50 @@ export interface AuthState {
   renewSession(response: AuthResponse): void;
   /** Forgets the token and every cached answer. */
   signOut(): void;
+  /**
+   * The app's "Sign out": ends this device's sign-in on the server (its token
+   * is refused everywhere from the answer on, issue 40), then signs out here.
+   * When the server cannot be reached in a few seconds, this browser signs out anyway.
+   */
+  logOut(): Promise<void>;
+  /**
+   * Why this browser was signed out by the server (issue 40, item 15: "Your
+   * password was changed. Sign in again.", or signed out on another device),
+   * shown by the sign-in screens until the next sign-in; null otherwise.
+   */
+  signedOutNotice: string | null;
 }
 
 const AuthContext = createContext<AuthState | null>(null);
 
 /** The longest pause between tries of /api/me while Hoptrack cannot be reached (1, 2, 4, then every 5 s). */
 export const ME_RETRY_MAX_MS = 5_000;
+/** How long "Sign out" waits for the server to end the sign-in before signing out here regardless. */
+const LOGOUT_WAIT_MS = 3000;
 
 /**
  * GET /api/me as the provider reads it: a refused token (401) is null. main.tsx
  * also starts it before the first render (app/firstScreen.ts).
  */
+/** The reason of /api/me's last refusal, when auth gave one meant for the person (its messages end 'Sign in again.'). */
+let lastRefusal: string | null = null;
+const refusalOf = (error: unknown): string | null => {
+  const message = serverError(error)?.message;
+  return message?.endsWith('Sign in again.') ? message : null;
+};
+
 export const currentUserQuery = queryOptions({
   queryKey: CURRENT_USER_KEY,
   queryFn: async (): Promise<CurrentUser | null> => {
     try {
-      return await api.auth.me();
+      const user = await api.auth.me();
+      lastRefusal = null;
+      return user;
     } catch (error) {
-      if (errorStatus(error) === 401) return null;
+      if (errorStatus(error) === 401) {
+        lastRefusal = refusalOf(error);
+        return null;
+      }
       throw error;
     }
   },
@@ -60,6 +86,7 @@ export const currentUserQuery = queryOptions({
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(readStoredToken);
+  const [signedOutNotice, setSignedOutNotice] = useState<string | null>(null);
 
   const me = useQuery({ ...currentUserQuery, enabled: token !== null });
 
@@ -69,8 +96,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
   }, [queryClient]);
 
+  const logOut = useCallback(async () => {
+    const sessionId = sessionIdOf(token);
+    if (sessionId) {
+      const ended = api.auth.signOutDevice({ params: { id: sessionId } }).catch(() => undefined);
+      await Promise.race([ended, new Promise((resolve) => window.setTimeout(resolve, LOGOUT_WAIT_MS))]);
+    }
+    signOut();
+  }, [token, signOut]);
+
   const signIn = useCallback(
     (response: AuthResponse) => {
+      setSignedOutNotice(null);
       queryClient.clear();
       writeStoredToken(response.token);
       setToken(response.token);
@@ -112,7 +149,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const tokenRejected = token !== null && me.data === null;
   useEffect(() => {
-    if (tokenRejected) signOut();
+    if (!tokenRejected) return;
+    setSignedOutNotice(lastRefusal);
+    signOut();
   }, [tokenRejected, signOut]);
 
   // Another tab signed in or out: follow it.
@@ -140,8 +179,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       signIn,
       renewSession,
       signOut,
+      logOut,
+      signedOutNotice,
     }),
-    [user, isLoading, isUnreachable, signIn, renewSession, signOut],
+    [user, isLoading, isUnreachable, signIn, renewSession, signOut, logOut, signedOutNotice],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

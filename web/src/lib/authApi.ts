@@ -21,6 +21,10 @@ export const DATA_EXPORTS_KEY = api.auth.exports.key();
 
 export const dataExportsQuery = () => queryOptions({ queryKey: DATA_EXPORTS_KEY, queryFn: () => api.auth.exports() });
 
+/** Where the person is signed in (GET /api/me/devices). */
+export const DEVICES_KEY = api.auth.devices.key();
+export const devicesQuery = () => queryOptions({ queryKey: DEVICES_KEY, queryFn: () => api.auth.devices() });
+
 /** Whether a reset link's token is still good, before the new-password form shows. */
 export const verifyResetTokenQuery = (token: string) =>
   queryOptions({
@@ -42,6 +46,8 @@ export const authApi = {
   changePassword: (body: ChangePasswordRequest) => api.auth.changePassword({ body }),
   changeEmail: (body: ChangeEmailRequest) => api.auth.changeEmail({ body }),
   deleteAccount: (body: DeleteAccountRequest) => api.auth.deleteAccount({ body }),
+  /** Signs one device out at once (its token is refused everywhere). */
+  signOutDevice: (id: string) => api.auth.signOutDevice({ params: { id } }),
   /** Starts an export (202), or answers the one already being prepared (200): `started` tells which. */
   requestExport: async () => {
     const { data: dataExport, response } = await api.auth.requestExport.withResponse();

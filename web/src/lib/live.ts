@@ -1,6 +1,7 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from '../api';
+import { api, errorStatus } from '../api';
+import { CURRENT_USER_KEY } from './authApi';
 import { refreshChallenges } from './challengesApi';
 import { refreshAllMessaging, refreshConversation } from './messagingApi';
 import { applyUnreadCount, refreshNotifications } from './notificationsApi';
@@ -26,7 +27,9 @@ export const LIVE_RETRY_MAX_MS = 30_000;
  * first connect and each reconnect) refetches every messaging, notification,
  * presence and challenge read, since events may have been missed meanwhile. The stream is read with
  * fetch, not EventSource, which cannot send the Bearer header. When it ends or
- * fails it reconnects after a growing pause; signing out or unmounting aborts
+ * fails it reconnects after a growing pause; when it is refused (401: the
+ * server ends the streams of a revoked token, and the reconnect is refused)
+ * it asks /api/me again, whose 401 signs the tab out without a click; signing out or unmounting aborts
  * it quietly.
  */
 export function useLiveMessaging(viewerId: string | null): void {
@@ -35,7 +38,9 @@ export function useLiveMessaging(viewerId: string | null): void {
     if (!viewerId) return;
     const controller = new AbortController();
     // An event whose schemas fail to load (a new deploy removed the chunk) is dropped: the next `ready` refetches everything.
-    void followStream(controller.signal, (event) => void applyEvent(queryClient, viewerId, event).catch(() => undefined));
+    // Refused (the password was changed, this device signed out elsewhere): /api/me is asked again, whose 401 signs the tab out at once.
+    const refused = () => void queryClient.refetchQueries({ queryKey: CURRENT_USER_KEY, exact: true }, { cancelRefetch: false });
+    void followStream(controller.signal, (event) => void applyEvent(queryClient, viewerId, event).catch(() => undefined), refused);
     return () => controller.abort();
   }, [viewerId, queryClient]);
 }
@@ -98,7 +103,7 @@ function parseJson(text: string): unknown {
 }
 
 /** Connects, reads, reconnects; resolves (never rejects) once `signal` aborts or the token is gone. */
-async function followStream(signal: AbortSignal, onEvent: (event: SseEvent) => void): Promise<void> {
+async function followStream(signal: AbortSignal, onEvent: (event: SseEvent) => void, onRefused: () => void): Promise<void> {
   let retryMs = LIVE_RETRY_FIRST_MS;
   while (!signal.aborted) {
     if (!readStoredToken()) return;
@@ -108,8 +113,9 @@ async function followStream(signal: AbortSignal, onEvent: (event: SseEvent) => v
         if (event.event === 'ready') retryMs = LIVE_RETRY_FIRST_MS;
         onEvent(event);
       });
-    } catch {
-      // Dropped, refused or aborted: the pause below, then a new attempt (or the loop ends when aborted).
+    } catch (error) {
+      // Refused (401): the token is dead; no retry with it. Dropped or aborted: the pause below, then a new attempt.
+      if (errorStatus(error) === 401) return onRefused();
     }
     await pause(retryMs, signal);
     retryMs = Math.min(retryMs * 2, LIVE_RETRY_MAX_MS);

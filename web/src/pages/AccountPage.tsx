@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { ChangeEmailForm } from '../components/account/ChangeEmailForm';
 import { ChangePasswordForm } from '../components/account/ChangePasswordForm';
 import { DeleteAccountSection } from '../components/account/DeleteAccountSection';
+import { DevicesSection } from '../components/account/DevicesSection';
 import { DownloadDataSection } from '../components/account/DownloadDataSection';
 import { EmailSection } from '../components/account/EmailSection';
 import { PageHeader } from '../components/PageHeader';
@@ -10,7 +11,8 @@ import { useAuth } from '../lib/auth';
 /**
  * `/account` (issue 24 item 6): the e-mail address and its verification, a
  * change of e-mail (confirmed by a link to the new address), a change of
- * password (which signs out every other device), a download of the person's
+ * password (which signs out every other device), where the person is signed
+ * in with a sign-out per device (issue 40), a download of the person's
  * data (a zip prepared by the services) and the deletion of the account.
  */
 export function AccountPage() {
@@ -30,6 +32,7 @@ export function AccountPage() {
       <EmailSection user={user} />
       <ChangeEmailForm />
       <ChangePasswordForm />
+      <DevicesSection />
       <DownloadDataSection />
       <DeleteAccountSection />
     </div>

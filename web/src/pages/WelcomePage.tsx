@@ -1,5 +1,6 @@
 import { useAuthDialog } from '../components/auth-dialog/AuthDialogProvider';
 import { BeerIcon, CompassIcon, UsersIcon } from '../components/icons';
+import { useAuth } from '../lib/auth';
 
 const FEATURES = [
   { Icon: BeerIcon, title: 'Log every session', text: 'Beers, duration, ABV, the place and the soundtrack.' },
@@ -10,6 +11,7 @@ const FEATURES = [
 /** The signed-out landing page. */
 export function WelcomePage() {
   const { openAuthDialog } = useAuthDialog();
+  const { signedOutNotice } = useAuth();
   return (
     <div className="welcome">
       <title>Hoptrack · Like a fitness tracker, but for beer</title>
@@ -19,6 +21,11 @@ export function WelcomePage() {
         </span>
         <h1 className="welcome__title">Welcome to Hoptrack</h1>
         <p className="welcome__tagline">Like a fitness tracker, but for beer</p>
+        {signedOutNotice && (
+          <p className="signin-panel__notice" role="alert">
+            {signedOutNotice}
+          </p>
+        )}
         <p className="welcome__text">
           Track your beer sessions, share them with friends and see how your week is going.
         </p>

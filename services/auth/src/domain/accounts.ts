@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type {
   ChangeEmailRequest,
   ChangePasswordRequest,
+  Device,
   EventType,
   LoginRequest,
   PrivacyUpdateRequest,
   ProfileUpdateRequest,
   RegisterRequest,
 } from '@hoptrack/proto';
+import { PASSWORD_CHANGED_SIGN_IN_AGAIN, SIGNED_OUT_ON_ANOTHER_DEVICE } from '@hoptrack/proto';
 import { conflict, forbidden, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -21,6 +23,8 @@ import { isUniqueViolation, usersRepository as users, type UserChanges } from '.
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { hashResetToken, newResetToken, newVerificationToken } from './reset-tokens';
 import { toSnapshot } from './user-views';
+import { devicesRepository as devices } from '../repositories/devices.repository';
+import { deviceName, networkOf, placeOf, type SignInClient } from './devices';
 
 export interface AccountsDeps {
   prisma: PrismaClient;
@@ -85,7 +89,8 @@ export const NO_PROFILE_PICTURE = 'You have no profile picture to remove';
 export class Accounts {
   constructor(private readonly deps: AccountsDeps) {}
 
-  async register(input: RegisterRequest, requestId: string): Promise<Session> {
+  /** `client` null: an account made without signing anyone in (the demo seed), its token tied to no device. */
+  async register(input: RegisterRequest, requestId: string, client: SignInClient | null): Promise<Session> {
     await this.assertAvailable(input.email, input.username);
     const password = await hashPassword(input.password);
     let user: User;
@@ -102,17 +107,17 @@ export class Accounts {
       if (isUniqueViolation(err)) await this.assertAvailable(input.email, input.username);
       throw err;
     }
-    return { user, token: await this.issueToken(user) };
+    return { user, token: client ? await this.signIn(user, client) : await this.deps.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }) };
   }
 
-  async login(input: LoginRequest): Promise<Session> {
+  async login(input: LoginRequest, client: SignInClient): Promise<Session> {
     const user = await users.findByEmail(this.deps.prisma, input.email);
     if (!user) {
       await burnPasswordCheck(input.password);
       throw unauthorized('Invalid email or password');
     }
     if (!(await verifyPassword(user.password, input.password))) throw unauthorized('Invalid email or password');
-    return { user, token: await this.issueToken(user) };
+    return { user, token: await this.signIn(user, client) };
   }
 
   /**
@@ -160,6 +165,8 @@ export class Accounts {
       if (used !== 1) throw new HttpError(400, INVALID_RESET);
       const locked = await users.lockById(tx, user.id);
       await passwordResets.deleteForUser(tx, user.id);
+      // Every device is signed out: their tokens die with the version, their rows here.
+      await devices.deleteAllBut(tx, user.id, undefined);
       await this.queuePasswordChanged(tx, user.email);
       return users.update(tx, user.id, { password, tokenVersion: { increment: 1 }, ...pendingChangeCancelled(locked) }, this.deps.clock());
       // Answered once every service knows the new token version: old tokens are refused everywhere from then on.
@@ -190,7 +197,7 @@ export class Accounts {
   }
 
   /** Every device's token dies (token version, as a reset); the answer carries this device's new one. */
-  async changePassword(userId: string, input: ChangePasswordRequest, requestId: string): Promise<Session> {
+  async changePassword(userId: string, input: ChangePasswordRequest, requestId: string, asking: { sessionId?: string; client: SignInClient }): Promise<Session> {
     await this.assertPassword(userId, input.currentPassword, 'currentPassword');
     if (input.newPassword === input.currentPassword) throw new HttpError(400, 'New password must be different from the current one', 'newPassword');
     const password = await hashPassword(input.newPassword);
@@ -198,11 +205,47 @@ export class Accounts {
       const locked = await users.lockById(tx, userId);
       // New credentials end every way in made for the old ones: reset links, and an e-mail change not yet confirmed.
       await passwordResets.deleteForUser(tx, userId);
+      // This device stays signed in (with a new token); every other one is signed out.
+      await devices.deleteAllBut(tx, userId, asking.sessionId);
       if (locked) await this.queuePasswordChanged(tx, locked.email);
       return users.update(tx, userId, { password, tokenVersion: { increment: 1 }, ...pendingChangeCancelled(locked) }, this.deps.clock());
     }, { settle: true });
     this.deps.onMailQueued();
-    return { user, token: await this.issueToken(user) };
+    const kept = asking.sessionId ? await devices.find(this.deps.prisma, userId, asking.sessionId) : null;
+    if (!kept) return { user, token: await this.signIn(user, asking.client) };
+    await devices.extend(this.deps.prisma, kept.id, this.tokenExpiry());
+    return { user, token: await this.issueToken(user, kept.id) };
+  }
+
+  /** Where the person is signed in, last used first; `current` is the asking token's sign-in. */
+  async devices(userId: string, currentSessionId: string | undefined): Promise<Device[]> {
+    const rows = await devices.listLive(this.deps.prisma, userId, this.deps.clock());
+    return rows.map((row) => ({
+      id: row.id,
+      device: deviceName(row.userAgent),
+      place: placeOf(row.network),
+      signedInAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt.toISOString(),
+      current: row.id === currentSessionId,
+    }));
+  }
+
+  /**
+   * Signs one of the person's devices out (this one too: the app's "Sign
+   * out"). Its row goes with user.device.revoked.v1 in one transaction, and
+   * the answer waits until every service applied the event (the barrier, as
+   * a password change's): from then on its tokens are refused everywhere.
+   * Someone else's device is not found, as an unknown one.
+   */
+  async signOutDevice(userId: string, deviceId: string, requestId: string): Promise<void> {
+    const eventId = await this.deps.prisma.$transaction(async (tx) => {
+      const gone = await devices.delete(tx, userId, deviceId);
+      if (!gone) throw notFound('Device not found');
+      const revoked = { userId, deviceId: gone.id, expiresAt: gone.expiresAt.toISOString() };
+      return (await this.deps.outbox.enqueue(tx, 'user.device.revoked.v1', revoked, requestId)).id;
+    });
+    this.deps.onEventsCommitted();
+    await this.deps.settle?.([eventId]);
   }
 
   /**
@@ -355,10 +398,16 @@ export class Accounts {
     return this.change(userId, { profilePicture: null }, requestId);
   }
 
-  /** Tokens issued before the last password reset are refused. */
+  /** Tokens issued before the last password reset are refused, and those of a device signed out; the device's last use is noted. */
   async isTokenCurrent(claims: TokenClaims): Promise<boolean> {
     const user = await users.findById(this.deps.prisma, claims.userId);
-    return user !== null && user.tokenVersion === claims.tokenVersion;
+    if (user === null) return false;
+    // Refused with the reason, which the app's sign-in screen shows (issue 40, item 15).
+    if (user.tokenVersion !== claims.tokenVersion) throw unauthorized(PASSWORD_CHANGED_SIGN_IN_AGAIN);
+    if (!claims.sessionId) return true;
+    if (!(await devices.find(this.deps.prisma, claims.userId, claims.sessionId))) throw unauthorized(SIGNED_OUT_ON_ANOTHER_DEVICE);
+    await devices.touch(this.deps.prisma, claims.sessionId, this.deps.clock());
+    return true;
   }
 
   /** The password of a signed-in person, asked again before a change of credentials or a deletion. */
@@ -392,8 +441,25 @@ export class Accounts {
     await mailJobs.create(tx, { id: randomUUID(), kind: 'password-changed', recipient: address, link: forgotUrl });
   }
 
-  private issueToken(user: User): Promise<string> {
-    return this.deps.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion });
+  private issueToken(user: User, sessionId: string): Promise<string> {
+    return this.deps.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion, sessionId });
+  }
+
+  /** When a token signed now expires. */
+  private tokenExpiry(): Date {
+    return new Date(this.deps.clock().getTime() + this.deps.tokens.lifetimeSeconds * 1000);
+  }
+
+  /** A new sign-in: its device row, and a token naming it. */
+  private async signIn(user: User, client: SignInClient): Promise<string> {
+    const device = await devices.create(this.deps.prisma, {
+      userId: user.id,
+      userAgent: client.userAgent.slice(0, 400),
+      network: networkOf(client.ip),
+      expiresAt: this.tokenExpiry(),
+      now: this.deps.clock(),
+    });
+    return this.issueToken(user, device.id);
   }
 
   private async assertAvailable(email: string, username: string): Promise<void> {

@@ -3,6 +3,7 @@ import { HttpError, tooManyRequests, type FixedWindowLimiter, type Handlers } fr
 import { emailKey } from '../domain/mail-limits';
 import type { Accounts, PasswordAttempts } from '../domain/accounts';
 import { toCurrentUser } from '../domain/user-views';
+import { clientOf } from './client';
 
 export interface AuthRouteLimits {
   /** Attempts per address and account (all attempts). */
@@ -57,7 +58,7 @@ export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthF
   return {
     register: async (request) => {
       if ((await limiter.hit(`register:${request.ip}`)) > limits.registerMax) throw tooManyRequests(TOO_MANY_REGISTRATIONS);
-      const { token, user } = await accounts.register(request.body, request.id);
+      const { token, user } = await accounts.register(request.body, request.id, clientOf(request));
       return { token, message: 'Account created successfully', user: toCurrentUser(user) };
     },
 
@@ -69,7 +70,7 @@ export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthF
       if ((await limiter.hit(`login:${request.ip}:${email}`)) > limits.loginMax) throw tooManyRequests(TOO_MANY_LOGINS);
       if ((await limiter.count(`login-failed:${email}`)) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_LOGINS);
       try {
-        const { token, user } = await accounts.login(request.body);
+        const { token, user } = await accounts.login(request.body, clientOf(request));
         return { token, message: 'Login successful', user: toCurrentUser(user) };
       } catch (err) {
         if (err instanceof HttpError && err.statusCode === 401) await limiter.hit(`login-failed:${email}`);

@@ -3,10 +3,11 @@ import type { Handlers, UploadTokens } from '@hoptrack/runtime';
 import type { Accounts } from '../domain/accounts';
 import { pictureToKeep } from '../domain/profile-pictures';
 import { toCurrentUser } from '../domain/user-views';
+import { clientOf } from './client';
 
 type MeHandlers = Pick<
   Handlers<typeof authApi>,
-  'me' | 'updateProfile' | 'setProfilePicture' | 'removeProfilePicture' | 'updatePrivacy' | 'changePassword' | 'changeEmail' | 'deleteAccount'
+  'me' | 'updateProfile' | 'setProfilePicture' | 'removeProfilePicture' | 'updatePrivacy' | 'changePassword' | 'changeEmail' | 'deleteAccount' | 'devices' | 'signOutDevice'
 >;
 
 /** The signed-in user's own account: /api/me, its credentials, its deletion, its profile picture, and /api/privacy. */
@@ -28,7 +29,8 @@ export function meHandlers(accounts: Accounts, uploads: UploadTokens): MeHandler
 
     // Issue 24: credentials while signed in, and the account's deletion; each asks for the password again.
     changePassword: async (request) => {
-      const { token, user } = await accounts.changePassword(request.auth.userId, request.body, request.id);
+      const { userId, sessionId } = request.auth;
+      const { token, user } = await accounts.changePassword(userId, request.body, request.id, { ...(sessionId ? { sessionId } : {}), client: clientOf(request) });
       return { token, message: 'Password changed. Every other device has been signed out.', user: toCurrentUser(user) };
     },
 
@@ -38,6 +40,14 @@ export function meHandlers(accounts: Accounts, uploads: UploadTokens): MeHandler
         message: `We sent a link to ${request.body.newEmail}. Your e-mail address changes when you open it.`,
         user: toCurrentUser(user),
       };
+    },
+
+    // Issue 40: where the person is signed in, and signing one of them out (this one too).
+    devices: async (request) => accounts.devices(request.auth.userId, request.auth.sessionId),
+
+    signOutDevice: async (request) => {
+      await accounts.signOutDevice(request.auth.userId, request.params.id, request.id);
+      return { message: 'Signed out.' };
     },
 
     deleteAccount: async (request) => {

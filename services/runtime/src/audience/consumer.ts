@@ -10,6 +10,7 @@ import { audienceInbox, forgetPerson } from './erased';
 import { rebuildGraph } from './graph-snapshot';
 import { applyPerson, type PersonExtras } from './people';
 import { personOfSnapshot, type PeopleCache } from './people-cache';
+import { revokeDevice } from './revoked-devices';
 import type { AudiencePart } from './tables';
 
 const exec = (tx: SqlClient, sql: string, ...values: unknown[]) => tx.$executeRawUnsafe(sql, ...values).then(() => undefined);
@@ -112,13 +113,19 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
       await forgetPerson(tx, userId, { graph: keepsGraph });
       await cache?.forget(userId);
     };
+    // A device signed out: the cache first as well, so the sign-out's barrier finds it refused everywhere.
+    const signOut = async (data: { userId: string; deviceId: string; expiresAt: string }, tx: Tx) => {
+      const revoked = { ...data, expiresAt: new Date(data.expiresAt) };
+      await cache?.revokeDevice(revoked.deviceId, revoked.expiresAt);
+      await revokeDevice(tx, revoked);
+    };
     running.push(
       ...(await startReadModels<Tx>({
         bus: options.bus,
         durable: durables.people.durable,
         logger,
         inbox,
-        streams: { USERS: { 'user.registered.v1': apply, 'user.updated.v1': apply, 'user.deleted.v1': erase } },
+        streams: { USERS: { 'user.registered.v1': apply, 'user.updated.v1': apply, 'user.deleted.v1': erase, 'user.device.revoked.v1': signOut } },
         onGap: (gap) => requestUserChanges(options.bus, gap),
       })),
     );

@@ -90,6 +90,7 @@ export async function forgetPerson(tx: SqlClient, userId: string, options: { gra
   const exec = (sql: string) => tx.$executeRawUnsafe(sql, userId);
   await markErased(tx, userId);
   await exec('DELETE FROM "users" WHERE "id" = $1::uuid');
+  await exec('DELETE FROM "revoked_devices" WHERE "user_id" = $1::uuid');
   if (!options.graph) return;
   await exec('DELETE FROM "follows" WHERE "follower_id" = $1::uuid OR "followee_id" = $1::uuid');
   await exec('DELETE FROM "blocks" WHERE "blocker_id" = $1::uuid OR "blocked_id" = $1::uuid');

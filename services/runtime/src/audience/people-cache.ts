@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { SqlClient } from '../db/sql';
 import { isDependencyUnavailable } from '../http/unavailable';
 import { peopleByIds, type Person } from './people';
+import { revokedDevicesOf } from './revoked-devices';
 
 /**
  * Stores each entry unless Redis holds one at least as new, by the people
@@ -80,6 +81,45 @@ export class PeopleCache {
   ) {
     if (!(PUT_NEWER_COMMAND in redis)) redis.defineCommand(PUT_NEWER_COMMAND, { lua: PUT_NEWER_SCRIPT });
     this.redis = redis as PeopleRedis;
+  }
+
+  private revokedKey(deviceId: string): string {
+    return `${this.prefix}:revoked-device:${deviceId}`;
+  }
+
+  /**
+   * The person and whether their device `deviceId` was signed out, in one
+   * round trip: what every request's check reads. A device's entry is
+   * written with the sign-out (before its event is acknowledged) and lives
+   * until the device's tokens expire; the person's entry and the devices'
+   * live in the same Redis, so when the person's is found, a missing device
+   * entry means "not signed out". When the person's is missing (expired, or
+   * Redis lost its data) both come from the tables, the devices' stored again.
+   */
+  async tokenState(userId: string, deviceId: string | undefined): Promise<{ person: CachedPerson | null; revoked: boolean }> {
+    let cached: Array<string | null>;
+    try {
+      cached = await this.redis.mget(deviceId ? [this.key(userId), this.revokedKey(deviceId)] : [this.key(userId)]);
+    } catch (err) {
+      if (!isDependencyUnavailable(err)) throw err;
+      const person = (await peopleByIds(this.db, [userId])).get(userId);
+      return { person: person ? slim(person) : null, revoked: deviceId !== undefined && (await revokedDevicesOf(this.db, userId)).some((d) => d.deviceId === deviceId) };
+    }
+    const [personText, revokedText] = cached;
+    if (personText != null) return { person: decode(personText), revoked: revokedText != null };
+    const person = await this.get(userId);
+    // Someone not heard of yet has signed no device out: a sign-out comes after the registration on the same stream.
+    const revoked = person ? await revokedDevicesOf(this.db, userId) : [];
+    await Promise.all(revoked.map((d) => this.revokeDevice(d.deviceId, d.expiresAt))).catch((err: unknown) => {
+      if (!isDependencyUnavailable(err)) throw err;
+    });
+    return { person, revoked: deviceId !== undefined && revoked.some((d) => d.deviceId === deviceId) };
+  }
+
+  /** A device signed out, until its tokens expire (the audience consumer, on user.device.revoked.v1). Fails if Redis does. */
+  async revokeDevice(deviceId: string, expiresAt: Date): Promise<void> {
+    const ms = expiresAt.getTime() - Date.now();
+    if (ms > 0) await this.redis.set(this.revokedKey(deviceId), '1', 'PX', ms);
   }
 
   private key(id: string): string {

@@ -3,7 +3,7 @@ import type { SqlClient } from '../db/sql';
 import { anyErased } from './erased';
 import type { PeopleCache } from './people-cache';
 
-/** Decides whether a well-signed token is still current (not issued before a password reset). */
+/** Decides whether a well-signed token is still current (not issued before a password reset, not of a device signed out). */
 export type RevocationCheck = (claims: TokenClaims) => Promise<boolean>;
 
 /**
@@ -16,6 +16,10 @@ export type RevocationCheck = (claims: TokenClaims) => Promise<boolean>;
  * registration on the same stream, and the reset answers only once every
  * consumer applied it (auth's read-model barrier).
  *
+ * A token of a device signed out (its `sid` in revoked_devices, issue 40)
+ * is refused the same way, from the same read: the sign-out answers once
+ * every consumer applied its event (the same barrier).
+ *
  * With the service's PeopleCache the check is a Redis read instead of a
  * statement per request.
  */
@@ -25,11 +29,20 @@ export function tokenVersionCheck(db: SqlClient, people?: PeopleCache): Revocati
   const current = async (claims: TokenClaims, stored: number | undefined) =>
     stored === undefined ? !(await anyErased(db, [claims.userId])) : claims.tokenVersion >= stored;
   if (people) {
-    // The cache holds a reset's new version before the reset answers (see PeopleCache).
-    return async (claims) => current(claims, (await people.get(claims.userId))?.tokenVersion);
+    // The cache holds a reset's new version (and a sign-out) before the answer (see PeopleCache).
+    return async (claims) => {
+      const { person, revoked } = await people.tokenState(claims.userId, claims.sessionId);
+      return !revoked && current(claims, person?.tokenVersion);
+    };
   }
   return async (claims) => {
-    const rows = await db.$queryRawUnsafe<Array<{ token_version: number }>>('SELECT "token_version" FROM "users" WHERE "id" = $1::uuid', claims.userId);
-    return current(claims, rows[0]?.token_version);
+    const rows = await db.$queryRawUnsafe<Array<{ token_version: number | null; revoked: boolean }>>(
+      `SELECT (SELECT "token_version" FROM "users" WHERE "id" = $1::uuid) AS "token_version",
+              EXISTS (SELECT 1 FROM "revoked_devices" WHERE "device_id" = $2::uuid AND "expires_at" > now()) AS "revoked"`,
+      claims.userId,
+      claims.sessionId ?? null,
+    );
+    const row = rows[0];
+    return row?.revoked !== true && current(claims, row?.token_version ?? undefined);
   };
 }

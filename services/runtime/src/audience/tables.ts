@@ -10,7 +10,7 @@ import { packageDir } from '../package-dir';
  * the migration runner applies beside the service's own.
  */
 export const AUDIENCE_PARTS = {
-  people: { tables: ['users', 'erased_people'], migrations: 'migrations/audience-people' },
+  people: { tables: ['users', 'erased_people', 'revoked_devices'], migrations: 'migrations/audience-people' },
   graph: { tables: ['follows', 'blocks', 'mutes'], migrations: 'migrations/audience-graph' },
 } as const;
 

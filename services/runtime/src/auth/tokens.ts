@@ -5,6 +5,11 @@ export interface TokenClaims {
   userId: string;
   /** The user's token version when the token was issued; a password reset bumps it. */
   tokenVersion: number;
+  /**
+   * The sign-in (device) the token belongs to, claim `sid` (issue 40): signing that device out
+   * refuses its tokens everywhere. Tokens from before issue 40 have none.
+   */
+  sessionId?: string;
 }
 
 /** Checks bearer tokens with public keys only: what every service but auth holds. */
@@ -16,6 +21,8 @@ export interface TokenVerifier {
 /** Auth's side: signs with the first private key, and publishes the public halves of all of them. */
 export interface TokenService extends TokenVerifier {
   sign(claims: TokenClaims): Promise<string>;
+  /** How long a token lives from its signing (JWT_EXPIRES_IN): a sign-in is forgotten once its tokens expired. */
+  lifetimeSeconds: number;
   /** The JWKS auth serves at /.well-known/jwks.json: public keys only. */
   jwks(): JSONWebKeySet;
 }
@@ -76,10 +83,13 @@ const USER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
  * UUID (one that was not reached a uuid column and answered 500, issue 39)
  * and a whole, non-negative token version. Anything else is not our token.
  */
-function claimsOf(payload: { sub?: unknown; tv?: unknown }): TokenClaims {
+function claimsOf(payload: { sub?: unknown; tv?: unknown; sid?: unknown }): TokenClaims {
   if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') throw new InvalidTokenError('token is missing its claims');
   if (!USER_ID.test(payload.sub) || !Number.isSafeInteger(payload.tv) || payload.tv < 0) throw new InvalidTokenError('token claims are malformed');
-  return { userId: payload.sub.toLowerCase(), tokenVersion: payload.tv };
+  if (payload.sid !== undefined && (typeof payload.sid !== 'string' || !USER_ID.test(payload.sid))) throw new InvalidTokenError('token claims are malformed');
+  const claims: TokenClaims = { userId: payload.sub.toLowerCase(), tokenVersion: payload.tv };
+  if (typeof payload.sid === 'string') claims.sessionId = payload.sid.toLowerCase();
+  return claims;
 }
 
 /** Tokens remembered as verified (per process; a token is about 300 bytes). */
@@ -159,9 +169,10 @@ export async function createTokenService(options: { keys: readonly SigningKey[];
   const lifetimeSeconds = parseDuration(options.expiresIn ?? '7d');
   return {
     ...verifierOf(createLocalJWKSet(jwks), now),
-    async sign({ userId, tokenVersion }) {
+    lifetimeSeconds,
+    async sign({ userId, tokenVersion, sessionId }) {
       const issuedAt = Math.floor(now().getTime() / 1000);
-      return new SignJWT({ tv: tokenVersion })
+      return new SignJWT(sessionId ? { tv: tokenVersion, sid: sessionId } : { tv: tokenVersion })
         .setProtectedHeader({ alg: ALGORITHM, kid: current.kid, typ: 'JWT' })
         .setSubject(userId)
         .setIssuer(ISSUER)

@@ -5,6 +5,7 @@ import { errorStatus, serverMessage } from '../../api';
 import { authApi, DATA_EXPORTS_KEY, dataExportsQuery } from '../../lib/authApi';
 import { dateTime, fileSizeLabel } from '../../lib/format';
 import { useToast } from '../../lib/toast';
+import { LoadError } from './LoadError';
 
 /** While an export is being prepared, the list is read again this often (and only then). */
 export const EXPORT_POLL_MS = 2000;
@@ -128,12 +129,7 @@ export function DownloadDataSection() {
         )}
       </div>
       {exports.isError ? (
-        <div className="account-exports__error" role="alert">
-          <p>Could not load your exports.</p>
-          <button type="button" className="button button--secondary button--small" onClick={() => void exports.refetch()}>
-            Try again
-          </button>
-        </div>
+        <LoadError what="your exports" onRetry={() => void exports.refetch()} />
       ) : (
         exports.data &&
         exports.data.length > 0 && (

@@ -8,7 +8,7 @@ import { useDropdown, useMenuKeys } from '../useDropdown';
 
 /** The avatar button and its menu: My Profile, Privacy, Account, Logout. Arrow keys and typed letters move between items. */
 export function AvatarMenu({ user }: { user: CurrentUser }) {
-  const { signOut } = useAuth();
+  const { logOut } = useAuth();
   const navigate = useNavigate();
   const { open, close, containerRef, triggerProps } = useDropdown();
   const menuRef = useRef<HTMLDivElement>(null);
@@ -19,9 +19,9 @@ export function AvatarMenu({ user }: { user: CurrentUser }) {
     if (open) menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
   }, [open]);
 
-  const logout = () => {
+  const logout = async () => {
     close();
-    signOut();
+    await logOut();
     void navigate('/');
   };
 
@@ -54,7 +54,7 @@ export function AvatarMenu({ user }: { user: CurrentUser }) {
             <KeyIcon />
             <span>Account</span>
           </Link>
-          <button type="button" role="menuitem" className="dropdown__item" onClick={logout}>
+          <button type="button" role="menuitem" className="dropdown__item" onClick={() => void logout()}>
             <LogoutIcon />
             <span>Logout</span>
           </button>
