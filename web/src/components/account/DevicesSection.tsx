@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { serverMessage } from '../../api';
 import { useAuth } from '../../lib/auth';
 import { authApi, DEVICES_KEY, devicesQuery } from '../../lib/authApi';
-import { dateTime, feedTime } from '../../lib/format';
+import { dateTime, relativeTime } from '../../lib/format';
 import { useToast } from '../../lib/toast';
 import { LoadError } from './LoadError';
 
@@ -71,7 +71,7 @@ function DeviceRow({ device, busy, onSignOut }: { device: Device; busy: boolean;
           {device.current && <strong className="account-device__current"> · This device</strong>}
         </span>
         <span className="account-export__status">
-          {device.place} · signed in {dateTime(device.signedInAt)} · last used {feedTime(device.lastUsedAt).toLowerCase()}
+          {device.place} · signed in {dateTime(device.signedInAt)} · last used {relativeTime(device.lastUsedAt).toLowerCase()}
         </span>
       </div>
       <button type="button" className="button button--secondary button--small" disabled={busy} aria-describedby={nameId} onClick={onSignOut}>
