@@ -52,7 +52,7 @@ function card(overrides: Partial<Record<keyof FeedSession, unknown>> = {}): Reco
     commentCount: 1,
     isLikedByCurrentUser: true,
     likes: [{ id: '20000000-0000-4000-8000-000000000001', userId: person(2).id, user: person(2), internalNote: 'no' }],
-    comments: [{ id: '30000000-0000-4000-8000-000000000001', sessionId: '10000000-0000-4000-8000-000000000001', userId: person(3).id, content: 'Cheers', createdAt: '2026-11-24T10:00:00.000Z', user: person(3) }],
+    comments: [{ id: '30000000-0000-4000-8000-000000000001', sessionId: '10000000-0000-4000-8000-000000000001', userId: person(3).id, content: 'Cheers', createdAt: '2026-11-24T10:00:00.000Z', editedAt: null, user: person(3) }],
     reactions: [{ emoji: '🍻', count: 1, users: [{ id: person(2).id, displayName: 'User 2', email: 'hidden@example.com' }] }],
     createdAt: '2026-11-24T09:00:00.000Z',
     updatedAt: '2026-11-24T09:30:00.000Z',
@@ -75,7 +75,7 @@ describe('compiled reply serializer', () => {
     const out = page([card()]);
     for (const secret of ['passwordHash', 'internalNote', 'hidden@example.com', 'authorEmail', '"extra"']) expect(out).not.toContain(secret);
     const auth = compileReplySerializer(authResponse, 'POST /api/auth/login 200');
-    const user = { ...person(1), email: 'a@example.com', bio: null, isProfilePrivate: false, allowDirectMessages: true, showOnlineStatus: true, socialMediaPublic: false, isEmailVerified: false, pendingEmail: null, createdAt: 'x', joinDate: 'y', emailVerificationToken: 'tok', tokenVersion: 3 };
+    const user = { ...person(1), email: 'a@example.com', bio: null, isProfilePrivate: false, allowDirectMessages: true, showOnlineStatus: true, showEmailToFriends: false, socialMediaPublic: false, isEmailVerified: false, pendingEmail: null, createdAt: 'x', joinDate: 'y', emailVerificationToken: 'tok', tokenVersion: 3 };
     const written = JSON.parse(auth({ token: 't', message: 'ok', user })) as { user: Record<string, unknown> };
     expect(Object.keys(written.user)).toEqual(Object.keys(authResponse.shape.user.shape));
   });

@@ -65,7 +65,7 @@ async function closeAll(assembled: Awaited<ReturnType<typeof assemble>>) {
 
 describe('a service definition', () => {
   const everything = {
-    people: { stream: 'USERS' as const, types: ['user.registered.v1', 'user.updated.v1', 'user.deleted.v1', 'user.export.requested.v1'] as EventType[] },
+    people: { stream: 'USERS' as const, types: PROCESS_CONTRACTS.places.consumes.filter((t) => t.startsWith('user.')) },
     graph: { stream: 'SOCIAL' as const, types: PROCESS_CONTRACTS.places.consumes.filter((t) => t.startsWith('social.')) },
   };
 

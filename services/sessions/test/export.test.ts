@@ -114,7 +114,7 @@ describe('the sessions part of a data export', () => {
     expect(second).toMatchObject({ title: 'No photo', photos: [], likes: [], comments: [], reactions: [] });
     expect(data.onOthersSessions).toEqual({
       likes: [{ sessionId: annSession.id, sessionOwner: named(ann), at: expect.any(String) }],
-      comments: [{ id: expect.any(String), sessionId: annSession.id, sessionOwner: named(ann), content: 'Cheers from me', at: expect.any(String) }],
+      comments: [{ id: expect.any(String), sessionId: annSession.id, sessionOwner: named(ann), content: 'Cheers from me', at: expect.any(String), editedAt: null }],
       reactions: [{ sessionId: bobSession.id, sessionOwner: named(bob), emoji: '🎉', at: expect.any(String) }],
     });
     // The photos: the person's own originals, as media stored them.
@@ -133,7 +133,7 @@ describe('the sessions part of a data export', () => {
     // Asked again with the same export id: the part is replaced, not added beside.
     ok(await bob.post(`/api/sessions/${plain.id}/comments`, { content: 'Late comment' }), 201);
     const again = (await requestExport(me.id, exportId, 2)).data as SessionsPart;
-    expect(again.sessions[1]?.comments).toEqual([{ id: expect.any(String), by: named(bob), content: 'Late comment', at: expect.any(String) }]);
+    expect(again.sessions[1]?.comments).toEqual([{ id: expect.any(String), by: named(bob), content: 'Late comment', at: expect.any(String), editedAt: null }]);
     const names: string[] = [];
     for await (const info of await (await exportParts(t.bus)).list()) if (!info.deleted) names.push(info.name);
     expect(names.filter((n) => n === exportPartName(exportId, 'sessions'))).toHaveLength(1);
@@ -165,7 +165,7 @@ describe('the sessions part of a data export', () => {
     const data = (await requestExport(me.id, randomUUID())).data as SessionsPart;
     expect(data.sessions[0]).toMatchObject({ id: mine.id, likes: [], comments: [] });
     expect(data.onOthersSessions.comments).toEqual([
-      { id: expect.any(String), sessionId: theirs.id, sessionOwner: { id: blocker.id, username: null, displayName: null }, content: 'Mine on theirs', at: expect.any(String) },
+      { id: expect.any(String), sessionId: theirs.id, sessionOwner: { id: blocker.id, username: null, displayName: null }, content: 'Mine on theirs', at: expect.any(String), editedAt: null },
     ]);
     for (const other of [blocker, blocked]) expect(JSON.stringify(data)).not.toContain(snapshot(other.id).displayName);
   });

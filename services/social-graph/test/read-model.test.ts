@@ -30,17 +30,24 @@ const snapshotOf = async (id: string) => {
 };
 const usersTable = async () => (await social.prisma.user.findMany({ orderBy: { id: 'asc' } })).map((u) => ({ ...u }));
 
+
+/**
+ * A snapshot as the table keeps it: events from before issue 40 carry no
+ * showEmailToFriends, which the read model stores as off (the default).
+ */
+const stored = (snapshot: UserSnapshot): UserSnapshot => ({ showEmailToFriends: false, ...snapshot });
+
 describe('applying user events', () => {
   it('stores a registered user field by field', async () => {
     const user = await social.user({ private: true, displayName: 'Read Model' });
-    expect(await snapshotOf(user.id)).toEqual(user.snapshot);
+    expect(await snapshotOf(user.id)).toEqual(stored(user.snapshot));
   });
 
   it('applies an update: the profile others see follows it', async () => {
     const [viewer, user] = await Promise.all([social.user(), social.user()]);
     expect(ok<OtherUser>(await social.as(viewer).get(`/api/users/${user.id}`))).toMatchObject({ canViewDetails: true, bio: user.snapshot.bio });
     await social.updateUser(user, { isProfilePrivate: true, displayName: 'Renamed', bio: 'new bio' });
-    expect(await snapshotOf(user.id)).toEqual(user.snapshot);
+    expect(await snapshotOf(user.id)).toEqual(stored(user.snapshot));
     expect(ok<OtherUser>(await social.as(viewer).get(`/api/users/${user.id}`))).toMatchObject({
       displayName: 'Renamed',
       isProfilePrivate: true,
@@ -57,7 +64,7 @@ describe('applying user events', () => {
     await social.publishRaw(envelope('user.updated.v1', stale));
     await social.publishRaw(envelope('user.registered.v1', stale));
     await social.settle();
-    expect(await snapshotOf(user.id)).toEqual(user.snapshot);
+    expect(await snapshotOf(user.id)).toEqual(stored(user.snapshot));
   });
 
   it('keeps the newer snapshot when events of a new user arrive out of order', async () => {
@@ -66,7 +73,7 @@ describe('applying user events', () => {
     await social.publishRaw(envelope('user.updated.v1', second));
     await social.publishRaw(envelope('user.registered.v1', first));
     await social.settle();
-    expect(await snapshotOf(first.id)).toEqual(second);
+    expect(await snapshotOf(first.id)).toEqual(stored(second));
   });
 
   it('skips a redelivered event by its id, whatever it carries', async () => {
@@ -78,7 +85,7 @@ describe('applying user events', () => {
     // The exact same envelope, too.
     await social.publishRaw(registered, randomUUID());
     await social.settle();
-    expect(await snapshotOf(user.id)).toEqual(user.snapshot);
+    expect(await snapshotOf(user.id)).toEqual(stored(user.snapshot));
     const processed = await social.prisma.processedEvent.count({ where: { consumer: audienceDurables(social.config.READ_MODEL_CONSUMER).people.durable, eventId: registered.id } });
     expect(processed).toBe(1);
   });

@@ -85,7 +85,7 @@ describe('PATCH /api/friendships/{id}', () => {
     const [a, b] = await Promise.all([social.user(), social.user()]);
     const sent = ok<Friendship>(await request(a, b), 201);
     expect(ok(await respond(b, sent.id, 'accept'))).toEqual({ id: sent.id, status: 'accepted' });
-    expect(ok<OtherUser>(await social.as(b).get(`/api/users/${a.id}`))).toMatchObject({ friendshipStatus: 'accepted', email: a.email });
+    expect(ok<OtherUser>(await social.as(b).get(`/api/users/${a.id}`))).toMatchObject({ friendshipStatus: 'accepted', email: null }); // shown to friends only with A's switch on (issue 40)
   });
 
   it('rejecting deletes the request: nobody follows anybody, and the sender may ask again', async () => {

@@ -99,6 +99,10 @@ export const audienceSql = {
     return sql`(${owner} = ${viewer} OR (NOT ${audienceSql.blockedBetween(viewer, owner)}
       AND EXISTS (SELECT 1 FROM "users" audience_p WHERE audience_p."id" = ${owner} AND (NOT audience_p."is_profile_private" OR ${audienceSql.friends(viewer, owner)}))))`;
   },
+  /** The owner's profile is public (anyone signed in may see it): who may be suggested to strangers. */
+  publicProfile(owner: Sql): Sql {
+    return sql`EXISTS (SELECT 1 FROM "users" audience_p WHERE audience_p."id" = ${owner} AND NOT audience_p."is_profile_private")`;
+  },
   /** The viewer muted the owner: their sessions stay out of the viewer's feed (still visible on the profile). */
   muted(viewer: Sql, owner: Sql): Sql {
     return sql`EXISTS (SELECT 1 FROM "mutes" audience_m WHERE audience_m."user_id" = ${viewer} AND audience_m."muted_id" = ${owner})`;

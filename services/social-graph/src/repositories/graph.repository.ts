@@ -92,7 +92,7 @@ export const graphRepository = {
           WHERE mine.user_id = ${viewer} AND mine.status = 'accepted' AND theirs.friend_id = u.id
        ) mutual
        CROSS JOIN LATERAL (
-         SELECT count(*) AS n FROM session_facts s WHERE s.user_id = u.id AND s.created_at >= ${activeSince}::timestamptz AND NOT u.is_profile_private
+         SELECT count(*) AS n FROM session_facts s WHERE s.user_id = u.id AND s.created_at >= ${activeSince}::timestamptz AND ${audienceSql.publicProfile(identifier('u.id'))}
        ) active
        WHERE u.id <> ${viewer} AND ${notBlockedWithViewer(viewerId, 'u.id')}
          AND NOT EXISTS (SELECT 1 FROM friendships f WHERE (f.user_id = ${viewer} AND f.friend_id = u.id) OR (f.user_id = u.id AND f.friend_id = ${viewer}))
