@@ -182,11 +182,14 @@ describe('daily challenges', () => {
     const invitation = listItem(b, 'Received invitations', alice.displayName);
     await invitation.getByText(`Invited you to ${NEW_STYLES}`, { exact: false }).waitFor();
 
-    // Dave unfriends her while the dialog still lists him: the server refuses, and its message is the toast.
+    // Dave unfriends her while the dialog is open: it drops him live (issue 40, item 8: friendships
+    // push to both sides), and the server refuses an invitation to him anyway.
     await expectApi(stack.baseUrl, dave.token, 'DELETE', `/api/friends/${alice.id}`);
     await expectProbeFriends(alice, 1);
-    await daveRow.getByRole('button', { name: `Invite ${dave.displayName}`, exact: true }).click();
-    await expectToast(a, 'Failed to send invitation', CHALLENGE_MESSAGES.friendsOnly);
+    await daveRow.waitFor({ state: 'detached' });
+    const refusedDave = await callApi(stack.baseUrl, alice.token, 'POST', `/api/challenges/${newStylesId}/invitations`, { friendId: dave.id });
+    expect(refusedDave.status).toBe(403);
+    expect(refusedDave.body).toMatchObject({ message: CHALLENGE_MESSAGES.friendsOnly });
     await a.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     // Carol, never a friend, is refused by the server too (the screens never offer her).
