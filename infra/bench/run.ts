@@ -5,6 +5,7 @@ import { keepLastLines } from '@hoptrack/testing/processes';
 import { pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
 import type { BenchContext, Benchmark } from './lib/context';
 import { FULL_SEARCH, SMOKE_SEARCH } from './lib/ladder';
+import { conditionsSummary } from './lib/conditions';
 import { machineInfo } from './lib/machine';
 import { ProcessMeter } from './lib/procstat';
 import type { Section } from './lib/report';
@@ -19,6 +20,7 @@ import { benchThumbnails } from './thumbnails';
 import { benchNearby } from './nearby';
 import { benchNotifications } from './notifications';
 import { benchWeb } from './web';
+import { benchCost } from './cost';
 
 /**
  * `make bench`: seeds the data set into a stack of its own (databases
@@ -44,6 +46,7 @@ const BENCHMARKS: Array<[string, Benchmark]> = [
   ['thumbnails', benchThumbnails],
   ['nearby', benchNearby],
   ['notifications', benchNotifications],
+  ['cost', benchCost],
   ['web', benchWeb],
 ];
 
@@ -166,6 +169,7 @@ try {
     logLevel,
     sections,
     peakRss: ctx.meter.peaks(),
+    conditions: conditionsSummary(),
   });
   log(`results in ${file}`);
 } finally {

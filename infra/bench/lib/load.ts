@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { watchConditions, type StepConditions } from './conditions';
 import { rateOf } from './ladder';
 
 /**
@@ -28,6 +29,8 @@ export interface StepResult {
   p90: number;
   p99: number;
   max: number;
+  /** What the machine and the load generator were doing during the step (lib/conditions.ts). */
+  conditions?: StepConditions;
 }
 
 export interface OpenLoopOptions {
@@ -63,6 +66,7 @@ export async function openLoopCalls(rate: number, seconds: number, call: Call): 
   const statuses: Record<string, number> = {};
   let errors = 0;
   let answered = 0;
+  const watched = watchConditions();
   const started = performance.now();
   const intervalMs = 1000 / rate;
   let sent = 0;
@@ -119,6 +123,7 @@ export async function openLoopCalls(rate: number, seconds: number, call: Call): 
     errors: errors + missing,
     statuses,
     ...summarise(latencies),
+    conditions: watched(),
   };
 }
 

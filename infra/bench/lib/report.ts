@@ -1,6 +1,7 @@
 import type { ProcessCost } from './procstat';
 import type { StepResult } from './load';
 import type { CapacityFigure } from './targets';
+import type { ReferenceCheck } from './validity';
 
 /**
  * The shape of bench/results/<date>.json and what the markdown table is made
@@ -27,6 +28,10 @@ export interface Comparison {
   /** The search never saw its target break (the ladder's top, or the load generator ran out first): the value is a floor, "≥" in the table. */
   atLeast?: boolean;
   referenceAtLeast?: boolean;
+  /** The reference is a goal to reach (issue 41's cost rows), not a tool measured beside: it says nothing of the machine. */
+  referenceIsGoal?: boolean;
+  /** The reference against this machine kind's earlier runs (lib/validity.ts); set when the results are written. */
+  referenceCheck?: ReferenceCheck;
 }
 
 export interface Section {
@@ -51,6 +56,7 @@ export const stepSummary = (s: StepResult) => ({
   p99: round(s.p99),
   max: round(s.max),
   ...(s.errors > 0 ? { statuses: s.statuses } : {}),
+  ...(s.conditions ? { conditions: s.conditions } : {}),
 });
 
 /** A capacity against a capacity: both the medians of their runs, with their spreads and floors. */

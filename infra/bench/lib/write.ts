@@ -5,7 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../../testing/processes';
 import type { SeedInfo } from '../seed';
 import { describeMachine, type MachineInfo } from './machine';
+import type { conditionsSummary } from './conditions';
 import type { Comparison, Section } from './report';
+import { checkReferences, referenceVerdict } from './validity';
 
 export interface BenchResults {
   smoke: boolean;
@@ -21,6 +23,8 @@ export interface BenchResults {
   logLevel?: string;
   sections: Section[];
   peakRss: Array<{ process: string; peakRssMb: number | null }>;
+  /** The machine over every load step (lib/conditions.ts); absent in results from before issue 41. */
+  conditions?: ReturnType<typeof conditionsSummary>;
 }
 
 const START = '<!-- bench:results:start -->';
@@ -37,8 +41,8 @@ const cell = (value: number, unit: string, atLeast: boolean | undefined, spread:
 
 /** A floor on one side bounds the ratio on that side; floors on both leave it unknown. */
 function ratioCell(c: Comparison): string {
-  if (c.atLeast && c.referenceAtLeast) return `? (both ≥; ${c.ratio.toFixed(2)})`;
-  return `${c.atLeast ? '≥ ' : c.referenceAtLeast ? '≤ ' : ''}${c.ratio.toFixed(2)}`;
+  if (c.atLeast && c.referenceAtLeast) return `? (both ≥; ${c.ratio.toFixed(2)})${referenceVerdict(c.referenceCheck)}`;
+  return `${c.atLeast ? '≥ ' : c.referenceAtLeast ? '≤ ' : ''}${c.ratio.toFixed(2)}${referenceVerdict(c.referenceCheck)}`;
 }
 
 /** The data set in one line. */
@@ -52,6 +56,12 @@ function describeData(seed: SeedInfo): string {
   );
 }
 
+/** The machine over the run's load steps in one line: what says a figure came from a quiet machine or not. */
+function describeConditions(c: NonNullable<BenchResults['conditions']>): string {
+  const pressure = c.cpuPressureMedian === null ? 'no CPU pressure figures (kernel without PSI)' : `CPU pressure (share of time a task waited for a core) median ${Math.round(c.cpuPressureMedian * 100)} %, worst ${Math.round((c.cpuPressureMax ?? 0) * 100)} %`;
+  return `Over its ${count(c.steps)} load steps: the machine kept at most ${c.machineCoresMax.toFixed(2)} cores busy; ${pressure}; the load generator used at most ${c.generatorCoresMax.toFixed(2)} cores, its event-loop delay p99 at most ${fmt(c.generatorLagP99MaxMs)} ms. A reference more than ±15 % off this machine kind's median of its last runs marks its row invalid.`;
+}
+
 /** The generated part of docs/benchmarks.md: every comparison, then costs and memory. */
 export function markdown(results: BenchResults, file: string): string {
   const when = results.startedAt.slice(0, 16).replace('T', ' ');
@@ -59,6 +69,7 @@ export function markdown(results: BenchResults, file: string): string {
     START,
     `Run started ${when} UTC (\`${path.relative(repoRoot, file)}\`), ${Math.round(results.durationSeconds / 60)} min, on ${describeMachine(results.machine)}; load average ${results.machine.loadAtStart} at the start.`,
     describeData(results.seed),
+    ...(results.conditions ? [describeConditions(results.conditions)] : []),
     ...(results.logLevel ? [`The stack logged at \`${results.logLevel}\`. A capacity is the median of its runs, their range in brackets; "≥" marks a search that never saw its target break.`] : []),
     '',
     '| # | Measure | Value | Reference (same run) | Reference value | Ratio |',
@@ -113,6 +124,8 @@ export async function writeResults(results: BenchResults): Promise<string> {
   const dir = results.smoke ? path.join(tmpdir(), 'hoptrack-bench') : path.join(repoRoot, 'bench/results');
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}${results.label ? `-${results.label}` : ''}.json`);
+  // The committed runs are the history a reference is judged by (a smoke's judgement is kept in its JSON, and means little).
+  await checkReferences(path.join(repoRoot, 'bench/results'), results);
   await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
   if (!results.smoke && !results.only) await replaceTable(markdown(results, file));
   return file;

@@ -2,6 +2,7 @@ import { PROCESS_CONTRACTS, type EventType, type ProcessName } from '@hoptrack/p
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { RunningConsumer } from '../bus/consumer';
+import { instrumentTokenVerifications } from '../auth/metrics';
 import { instrumentBus } from '../bus/metrics';
 import { prepareDatabase } from '../db/prepare';
 import { platformMigrationDirs } from '../db/platform-parts';
@@ -52,6 +53,7 @@ export async function assembleService<S extends z.ZodType<ServiceConfig>, K exte
   // Readiness and metrics follow from what it connected to: the app lists neither again.
   addReadinessChecks(parts.app, { ...connections.readiness, nats: () => connections.bus.check() });
   instrumentBus(connections.bus, metrics.registry);
+  instrumentTokenVerifications(metrics.registry);
   parts.relay?.registerMetrics(metrics.registry);
   // Its database's platform stores (outbox, inbox, idempotent answers) stay bounded: pruned past their use.
   const pruner = definition.database
