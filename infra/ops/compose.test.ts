@@ -67,6 +67,17 @@ describe('docker-compose.yml', () => {
     expect(existsSync(path.join(repoRoot, entry)), entry).toBe(true);
   });
 
+  it("keeps every process's Postgres connections, at four copies of each, under max_connections", () => {
+    const setting = /max_connections=(\d+)/.exec((compose.services.postgres?.command ?? []).join(' '));
+    const budget = Number(setting?.[1] ?? 100) - 3;
+    const withDatabase = nodeServices.filter(([, s]) => s.environment?.DATABASE_URL);
+    expect(withDatabase.length).toBeGreaterThanOrEqual(10);
+    // Each copy: its pool, and the pruner's one connection (runtime/src/db/retention.ts).
+    const perCopy = (s: ComposeService) => Number(s.environment?.DATABASE_POOL_MAX ?? 10) + 1;
+    const atScale = withDatabase.reduce((sum, [, s]) => sum + Math.max(4, s.deploy?.replicas ?? 1) * perCopy(s), 0);
+    expect(atScale).toBeLessThanOrEqual(budget);
+  });
+
   it('runs every process of the catalogue, each as two replicas or more', () => {
     const commands = nodeServices.map(([, s]) => s.command?.at(-1));
     for (const process of PROCESSES) expect(commands, process.name).toContain(compiledPath(process.dir, process.entry));
