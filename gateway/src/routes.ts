@@ -41,8 +41,11 @@ export function apiEndpointsFromContracts(contracts: readonly RouteContract[] = 
     paths.set(contract.path, methods);
     methods.add(contract.method);
   }
+  // The live stream's endpoint is mounted first: Express takes the first match, and its
+  // literal path (/api/messages/events) is also a match of messaging's /api/messages/:otherUserId.
+  const ordered = [...byEndpoint].sort(([a], [b]) => Number(b === LIVE_ENDPOINT) - Number(a === LIVE_ENDPOINT));
   return Object.fromEntries(
-    [...byEndpoint].map(([endpoint, paths]) => [endpoint, [...paths].map(([path, methods]) => ({ paths: [path], methods: [...methods].sort() }))]),
+    ordered.map(([endpoint, paths]) => [endpoint, [...paths].map(([path, methods]) => ({ paths: [path], methods: [...methods].sort() }))]),
   );
 }
 

@@ -14,6 +14,18 @@ import { rateLimitPrefix } from './support';
  */
 /** The messaging-live endpoint of gateway.config.yml. */
 const LIVE_EVENTS_PATH = '/api/messages/events';
+/** An ordinary messaging call, answered at once by the stand-in. */
+const UNREAD_PATH = '/api/messages/unread';
+
+/** Opens a stream through the gateway and waits for its first chunk: it is open end to end. */
+async function openStream(origin: string): Promise<AbortController> {
+  const controller = new AbortController();
+  const res = await fetch(`${origin}${LIVE_EVENTS_PATH}`, { signal: controller.signal });
+  expect(res.status).toBe(200);
+  const first = await res.body?.getReader().read();
+  expect(new TextDecoder().decode(first?.value)).toBe(': connected\n\n');
+  return controller;
+}
 
 describe('gateway → a live event stream', () => {
   // A stand-in for messaging: answers the stream with headers and a comment, then stays silent.
@@ -26,6 +38,10 @@ describe('gateway → a live event stream', () => {
 
   beforeAll(async () => {
     service = createServer((req, res) => {
+      if (req.url === UNREAD_PATH) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"unreadCount":0}');
+        return;
+      }
       if (req.url !== LIVE_EVENTS_PATH) {
         res.writeHead(404).end();
         return;
@@ -36,6 +52,9 @@ describe('gateway → a live event stream', () => {
       socket.once('close', () => streamSockets.delete(socket));
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write(': connected\n\n');
+      // A heartbeat inside the proxy's 30 s idle timeout, as messaging's (a busy machine takes a while to open 300).
+      const beat = setInterval(() => res.write(': heartbeat\n\n'), 5_000);
+      socket.once('close', () => clearInterval(beat));
     });
     service.on('connection', (socket: Socket) => {
       upstreamSockets.add(socket);
@@ -60,18 +79,7 @@ describe('gateway → a live event stream', () => {
 
   it('closes the socket to the service once the client has gone', async () => {
     const STREAMS = 40;
-    const clients = await Promise.all(
-      Array.from({ length: STREAMS }, async () => {
-        const controller = new AbortController();
-        const res = await fetch(`${gateway.url}${LIVE_EVENTS_PATH}`, { signal: controller.signal });
-        expect(res.status).toBe(200);
-        // The first chunk has come through the gateway: the stream is really open end to end.
-        const reader = res.body?.getReader();
-        const first = await reader?.read();
-        expect(new TextDecoder().decode(first?.value)).toBe(': connected\n\n');
-        return controller;
-      }),
-    );
+    const clients = await Promise.all(Array.from({ length: STREAMS }, () => openStream(gateway.url)));
     expect(streamsStarted).toBe(STREAMS);
     expect(upstreamSockets.size).toBeGreaterThanOrEqual(STREAMS);
 
@@ -80,5 +88,24 @@ describe('gateway → a live event stream', () => {
     await expect.poll(() => streamSockets.size, { timeout: 10_000 }).toBe(0);
     // A client leaving is no failure of the service: no 502 logged for it.
     expect(gateway.lines.filter((line) => line.includes('proxying failed'))).toEqual([]);
+  });
+
+  it('keeps the API calls to the service answering with more streams open than the API pool has sockets (issue 41)', async () => {
+    // The API's pool holds 256 sockets per instance (plugin/proxy.ts); streams in that pool would take them all.
+    const STREAMS = 300;
+    const before = streamsStarted;
+    const clients: AbortController[] = [];
+    for (let i = 0; i < STREAMS; i += 50) clients.push(...(await Promise.all(Array.from({ length: 50 }, () => openStream(gateway.url)))));
+    try {
+      expect(streamsStarted - before).toBe(STREAMS);
+      expect(streamSockets.size).toBeGreaterThanOrEqual(STREAMS);
+      // With the streams in the API's pool this call would wait for a socket until a stream closed: never, here.
+      const res = await fetch(`${gateway.url}${UNREAD_PATH}`, { signal: AbortSignal.timeout(15_000) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ unreadCount: 0 });
+    } finally {
+      for (const client of clients) client.abort();
+    }
+    await expect.poll(() => streamSockets.size, { timeout: 20_000 }).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { sendJsonError } from './errors';
 import { logger } from './logger';
 import { requestIdOf } from './request-id';
 import type { GatewayConfig, GatewayRequest, PolicyDefinition } from './types';
+import { LIVE_ENDPOINT } from '../routes';
 import { poolFor, type Upstream, type UpstreamPool } from './upstreams';
 
 interface ProxyParams {
@@ -42,6 +43,28 @@ const agents = {
   http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
   https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
 };
+
+/**
+ * The live streams' own connections (issue 41: live streams off the request
+ * gateway's socket budget). A stream holds its socket to the service for as
+ * long as the tab is open, so in the API's pool 256 open tabs on one
+ * instance would leave its API calls waiting for a socket that never comes
+ * back. Here each stream has a socket of its own, uncapped (one per open
+ * tab is what a stream is), and never pooled for reuse.
+ */
+const streamAgents = {
+  http: new http.Agent({ keepAlive: false }),
+  https: new https.Agent({ keepAlive: false }),
+};
+
+/** Whether the request is a live stream's: routed by the contracts to the live endpoint (routes.ts). */
+const isLiveStream = (req: GatewayRequest) => req.egContext?.apiEndpoint?.apiEndpointName === LIVE_ENDPOINT;
+
+/** The agent a request to `target` goes through: the stream's own, or the API's pool. */
+function agentFor(req: GatewayRequest, target: string): http.Agent {
+  const pool = isLiveStream(req) ? streamAgents : agents;
+  return target.startsWith('https:') ? pool.https : pool.http;
+}
 
 class ProxyTimeout extends Error {
   constructor(
@@ -180,7 +203,7 @@ export const serviceProxyPolicy: PolicyDefinition<ProxyParams> = {
         res,
         {
           target,
-          agent: target.startsWith('https:') ? agents.https : agents.http,
+          agent: agentFor(req, target),
           // A held body is sent from memory (and can be again); otherwise the request streams.
           buffer: body ? Readable.from(body.length > 0 ? [body] : []) : undefined,
         },
