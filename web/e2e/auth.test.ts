@@ -1,3 +1,4 @@
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
   authDialog,
@@ -19,7 +20,16 @@ import {
  * built web app served by the gateway, the real auth service behind it.
  */
 const stack = useE2eStack();
-const open = (path: string) => stack.open(path);
+const open = (path: string, options?: { narrow?: boolean }) => stack.open(path, options);
+
+/** The field is marked invalid and its message is what describes it. */
+async function expectFieldError(dialog: Locator, label: string, message: string): Promise<void> {
+  const input = dialog.getByLabel(label, { exact: true });
+  const error = dialog.locator('.field__error', { hasText: message });
+  await error.waitFor();
+  expect(await input.getAttribute('aria-invalid')).toBe('true');
+  expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(await error.getAttribute('id'));
+}
 
 describe('registration dialog', () => {
   it('checks the form in order, one toast at a time, then reports server rejections', async () => {
@@ -51,17 +61,67 @@ describe('registration dialog', () => {
     await submit.click();
     await expectToast(page, 'Password Too Short', 'Password must be at least 6 characters long');
 
-    await fillRegisterForm(dialog, { ...user, email: taken.email });
-    await submit.click();
-    await expectToast(page, 'Registration Failed', 'Email already registered');
-
     await dismissToast(page);
     await fillRegisterForm(dialog, { ...user, username: taken.username });
     await submit.click();
     await expectToast(page, 'Registration Failed', 'Username already taken');
+    await expectFieldError(dialog, 'Username', 'Username already taken');
 
     // Nothing above signed anybody in.
     await dialog.waitFor();
+    expect(await storedToken(page)).toBeNull();
+
+    // An address that has an account registers like any other (issue 40, item 14): nobody learns it is taken.
+    await dismissToast(page);
+    await fillRegisterForm(dialog, { ...user, email: taken.email });
+    await submit.click();
+    await expectToast(page, 'Account Created!');
+    await expectSignedInFeed(page);
+  });
+
+  it.each([
+    ['desktop', false],
+    ['phone', true],
+  ])('shows the rules before typing and every problem at its field at once, keeping what was typed (%s)', async (_screen, narrow) => {
+    const { page } = await open('/', { narrow });
+    await page.getByRole('button', { name: 'Get Started Free' }).click();
+    const dialog = authDialog(page, 'Create Account');
+    // The rules, before anything is typed, each tied to its field.
+    for (const [label, rule] of [
+      ['Username', '3–30 characters: letters, numbers, dots, dashes and underscores. Shown on your profile.'],
+      ['Display Name', 'Up to 50 characters.'],
+      ['Password', 'At least 6 characters.'],
+    ] as const) {
+      const ruleId = await dialog.getByText(rule, { exact: true }).getAttribute('id');
+      expect(ruleId).toBeTruthy();
+      expect((await dialog.getByLabel(label, { exact: true }).getAttribute('aria-describedby'))?.split(' ')).toContain(ruleId);
+    }
+    for (const label of ['Email', 'Username', 'Display Name', 'Password', 'Confirm Password']) {
+      expect(await dialog.getByLabel(label, { exact: true }).getAttribute('aria-invalid')).toBeNull();
+    }
+
+    // Empty: every field says so at once; the toast is the spec's.
+    await dialog.getByRole('button', { name: 'Create Account' }).click();
+    await expectToast(page, 'Missing Information', 'Please fill in all fields');
+    await expectFieldError(dialog, 'Email', 'Email is required');
+    await expectFieldError(dialog, 'Username', 'Username is required');
+    await expectFieldError(dialog, 'Display Name', 'Display name is required');
+    await expectFieldError(dialog, 'Password', 'Password is required');
+    await expectFieldError(dialog, 'Confirm Password', 'Please type the password again');
+    await dismissToast(page);
+
+    // Three problems in one submit, each at its field; the other fields are clean and nothing typed is lost.
+    await fillRegisterForm(dialog, { email: 'not-an-email', username: 'has space', displayName: 'Hops', password: 'abc12', confirmPassword: 'abc13' });
+    await dialog.getByRole('button', { name: 'Create Account' }).click();
+    await expectToast(page, 'Password Mismatch', 'Passwords do not match');
+    await expectFieldError(dialog, 'Email', 'Please enter a valid email address');
+    await expectFieldError(dialog, 'Username', 'Username may only contain letters, numbers, dots, dashes and underscores');
+    await expectFieldError(dialog, 'Password', 'Password must be at least 6 characters long');
+    await expectFieldError(dialog, 'Confirm Password', 'Passwords do not match');
+    expect(await dialog.getByLabel('Display Name', { exact: true }).getAttribute('aria-invalid')).toBeNull();
+    expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).toBe('not-an-email');
+    expect(await dialog.getByLabel('Username', { exact: true }).inputValue()).toBe('has space');
+    expect(await dialog.getByLabel('Display Name', { exact: true }).inputValue()).toBe('Hops');
     expect(await storedToken(page)).toBeNull();
   });
 

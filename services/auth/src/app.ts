@@ -20,6 +20,7 @@ import type { Redis } from 'ioredis';
 import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
+import { UnclaimedSweep } from './domain/unclaimed-sweep';
 import { DataExports } from './domain/exports';
 import type { ErasureLedger } from './repositories/erasure-ledger.repository';
 import { createMailer, type Mailer } from './domain/mailer';
@@ -54,6 +55,8 @@ export interface AuthApp {
   scrubber: ErasureScrubber;
   /** Data exports: auth's own part of each, and media's ready reports (the consumers in service.ts). */
   exports: DataExports;
+  /** Erases unclaimed accounts past their 7 days (issue 40, item 14); started with the service's consumers. */
+  unclaimedSweep: UnclaimedSweep;
 }
 
 /** Wires the auth service from its connections; starts nothing (the definition in service.ts starts its background work). */
@@ -142,5 +145,6 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     resweepMs: config.ERASURE_RESWEEP_MS,
     clock,
   });
-  return { app, accounts, relay, tokens, mail, scrubber, exports };
+  const unclaimedSweep = new UnclaimedSweep(accounts, logger.child({ component: 'unclaimed-sweep' }));
+  return { app, accounts, relay, tokens, mail, scrubber, exports, unclaimedSweep };
 }

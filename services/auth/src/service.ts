@@ -24,6 +24,8 @@ export const authService = defineService({
     // every replica (rows are claimed with SKIP LOCKED) and, as consumers, start once the port is open and stop before the outbox relay.
     mail: async ({ parts }) => parts.mail.start(),
     scrubber: async ({ parts }) => parts.scrubber.start(),
+    // Registrations with taken addresses are bounded: their unclaimed accounts go after 7 days (docs/decisions.md).
+    unclaimedSweep: async ({ parts }) => parts.unclaimedSweep.start(),
     // The services' erasure reports (issue 24): the last one of the second pass (issue 38) completes an erasure and wakes the scrubber.
     erasureReports: ({ config, connections, logger, parts, clock }) =>
       startErasureCoordinator({

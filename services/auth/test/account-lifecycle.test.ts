@@ -95,10 +95,7 @@ describe('change e-mail while signed in', () => {
       message: 'That is already your e-mail address',
     });
     expect((await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: 'not-an-address' })).json().field).toBe('newEmail');
-    const taken = (await auth.register()).body.email;
-    const conflict = await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: taken });
-    expect(conflict.statusCode).toBe(409);
-    expect(conflict.json().field).toBe('newEmail');
+    // An address another account claims answers as a free one (issue 40, item 14): register-login.test.ts, 'an address that already has an account'.
 
     const asked = await call('PUT', '/api/me/email', token, { currentPassword: body.password, newEmail: newEmail.toUpperCase() });
     expect(asked.statusCode).toBe(200);

@@ -1,11 +1,18 @@
+import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNCLAIMED_ACCOUNT_LIFETIME_MS } from '../src/domain/accounts';
 import { bearer, startTestAuth, uniqueUser, type TestAuth } from './support';
 
 let auth: TestAuth;
+let catcher: MailCatcher;
 beforeAll(async () => {
-  auth = await startTestAuth();
+  catcher = await startMailCatcher();
+  auth = await startTestAuth({ SMTP_URL: catcher.smtpUrl });
 });
-afterAll(() => auth.close());
+afterAll(async () => {
+  await auth.close();
+  await catcher.close();
+});
 
 const post = (url: string, payload: unknown) => auth.app.inject({ method: 'POST', url, payload: payload as object });
 
@@ -87,13 +94,6 @@ describe('register', () => {
     expect(res.statusCode).toBe(201);
   });
 
-  it('answers 409 naming the duplicate e-mail', async () => {
-    const { body } = await auth.register();
-    const res = await post('/api/auth/register', uniqueUser({ email: body.email.toUpperCase() }));
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ field: 'email', message: 'Email already registered' });
-  });
-
   it('answers 409 naming the duplicate username, whatever its case', async () => {
     const { body } = await auth.register();
     const res = await post('/api/auth/register', uniqueUser({ username: body.username.toUpperCase() }));
@@ -165,5 +165,140 @@ describe('/api/me', () => {
     const res = await auth.app.inject({ method: 'GET', url: '/api/me', headers: bearer(token) });
     expect(res.statusCode).toBe(401);
     expect(res.json().message).toBe('Invalid or expired token');
+  });
+});
+
+/**
+ * Issue 40, item 14: registering with an address that has an account answers
+ * as a fresh registration (no one learns which addresses have accounts); the
+ * owner is mailed instead, the address stays theirs (docs/decisions.md).
+ */
+describe('an address that already has an account', () => {
+  /** What the relay sent to `address`, subjects in order. */
+  async function mailTo(address: string) {
+    await auth.mail.drain();
+    return catcher.messages.filter((m) => m.to.includes(address));
+  }
+  const put = (url: string, token: string, payload: object) => auth.app.inject({ method: 'PUT', url, payload, headers: bearer(token) });
+
+  it('answers a registration as a fresh one, and mails the owner instead of a link', async () => {
+    const owner = await auth.register();
+    const free = await post('/api/auth/register', uniqueUser());
+    const taken = await post('/api/auth/register', uniqueUser({ email: owner.body.email.toUpperCase(), password: 'someone-else' }));
+    expect(taken.statusCode).toBe(free.statusCode);
+    expect(taken.statusCode).toBe(201);
+    const [freeJson, takenJson] = [free.json(), taken.json()];
+    expect(Object.keys(takenJson).sort()).toEqual(Object.keys(freeJson).sort());
+    expect(Object.keys(takenJson.user).sort()).toEqual(Object.keys(freeJson.user).sort());
+    expect(takenJson).toMatchObject({ message: freeJson.message, user: { email: owner.body.email, isEmailVerified: false } });
+    expect(takenJson.token).toMatch(/^ey/);
+    expect(takenJson.user.id).not.toBe(owner.userId);
+    // The same work: one mail job each, and the same version of the account.
+    expect(await auth.prisma.user.findUniqueOrThrow({ where: { id: takenJson.user.id } })).toMatchObject({ emailClaimed: false, version: 2, emailVerificationToken: null });
+    expect((await auth.prisma.user.findUniqueOrThrow({ where: { id: freeJson.user.id } })).version).toBe(2);
+
+    const mails = await mailTo(owner.body.email);
+    // The owner's own verification link, then the notice naming their username; never a link for the newcomer.
+    expect(mails.map((m) => m.subject)).toEqual(['Verify your Hoptrack e-mail address', 'Someone tried to create a Hoptrack account with your address']);
+    expect(mails[1]?.text).toContain(`Someone tried to create a Hoptrack account with this address. You already have one, @${owner.body.username}.`);
+    expect(mails[1]?.text).toContain('If that was you, sign in or reset your password: http://web.test/forgot-password');
+  });
+
+  it('keeps refusing a taken username: usernames are public', async () => {
+    const owner = await auth.register();
+    const res = await post('/api/auth/register', uniqueUser({ email: owner.body.email, username: owner.body.username }));
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ field: 'username', message: 'Username already taken' });
+  });
+
+  it('signs each in with their own password; forgot-password and verification reach only the owner', async () => {
+    const owner = await auth.register();
+    const other = await post('/api/auth/register', uniqueUser({ email: owner.body.email, password: 'the-newcomers-secret' }));
+    const otherId = other.json().user.id as string;
+
+    const asOther = await post('/api/auth/login', { email: owner.body.email, password: 'the-newcomers-secret' });
+    expect(asOther.statusCode).toBe(200);
+    expect(asOther.json().user.id).toBe(otherId);
+    const asOwner = await post('/api/auth/login', { email: owner.body.email, password: owner.body.password });
+    expect(asOwner.statusCode).toBe(200);
+    expect(asOwner.json().user.id).toBe(owner.userId);
+    const wrong = await post('/api/auth/login', { email: owner.body.email, password: 'neither-of-them' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().message).toBe('Invalid email or password');
+
+    // The newcomer's resend answers as usual, and mails nothing; the owner's reset link is the owner's account's.
+    const resend = await auth.app.inject({ method: 'POST', url: '/api/auth/resend-verification', headers: bearer(other.json().token) });
+    expect(resend.statusCode).toBe(200);
+    const forgot = await post('/api/auth/forgot-password', { email: owner.body.email });
+    expect(forgot.statusCode).toBe(200);
+    const verify = await auth.app.inject({ method: 'GET', url: `/api/auth/verify-reset-token/${encodeURIComponent(forgot.json().token)}` });
+    expect(verify.json()).toEqual({ email: owner.body.email });
+    expect(await auth.prisma.passwordReset.count({ where: { userId: otherId } })).toBe(0);
+    expect(await auth.prisma.passwordReset.count({ where: { userId: owner.userId } })).toBe(1);
+    const subjects = (await mailTo(owner.body.email)).map((m) => m.subject);
+    expect(subjects.filter((s) => s === 'Verify your Hoptrack e-mail address')).toHaveLength(1);
+    expect(subjects).toContain('Reset your Hoptrack password');
+  });
+
+  it('makes two accounts, one claiming the address, when the same address registers twice at once', async () => {
+    const email = uniqueUser().email;
+    const results = await Promise.all([post('/api/auth/register', uniqueUser({ email })), post('/api/auth/register', uniqueUser({ email }))]);
+    expect(results.map((r) => r.statusCode)).toEqual([201, 201]);
+    const rows = await auth.prisma.user.findMany({ where: { email }, select: { emailClaimed: true } });
+    expect(rows.map((r) => r.emailClaimed).sort()).toEqual([false, true]);
+  });
+
+  it('moves an unclaimed account to a free address, which it then claims', async () => {
+    const owner = await auth.register();
+    const other = await post('/api/auth/register', uniqueUser({ email: owner.body.email, password: 'the-newcomers-secret' }));
+    const newEmail = uniqueUser().email;
+    const moved = await put('/api/me/email', other.json().token, { currentPassword: 'the-newcomers-secret', newEmail });
+    expect(moved.statusCode).toBe(200);
+    await auth.mail.drain();
+    const link = catcher.messages.filter((m) => m.to.includes(newEmail)).at(-1)?.text.match(/verify-email\?token=([A-Za-z0-9_%-]+)/)?.[1];
+    expect(link).toBeDefined();
+    expect((await post('/api/auth/verify-email', { token: decodeURIComponent(link ?? '') })).statusCode).toBe(200);
+    expect(await auth.prisma.user.findUniqueOrThrow({ where: { id: other.json().user.id } })).toMatchObject({ email: newEmail, emailClaimed: true, isEmailVerified: true });
+  });
+
+  it('answers PUT /api/me/email to a claimed address as a success, and tells its owner instead of mailing a link', async () => {
+    const owner = await auth.register();
+    const mover = await auth.register();
+    const free = await put('/api/me/email', (await auth.register()).token, { currentPassword: mover.body.password, newEmail: uniqueUser().email });
+    const res = await put('/api/me/email', mover.token, { currentPassword: mover.body.password, newEmail: owner.body.email });
+    expect(res.statusCode).toBe(free.statusCode);
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual(Object.keys(free.json()).sort());
+    expect(res.json()).toMatchObject({ user: { pendingEmail: owner.body.email } });
+
+    const toOwner = await mailTo(owner.body.email);
+    expect(toOwner.map((m) => m.subject)).toEqual(['Verify your Hoptrack e-mail address', 'Someone tried to move a Hoptrack account to your address']);
+    expect(toOwner[1]?.text).toContain(`You already have one, @${owner.body.username}`);
+    // The mover's old address still hears of the change, as for any change.
+    expect((await mailTo(mover.body.email)).map((m) => m.subject)).toContain('Your Hoptrack e-mail address is being changed');
+    // A resend sends the owner nothing more, and the change never takes effect.
+    expect((await auth.app.inject({ method: 'POST', url: '/api/auth/resend-verification', headers: bearer(mover.token) })).statusCode).toBe(200);
+    expect(await mailTo(owner.body.email)).toHaveLength(2);
+    expect((await auth.prisma.user.findUniqueOrThrow({ where: { id: mover.userId } })).email).toBe(mover.body.email);
+  });
+
+  it('erases an unclaimed account 7 days after it was made, by the deletion path; the owner stays', async () => {
+    const owner = await auth.register();
+    const other = await post('/api/auth/register', uniqueUser({ email: owner.body.email }));
+    const otherId = other.json().user.id as string;
+    auth.clock.advance(UNCLAIMED_ACCOUNT_LIFETIME_MS - 60_000);
+    const younger = await post('/api/auth/register', uniqueUser({ email: owner.body.email }));
+    await auth.unclaimedSweep.runOnce();
+    expect(await auth.prisma.user.count({ where: { id: otherId } })).toBe(1);
+
+    auth.clock.advance(120_000);
+    // Earlier tests' unclaimed accounts are past their 7 days too: the count is at least this one.
+    expect(await auth.unclaimedSweep.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await auth.prisma.user.count({ where: { id: otherId } })).toBe(0);
+    expect(await auth.prisma.user.count({ where: { id: { in: [owner.userId, younger.json().user.id] } } })).toBe(2);
+    const deleted = await auth.prisma.outboxEvent.findMany({ where: { subject: { endsWith: 'user.deleted.v1' } } });
+    expect(deleted.map((e) => (e.payload as { data: { userId: string } }).data.userId)).toContain(otherId);
+    // The owner's address is not the erasure's: the erasure names no address.
+    expect(await auth.prisma.erasure.findUniqueOrThrow({ where: { userId: otherId } })).toMatchObject({ email: '' });
   });
 });

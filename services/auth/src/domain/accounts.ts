@@ -25,6 +25,7 @@ import { hashResetToken, newResetToken, newVerificationToken } from './reset-tok
 import { toSnapshot } from './user-views';
 import { devicesRepository as devices } from '../repositories/devices.repository';
 import { deviceName, networkOf, placeOf, type SignInClient } from './devices';
+import { addressTakenVariable } from './mailer';
 
 export interface AccountsDeps {
   prisma: PrismaClient;
@@ -77,6 +78,10 @@ export interface Session {
 }
 
 const INVALID_RESET = 'Invalid or expired reset token';
+/** How many of an address's unclaimed accounts login tries before its owner's; a failed login costs this many checks and one. */
+export const UNCLAIMED_TRIED_AT_LOGIN = 3;
+/** An unclaimed account never moved to an address of its own is erased this long after it was made. */
+export const UNCLAIMED_ACCOUNT_LIFETIME_MS = 7 * 24 * 3600_000;
 /** Mirrors the reset wording: unknown, used and expired tokens look alike. */
 const INVALID_VERIFICATION = 'Invalid or expired verification token';
 export const ALREADY_VERIFIED = 'Email address is already verified';
@@ -89,35 +94,58 @@ export const NO_PROFILE_PICTURE = 'You have no profile picture to remove';
 export class Accounts {
   constructor(private readonly deps: AccountsDeps) {}
 
-  /** `client` null: an account made without signing anyone in (the demo seed), its token tied to no device. */
+  /**
+   * A registration with an address another account claims answers as a fresh
+   * one (the spec signs the person in at once, so a refusal would tell anyone
+   * which addresses have accounts): the same hash, insert and one mail job,
+   * but the account does not claim the address (it can never verify it) and
+   * the owner is mailed instead of a link (docs/decisions.md, 'Registration
+   * does not tell which addresses have accounts'). Usernames are public, and
+   * a taken one is still refused.
+   */
   async register(input: RegisterRequest, requestId: string, client: SignInClient | null): Promise<Session> {
-    await this.assertAvailable(input.email, input.username);
-    const password = await hashPassword(input.password);
-    let user: User;
-    try {
-      const verification = newVerificationToken(this.deps.clock());
-      // The account, its verification link (hashed) and the mail job commit together: no account without its mail.
-      user = await this.inTransactionWithEvent('user.registered.v1', requestId, async (tx) => {
-        const created = await users.create(tx, { email: input.email, username: input.username, displayName: input.displayName, password });
-        return this.queueVerification(tx, created, verification);
-      });
-      this.deps.onMailQueued();
-    } catch (err) {
-      // Lost a race with a concurrent registration of the same e-mail or username.
-      if (isUniqueViolation(err)) await this.assertAvailable(input.email, input.username);
-      throw err;
-    }
+    const user = await this.createAccount(input, requestId).catch(async (err: unknown) => {
+      // Lost a race with a concurrent registration of the same username (refused) or address (made again, unclaimed).
+      if (!isUniqueViolation(err)) throw err;
+      return this.createAccount(input, requestId);
+    });
     return { user, token: client ? await this.signIn(user, client) : await this.deps.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }) };
   }
 
+  /** `client` null: an account made without signing anyone in (the demo seed), its token tied to no device. */
+  private async createAccount(input: RegisterRequest, requestId: string): Promise<User> {
+    if (await users.findByUsername(this.deps.prisma, input.username)) throw conflict('Username already taken', 'username');
+    const owner = await users.findByEmail(this.deps.prisma, input.email);
+    const password = await hashPassword(input.password);
+    const verification = newVerificationToken(this.deps.clock());
+    // The account, its verification link (hashed) or the owner's notice, and the mail job commit together: no account without its mail.
+    const user = await this.inTransactionWithEvent('user.registered.v1', requestId, async (tx) => {
+      const created = await users.create(tx, { email: input.email, username: input.username, displayName: input.displayName, password, emailClaimed: !owner }, this.deps.clock());
+      if (!owner) return this.queueVerification(tx, created, verification);
+      await this.queueAddressTaken(tx, owner, 'address-taken-registration');
+      // The same statements as a fresh account's (its version too): an update, with no link to store.
+      return users.update(tx, created.id, {}, this.deps.clock());
+    });
+    this.deps.onMailQueued();
+    return user;
+  }
+
+  /**
+   * The accounts registered with this address that do not claim it are tried
+   * first (newest first, a few), then the one that claims it: whoever made an
+   * unclaimed account signs in with what they typed. A failure always costs
+   * the same number of password checks, so that how many accounts share the
+   * address (whether it has an owner) does not show in the time.
+   */
   async login(input: LoginRequest, client: SignInClient): Promise<Session> {
-    const user = await users.findByEmail(this.deps.prisma, input.email);
-    if (!user) {
-      await burnPasswordCheck(input.password);
-      throw unauthorized('Invalid email or password');
+    const unclaimed = await users.findUnclaimedByEmail(this.deps.prisma, input.email, UNCLAIMED_TRIED_AT_LOGIN);
+    const owner = await users.findByEmail(this.deps.prisma, input.email);
+    const candidates = owner ? [...unclaimed, owner] : unclaimed;
+    for (const user of candidates) {
+      if (await verifyPassword(user.password, input.password)) return { user, token: await this.signIn(user, client) };
     }
-    if (!(await verifyPassword(user.password, input.password))) throw unauthorized('Invalid email or password');
-    return { user, token: await this.signIn(user, client) };
+    for (let checks = candidates.length; checks < UNCLAIMED_TRIED_AT_LOGIN + 1; checks += 1) await burnPasswordCheck(input.password);
+    throw unauthorized('Invalid email or password');
   }
 
   /**
@@ -187,6 +215,8 @@ export class Accounts {
       const user = await users.findById(tx, found);
       if (!user) throw new HttpError(400, INVALID_VERIFICATION);
       const newEmail = user.pendingEmail;
+      // An account that does not claim its address can only verify a new one (no link for its own is ever made: defence in depth).
+      if (!newEmail && !user.emailClaimed) throw new HttpError(400, INVALID_VERIFICATION);
       if (newEmail && (await users.findByEmail(tx, newEmail))) throw conflict('Email already registered', 'email');
       const updated = await users.markEmailVerified(tx, user.id, newEmail, this.deps.clock());
       // The account moved: reset links mailed to the old address no longer open it (issue 39).
@@ -256,15 +286,20 @@ export class Accounts {
   async changeEmail(userId: string, input: ChangeEmailRequest): Promise<User> {
     const current = await this.assertPassword(userId, input.currentPassword, 'currentPassword');
     if (input.newEmail === current.email) throw new HttpError(400, 'That is already your e-mail address', 'newEmail');
-    if (await users.findByEmail(this.deps.prisma, input.newEmail)) throw conflict('Email already registered', 'newEmail');
     await this.deps.mailLimits?.sender(userId);
     await this.deps.mailLimits?.address(input.newEmail);
     const user = await this.deps.prisma.$transaction(async (tx) => {
       const locked = await users.lockById(tx, userId);
       if (!locked) throw notFound('User not found');
+      // An address another account claims answers as a free one (no enumeration): the owner is told instead of
+      // mailed a link, and the change never takes effect (its link is stored hashed and never sent).
+      const owner = await users.findByEmail(tx, input.newEmail);
       const pending = await users.setPendingEmail(tx, userId, input.newEmail, this.deps.clock());
       await mailJobs.create(tx, { id: randomUUID(), kind: 'email-change-notice', recipient: locked.email, link: input.newEmail });
-      return this.queueVerification(tx, pending, newVerificationToken(this.deps.clock()), input.newEmail, 'email-change-verification');
+      const verification = newVerificationToken(this.deps.clock());
+      if (!owner) return this.queueVerification(tx, pending, verification, input.newEmail, 'email-change-verification');
+      await this.queueAddressTaken(tx, owner, 'address-taken-change');
+      return users.setVerificationToken(tx, userId, verification.hash, verification.expiresAt, this.deps.clock());
     });
     this.deps.onMailQueued();
     return user;
@@ -294,6 +329,24 @@ export class Accounts {
     return (await this.erase(userId, requestId)) !== null;
   }
 
+  /**
+   * Bounds what registrations with taken addresses can store: an unclaimed
+   * account never moved to an address of its own is erased 7 days after it
+   * was made, by the deletion's own path (user.deleted.v1 to every service).
+   * A page at a time; how many went.
+   */
+  async eraseUnclaimedExpired(requestId: string): Promise<number> {
+    const before = new Date(this.deps.clock().getTime() - UNCLAIMED_ACCOUNT_LIFETIME_MS);
+    let erased = 0;
+    for (;;) {
+      const ids = await users.unclaimedMadeBefore(this.deps.prisma, before, 100);
+      for (const id of ids) if ((await this.erase(id, requestId)) !== null) erased += 1;
+      if (ids.length < 100) break;
+    }
+    if (erased > 0) this.deps.logger.info({ erased }, 'unclaimed accounts past their 7 days erased');
+    return erased;
+  }
+
   /** The deletion's one transaction; the ledger has the id first, so a restore can never miss it. Null: no such account. */
   private async erase(userId: string, requestId: string): Promise<string | null> {
     await this.deps.ledger.record(userId, this.deps.clock());
@@ -301,10 +354,12 @@ export class Accounts {
     await this.deps.prisma.$transaction(async (tx) => {
       const user = await users.lockById(tx, userId);
       if (!user) return;
-      await erasures.open(tx, userId, user.email);
+      // An unclaimed account's address is its owner's: their mail, events and keys are not this erasure's to scrub.
+      const own = user.emailClaimed ? [user.email] : [];
+      await erasures.open(tx, userId, own[0] ?? '');
       await passwordResets.deleteForUser(tx, userId);
       await dataExports.deleteOwnedBy(tx, userId);
-      const addresses = [user.email, ...(user.pendingEmail ? [user.pendingEmail] : [])];
+      const addresses = [...own, ...(user.pendingEmail ? [user.pendingEmail] : [])];
       await mailJobs.deleteAddressedTo(tx, addresses);
       await users.delete(tx, userId);
       eventId = (await this.deps.outbox.enqueue(tx, 'user.deleted.v1', { userId }, requestId)).id;
@@ -359,8 +414,17 @@ export class Accounts {
       // A pending change of address is what waits for a link, even on a verified account.
       if (user.isEmailVerified && !user.pendingEmail) throw new HttpError(400, ALREADY_VERIFIED);
       const change = user.pendingEmail !== null;
-      await this.deps.mailLimits?.address(user.pendingEmail ?? user.email);
-      await this.queueVerification(tx, user, newVerificationToken(this.deps.clock()), user.pendingEmail ?? user.email, change ? 'email-change-verification' : 'email-verification');
+      const address = user.pendingEmail ?? user.email;
+      await this.deps.mailLimits?.address(address);
+      const verification = newVerificationToken(this.deps.clock());
+      // An address this account may not have (another claims it) gets no link: the answer is the usual one, the job is skipped.
+      const claimedByOther = change ? (await users.findByEmail(tx, address)) !== null : !user.emailClaimed;
+      if (!claimedByOther) {
+        await this.queueVerification(tx, user, verification, address, change ? 'email-change-verification' : 'email-verification');
+        return;
+      }
+      await mailJobs.create(tx, { id: randomUUID(), kind: 'address-unverifiable', status: 'skipped' });
+      await users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt, this.deps.clock());
     });
     this.deps.onMailQueued();
   }
@@ -435,6 +499,12 @@ export class Accounts {
     return users.setVerificationToken(tx, user.id, verification.hash, verification.expiresAt, this.deps.clock());
   }
 
+  /** The owner of an address someone else tried to use is told, with their username and the way in. */
+  private async queueAddressTaken(tx: Prisma.TransactionClient, owner: User, kind: 'address-taken-registration' | 'address-taken-change'): Promise<void> {
+    const signInUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/forgot-password`;
+    await mailJobs.create(tx, { id: randomUUID(), kind, recipient: owner.email, link: addressTakenVariable(owner.username, signInUrl) });
+  }
+
   /** The owner is told of every new password, with the way back in (a reset link asked for at the forgot-password page). */
   private async queuePasswordChanged(tx: Prisma.TransactionClient, address: string): Promise<void> {
     const forgotUrl = `${this.deps.publicWebUrl.replace(/\/$/, '')}/forgot-password`;
@@ -460,11 +530,6 @@ export class Accounts {
       now: this.deps.clock(),
     });
     return this.issueToken(user, device.id);
-  }
-
-  private async assertAvailable(email: string, username: string): Promise<void> {
-    if (await users.findByEmail(this.deps.prisma, email)) throw conflict('Email already registered', 'email');
-    if (await users.findByUsername(this.deps.prisma, username)) throw conflict('Username already taken', 'username');
   }
 
   private async findByValidResetToken(token: string): Promise<User> {

@@ -3,7 +3,25 @@ import { EMAIL_CHANGE_NOTICE_SUBJECT, EMAIL_CHANGE_VERIFICATION_SUBJECT, EXPORT_
 import type { Logger } from '@hoptrack/runtime';
 
 /** The mails auth sends; each has one variable part (a link, or the new address of a change). */
-export type MailKind = 'password-reset' | 'email-verification' | 'email-change-verification' | 'email-change-notice' | 'export-ready' | 'password-changed';
+export type MailKind =
+  | 'password-reset'
+  | 'email-verification'
+  | 'email-change-verification'
+  | 'email-change-notice'
+  | 'export-ready'
+  | 'password-changed'
+  | 'address-taken-registration'
+  | 'address-taken-change';
+
+/**
+ * The variable of the two address-taken notices: the owner's username and the
+ * sign-in link in one string (a mail job has one variable part; a username has no spaces).
+ */
+export const addressTakenVariable = (username: string, signInUrl: string) => `${username} ${signInUrl}`;
+const splitAddressTaken = (variable: string) => {
+  const space = variable.indexOf(' ');
+  return { username: variable.slice(0, space), signInUrl: variable.slice(space + 1) };
+};
 
 const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text: string }> = {
   'password-reset': (resetUrl) => ({
@@ -28,6 +46,22 @@ const TEMPLATES: Record<MailKind, (variable: string) => { subject: string; text:
     subject: PASSWORD_CHANGED_SUBJECT,
     text: `The password of your Hoptrack account was just changed, and every other device was signed out.\n\nIf it was you, there is nothing to do.\n\nIf it was not you, take your account back now: ask for a reset link at\n${forgotUrl}\nand choose a new password. The link comes to this address, and setting a new password signs out every device, including whoever changed it. If this address no longer reaches you or the link does not arrive, reply to this e-mail and we will help you recover the account.`,
   }),
+  // To the owner of an address someone registered with again (issue 40, item 14): the registration answered as a fresh one, so only the owner learns of it.
+  'address-taken-registration': (variable) => {
+    const { username, signInUrl } = splitAddressTaken(variable);
+    return {
+      subject: 'Someone tried to create a Hoptrack account with your address',
+      text: `Someone tried to create a Hoptrack account with this address. You already have one, @${username}.\n\nIf that was you, sign in or reset your password: ${signInUrl}\n\nIf it was not you, there is nothing to do: your account is unchanged, and the address stays yours.`,
+    };
+  },
+  // To the owner of an address another account asked to move to: that change answered as a success does, and never takes effect.
+  'address-taken-change': (variable) => {
+    const { username, signInUrl } = splitAddressTaken(variable);
+    return {
+      subject: 'Someone tried to move a Hoptrack account to your address',
+      text: `Someone tried to move a Hoptrack account to this address. You already have one, @${username}, and the address stays yours: nothing changes.\n\nIf that was you, sign in or reset your password: ${signInUrl}`,
+    };
+  },
   'email-change-notice': (newAddress) => ({
     subject: EMAIL_CHANGE_NOTICE_SUBJECT,
     text: `Someone signed in to your Hoptrack account asked to change its e-mail address to ${newAddress}.\n\nThe change takes effect when the link sent to that address is opened. If it was not you, sign in and change your password now: that signs out every other device.`,

@@ -2,7 +2,7 @@ import { executeSql, queryRows, sql } from '@hoptrack/runtime';
 import type { Db } from '../db';
 import { Prisma, type User } from '../generated/prisma/client';
 
-export type NewUser = Pick<User, 'email' | 'username' | 'displayName' | 'password'>;
+export type NewUser = Pick<User, 'email' | 'username' | 'displayName' | 'password'> & Partial<Pick<User, 'emailClaimed'>>;
 export type UserChanges = Partial<
   Pick<
     User,
@@ -41,8 +41,23 @@ export const usersRepository = {
   findById(db: Db, id: string): Promise<User | null> {
     return db.user.findUnique({ where: { id } });
   },
+  /** The account that claims the address: the only one any lookup by address finds, but login's. */
   findByEmail(db: Db, email: string): Promise<User | null> {
-    return db.user.findUnique({ where: { email } });
+    return db.user.findFirst({ where: { email, emailClaimed: true } });
+  },
+  /** The newest `limit` accounts registered with an address they do not claim (login tries them first). */
+  findUnclaimedByEmail(db: Db, email: string, limit: number): Promise<User[]> {
+    return db.user.findMany({ where: { email, emailClaimed: false }, orderBy: { createdAt: 'desc' }, take: limit });
+  },
+  /** Up to `limit` ids of accounts that never claimed an address and were made before `before`. */
+  async unclaimedMadeBefore(db: Db, before: Date, limit: number): Promise<string[]> {
+    const rows = await db.user.findMany({
+      where: { emailClaimed: false, isEmailVerified: false, createdAt: { lt: before } },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+      take: limit,
+    });
+    return rows.map((row) => row.id);
   },
   findByUsername(db: Db, username: string): Promise<User | null> {
     return db.user.findFirst({ where: { username: { equals: username, mode: 'insensitive' } } });
@@ -73,9 +88,9 @@ export const usersRepository = {
     );
     return found?.id ?? null;
   },
-  /** Version 1. */
-  create(db: Db, data: NewUser): Promise<User> {
-    return db.user.create({ data });
+  /** Version 1, made at the service's clock (the unclaimed-account sweep counts its 7 days from it). */
+  create(db: Db, data: NewUser, now: Date): Promise<User> {
+    return db.user.create({ data: { ...data, createdAt: now, updatedAt: now } });
   },
   update(db: Db, id: string, changes: UserChanges, now: Date): Promise<User> {
     return db.user.update({ where: { id }, data: { ...changes, ...changed(now) } });
@@ -96,7 +111,8 @@ export const usersRepository = {
         isEmailVerified: true,
         emailVerificationToken: null,
         emailVerificationExpires: null,
-        ...(newEmail ? { email: newEmail, pendingEmail: null } : {}),
+        // A proven new address is claimed: an account that had none claims this one (verifyEmail checked it is free).
+        ...(newEmail ? { email: newEmail, emailClaimed: true, pendingEmail: null } : {}),
         ...changed(now),
       },
     });
