@@ -256,6 +256,53 @@ describe('a relay whose mark is lost after publishing', () => {
   });
 });
 
+describe('the mark off the publishing path', () => {
+  it('publishes the next event while the previous batch\'s mark is still committing', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    // The first mark is held until the test lets it go; the ones after it run as usual.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let marks = 0;
+    const slowMark: TransactionalSqlClient = {
+      ...db,
+      $transaction: (fn, options) =>
+        db.$transaction(
+          (tx) =>
+            fn({
+              ...tx,
+              $executeRawUnsafe: async (query, ...values) => {
+                if (query.startsWith('UPDATE "outbox"') && marks++ === 0) await held;
+                return tx.$executeRawUnsafe(query, ...values);
+              },
+            }),
+          options,
+        ),
+    };
+    // No timer pass: only pokes publish.
+    const relay = new OutboxRelay({ db: slowMark, bus, logger, pollMs: 600_000 });
+    relay.start();
+    try {
+      const first = testUserSnapshot(randomUUID());
+      const firstEvent = await outbox.enqueue(db, 'user.updated.v1', first);
+      relay.poke();
+      await expect.poll(() => marks).toBe(1);
+      const second = testUserSnapshot(randomUUID());
+      await outbox.enqueue(db, 'user.updated.v1', second);
+      relay.poke();
+      await expect.poll(async () => (await publishedIds()).includes(second.id)).toBe(true);
+      // Published, and the second event's own mark commits, while the first's still waits.
+      const unmarked = async () => (await pool.query<{ id: string }>('SELECT id::text AS id FROM outbox WHERE published_at IS NULL')).rows.map((r) => r.id);
+      await expect.poll(unmarked).toEqual([firstEvent.id]);
+    } finally {
+      release();
+      await relay.stop();
+    }
+    const { rows: left } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL');
+    expect(left[0]?.n).toBe(0);
+  });
+});
+
 describe('an idle relay', () => {
   it('looks for leftovers with one plain statement, opens no transaction while none wait, and still relays a row a crash left', async () => {
     const db = pgSqlClient(pool);
