@@ -150,8 +150,7 @@ function envelopes(n: number): Array<EventEnvelope<typeof EVENT_TYPE>> {
 }
 
 /**
- * The runtime's SQL interface over pg (services pass their Prisma client,
- * which costs more per query: the relay figure is a best case), adding up
+ * The runtime's SQL interface over pg (what services hand their relays too), adding up
  * the time spent waiting on Postgres to tell the relay's database work from its publishing.
  */
 function timedSqlClient(pool: pg.Pool, spent: { ms: number }): TransactionalSqlClient {

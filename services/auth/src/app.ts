@@ -13,6 +13,7 @@ import {
   type Logger,
   type ServiceApp,
   type ServiceMetrics,
+  type TransactionalSqlClient,
   type TokenService,
 } from '@hoptrack/runtime';
 import { authApi } from '@hoptrack/proto';
@@ -36,6 +37,8 @@ export interface AuthDeps {
   logger: Logger;
   metrics: ServiceMetrics;
   prisma: PrismaClient;
+  /** Plain SQL over Prisma's pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   bus: Bus;
   redis: Redis;
   ledger: ErasureLedger;
@@ -64,7 +67,7 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const { config, logger, prisma, bus, redis } = deps;
   const clock = deps.clock ?? (() => new Date());
   const tokens = await createTokenService({ keys: config.JWT_SIGNING_KEYS, expiresIn: config.JWT_EXPIRES_IN, clock });
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const barrier = new ReadModelBarrier({ db: prisma, bus, relay, logger: logger.child({ component: 'barrier' }), timeoutMs: config.READ_MODEL_BARRIER_MS });
   const mail = new MailRelay({
     prisma,

@@ -1,4 +1,4 @@
-import { connectBus, ensureStreams, type Bus, type Logger, packageDir, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, sharedPool, type Bus, type Logger, packageDir, type DatabasePart, type ReadinessCheck, type TransactionalSqlClient } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { AuthConfig } from './config';
@@ -16,6 +16,8 @@ export const database: DatabasePart<AuthConfig> = { url: (config) => config.DATA
 
 export interface AuthConnections {
   prisma: PrismaClient;
+  /** Plain SQL over Prisma's pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   bus: Bus;
   redis: Redis;
   /** Ids of deleted accounts, outside the backed-up data: a restore erases them again. */
@@ -27,7 +29,8 @@ export interface AuthConnections {
 
 /** Opens what the auth service depends on, migrating its database first. */
 export async function openConnections(config: AuthConfig, logger: Logger): Promise<AuthConnections> {
-  const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+  const pool = sharedPool(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, onPoolError: (err) => logger.warn({ err }, 'idle database connection lost; the pool reconnects') });
+  const prisma = createPrisma(pool.pool);
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
@@ -36,6 +39,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
   await ledger.prepare();
   return {
     prisma,
+    sql: pool.sql,
     bus,
     redis,
     ledger,
@@ -45,6 +49,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
       redis.disconnect();
       await ledger.close();
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }

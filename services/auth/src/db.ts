@@ -1,3 +1,4 @@
+import type { SharedPool } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from './generated/prisma/client';
 
@@ -6,8 +7,10 @@ export type { User } from './generated/prisma/client';
 /** The client or an open transaction: repository calls join whichever they are given. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 
-/** The runtime client talks to Postgres through the pg driver adapter; no engine binary involved. */
-/** `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
-export function createPrisma(connectionString: string, poolMax = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
+/**
+ * Prisma over the service's pg pool (`sharedPool`, DATABASE_POOL_MAX), the
+ * pool its plain SQL shares (the outbox relay): one connection budget.
+ */
+export function createPrisma(pool: SharedPool['pool']): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg(pool) });
 }

@@ -29,7 +29,7 @@ export interface ChallengesApp {
 export function buildChallengesApp(deps: ChallengesDepsIn): ChallengesApp {
   const { config, prisma, bus, logger } = deps;
   const clock = deps.clock ?? systemClock;
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const outbox = new Outbox(config.BUS_NAMESPACE, clock);
   const onEventsCommitted = () => relay.poke();
   const progress = new Progress(outbox);

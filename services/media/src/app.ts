@@ -41,7 +41,7 @@ export async function buildMediaApp(deps: MediaDeps): Promise<MediaApp> {
   const clock = deps.clock ?? (() => new Date());
   const uploads = new UploadTokens(config.FILE_URL_SECRET, clock);
   const urls = new FileUrls(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock);
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const albums = new Albums({ prisma, store, urls, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), logger });
   const authenticate = audienceAuth(tokenVerifierFor(config, clock), prisma);
   const app = createServer({

@@ -1,4 +1,4 @@
-import { connectBus, ensureStreams, type AudiencePart, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, sharedPool, type AudiencePart, type TransactionalSqlClient, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
 import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
@@ -17,6 +17,8 @@ export const database: DatabasePart<MediaConfig> = { url: (config) => config.DAT
 
 export interface MediaConnections {
   prisma: PrismaClient;
+  /** Plain SQL over Prisma's pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   bus: Bus;
   store: ObjectStore;
   /** /readyz's look at the database and the object store (the runtime checks the bus). */
@@ -35,19 +37,22 @@ export function createObjectStore(config: MediaConfig): ObjectStore {
 
 /** Database (migrated), bus (streams ensured) and the bucket (created): what the API and the worker both need. */
 export async function openConnections(config: MediaConfig, logger: Logger, name: string): Promise<MediaConnections> {
-  const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+  const pool = sharedPool(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, onPoolError: (err) => logger.warn({ err }, 'idle database connection lost; the pool reconnects') });
+  const prisma = createPrisma(pool.pool);
   const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
   await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);
   const store = createObjectStore(config);
   await store.ensureBucket(config.S3_REGION);
   return {
     prisma,
+    sql: pool.sql,
     bus,
     store,
     readiness: { postgres: () => databaseRepository.ping(prisma), s3: () => store.check() },
     async close() {
       await bus.close();
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }

@@ -25,7 +25,7 @@ export interface MessagingApp {
 
 export function buildMessagingApp(deps: MessagingDepsIn): MessagingApp {
   const { config, prisma, bus, logger } = deps;
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
   const conversations = new Conversations({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), clock });
   const presence = new Presence({

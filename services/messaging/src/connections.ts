@@ -1,5 +1,5 @@
 import { LIVE_PUSHES, type StreamName } from '@hoptrack/proto';
-import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { withPooledBus, type AudiencePart, type PooledDatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { MessagingConfig } from './config';
@@ -15,7 +15,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
  */
 export const database: DatabasePart<MessagingConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
-export interface MessagingConnections extends DatabaseAndBus<PrismaClient> {
+export interface MessagingConnections extends PooledDatabaseAndBus<PrismaClient> {
   /** Presence: who has a live stream open, shared by every instance. */
   redis: Redis;
 }
@@ -28,7 +28,8 @@ const LIVE_STREAMS: StreamName[] = [...new Set(LIVE_PUSHES.map((push) => push.st
 
 /** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; the live pushes' streams). */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
-  const stores = await withBus(createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX), {
+  const database = { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, onPoolError: (err: Error) => logger.warn({ err }, 'idle database connection lost; the pool reconnects') };
+  const stores = await withPooledBus(createPrisma, database, {
     url: config.NATS_URL,
     name,
     namespace: config.BUS_NAMESPACE,

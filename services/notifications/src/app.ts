@@ -24,7 +24,7 @@ export interface NotificationsApp {
 
 export function buildNotificationsApp(deps: NotificationsDepsIn): NotificationsApp {
   const { config, prisma, reads, bus, logger } = deps;
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const outbox = new Outbox(config.BUS_NAMESPACE);
   const notifications = new Notifications({ prisma, reads, outbox, onEventsCommitted: () => relay.poke() });
   const tokens = new UnsubscribeTokens(config.UNSUBSCRIBE_SECRET);

@@ -10,6 +10,7 @@ import {
   type Logger,
   type ServiceApp,
   type ServiceMetrics,
+  type TransactionalSqlClient,
 } from '@hoptrack/runtime';
 import type { PlacesConfig } from './config';
 import type { PrismaClient } from './db';
@@ -26,6 +27,8 @@ export interface PlacesDeps {
   logger: Logger;
   metrics: ServiceMetrics;
   prisma: PrismaClient;
+  /** Plain SQL over Prisma's pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   /** Feeds the read models and carries the review events; /readyz reports it since reviews go stale without it. */
   bus: Bus;
 }
@@ -39,7 +42,7 @@ export interface PlacesApp {
 
 export function buildPlacesApp(deps: PlacesDeps): PlacesApp {
   const { config, prisma } = deps;
-  const relay = new OutboxRelay({ db: prisma, bus: deps.bus, logger: deps.logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus: deps.bus, logger: deps.logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const reviews = new Reviews({ prisma, outbox: new Outbox(config.BUS_NAMESPACE), onEventsCommitted: () => relay.poke() });
   const catalogue = new Catalogue(prisma, reviews);
   const app = createServer({

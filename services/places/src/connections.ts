@@ -1,4 +1,4 @@
-import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { withPooledBus, type AudiencePart, type PooledDatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import path from 'node:path';
 import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
@@ -16,22 +16,21 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
  */
 export const database: DatabasePart<PlacesConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
-export type PlacesConnections = DatabaseAndBus<PrismaClient>;
+export type PlacesConnections = PooledDatabaseAndBus<PrismaClient>;
 
-/** The database, migrated, with the catalogue loaded when it is empty (and seeding is on). */
-export async function openDatabase(config: PlacesConfig, logger: Logger): Promise<PrismaClient> {
-  const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+/** The catalogue loaded when it is empty (and seeding is on), and the demo menus. */
+async function seedDatabase(prisma: PrismaClient, config: PlacesConfig, logger: Logger): Promise<void> {
   if (config.CATALOGUE_SEED === 'auto' && (await barsRepository.count(prisma)) === 0) await seedCatalogue(prisma, logger);
   if (config.DEMO_MENUS === 'on') await seedDemoMenus(prisma, logger);
-  return prisma;
 }
 
 /**
- * The database and the bus: user and social events feed the audience tables
- * (reviewers' names, blocks); PLACES is the stream its review events go to.
+ * The database (seeded) and the bus: user and social events feed the audience
+ * tables (reviewers' names, blocks); PLACES is the stream its review events go to.
  */
 export async function openConnections(config: PlacesConfig, logger: Logger): Promise<PlacesConnections> {
-  return withBus(await openDatabase(config, logger), {
+  const database = { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, onPoolError: (err: Error) => logger.warn({ err }, 'idle database connection lost; the pool reconnects') };
+  const connections = await withPooledBus(createPrisma, database, {
     url: config.NATS_URL,
     name: 'places',
     namespace: config.BUS_NAMESPACE,
@@ -39,4 +38,11 @@ export async function openConnections(config: PlacesConfig, logger: Logger): Pro
     logger,
     streams: ['USERS', 'SOCIAL', 'PLACES'],
   });
+  try {
+    await seedDatabase(connections.prisma, config, logger);
+  } catch (err) {
+    await connections.close();
+    throw err;
+  }
+  return connections;
 }

@@ -1,3 +1,4 @@
+import type { SharedPool } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
 
@@ -5,7 +6,10 @@ export { Prisma, PrismaClient };
 export type Db = PrismaClient | Prisma.TransactionClient;
 export type { Bar, BarBeer, BarFood, BarReview, Beer, FoodItem, ReviewHelpfulness } from './generated/prisma/client';
 
-/** `poolMax`: connections this process may hold (DATABASE_POOL_MAX); replicas × it must stay under Postgres' max_connections. */
-export function createPrisma(connectionString: string, poolMax = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max: poolMax }) });
+/**
+ * Prisma over the service's pg pool (`sharedPool`, DATABASE_POOL_MAX), the
+ * pool its plain SQL shares (the outbox relay): one connection budget.
+ */
+export function createPrisma(pool: SharedPool['pool']): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg(pool) });
 }

@@ -36,7 +36,7 @@ export interface SessionsApp {
 
 export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const { config, prisma, bus, redis, logger } = deps;
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
   const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
   const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));

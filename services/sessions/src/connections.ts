@@ -1,4 +1,4 @@
-import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, type TransactionalSqlClient, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import path from 'node:path';
@@ -20,6 +20,8 @@ export const database: DatabasePart<SessionsConfig> = { url: (config) => config.
 export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
   /** The hot path's named statements, over Prisma's pool. */
   prepared: PreparedSql;
+  /** Plain SQL over Prisma's pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   /** Timelines, cards and people live here. */
   redis: Redis;
   /**
@@ -52,6 +54,7 @@ export async function openConnections(config: SessionsConfig, logger: Logger, na
     ...stores,
     readiness: { ...stores.readiness, redis: () => redis.ping() },
     prepared: database.prepared,
+    sql: database.sql,
     redis,
     fanoutQueue,
     async close() {

@@ -1,4 +1,4 @@
-import { compile, type Sql } from '@hoptrack/runtime';
+import { compile, pgSqlClient, type Sql, type TransactionalSqlClient } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { Prisma, PrismaClient } from './generated/prisma/client';
@@ -26,6 +26,8 @@ export interface PreparedSql {
 export interface Database {
   prisma: PrismaClient;
   prepared: PreparedSql;
+  /** Plain SQL over the same pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   /** Disconnects Prisma and ends the pool the two share. */
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export function createDatabase(connectionString: string, options: DatabaseOption
   const texts = new Map<string, string>();
   return {
     prisma,
+    sql: pgSqlClient(pool),
     prepared: {
       async query<T>(name: string, statement: Sql): Promise<T[]> {
         const { text, values } = compile(statement);

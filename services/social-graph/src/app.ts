@@ -11,6 +11,7 @@ import {
   type Logger,
   type ServiceApp,
   type ServiceMetrics,
+  type TransactionalSqlClient,
 } from '@hoptrack/runtime';
 import type { SocialConfig } from './config';
 import type { PrismaClient } from './db';
@@ -23,6 +24,8 @@ export interface SocialDeps {
   logger: Logger;
   metrics: ServiceMetrics;
   prisma: PrismaClient;
+  /** Plain SQL over Prisma's pool: the outbox relay. */
+  sql: TransactionalSqlClient;
   bus: Bus;
   clock?: () => Date;
 }
@@ -36,7 +39,7 @@ export interface SocialApp {
 export async function buildSocialApp(deps: SocialDeps): Promise<SocialApp> {
   const { config, logger, prisma, bus } = deps;
   const clock = deps.clock ?? (() => new Date());
-  const relay = new OutboxRelay({ db: prisma, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+  const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const barrier = new ReadModelBarrier({ db: prisma, bus, relay, logger: logger.child({ component: 'barrier' }), timeoutMs: config.READ_MODEL_BARRIER_MS });
   const graph = new SocialGraph({
     prisma,

@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, migrateDatabase } from '@hoptrack/runtime';
+import { createLogger, loadConfig, migrateDatabase, sharedPool } from '@hoptrack/runtime';
 import { placesConfigSchema } from '../config';
 import { database } from '../connections';
 import { createPrisma } from '../db';
@@ -8,9 +8,11 @@ import { seedCatalogue } from './seed';
 const config = loadConfig('places-seed', placesConfigSchema);
 const logger = createLogger('places-seed', config.LOG_LEVEL);
 await migrateDatabase(database, config, logger);
-const prisma = createPrisma(config.DATABASE_URL, config.DATABASE_POOL_MAX);
+const pool = sharedPool(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX });
+const prisma = createPrisma(pool.pool);
 try {
   await seedCatalogue(prisma, logger);
 } finally {
   await prisma.$disconnect();
+  await pool.end();
 }

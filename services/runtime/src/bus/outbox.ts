@@ -55,6 +55,12 @@ interface OutboxRow {
 }
 
 export interface RelayOptions {
+  /**
+   * The service's own database, through plain pg (`pgSqlClient`, the `sql` of
+   * its connections): a pass through Prisma's interactive transaction cost
+   * the relaying process about twice the CPU (docs/benchmarks.md, "The outbox
+   * relay on plain pg").
+   */
   db: TransactionalSqlClient;
   bus: Bus;
   logger: Logger;
@@ -64,17 +70,43 @@ export interface RelayOptions {
 }
 
 /**
- * Publishes outbox rows in order. Rows are locked with SKIP LOCKED so several
- * replicas can relay side by side; a crash after publish and before the
- * update re-publishes the same msg id, which JetStream drops as a duplicate.
+ * Batches whose "published" mark may be committing while the relay publishes
+ * the next: each holds a pooled connection (and its rows' locks) until its
+ * commit, so a relay never takes more than this many of the service's pool.
+ */
+const MARKS_IN_FLIGHT = 3;
+
+/** A publishing run: how many events went out, and the commit of their marks. */
+interface Run {
+  count: number;
+  marked: Promise<void>;
+}
+
+/**
+ * Publishes outbox rows in order. A batch is read with FOR UPDATE SKIP LOCKED
+ * and its locks are held until its "published" mark commits, so several
+ * replicas relay side by side without publishing the same rows, and an
+ * erasure's delete of a row being published waits for it. The mark commits
+ * asynchronously: the relay publishes the next batch (or ends its pass)
+ * without waiting for it. A mark lost to a crash or a failed commit leaves its
+ * rows unpublished; the next run publishes them again with the same msg id
+ * (the event's id), which JetStream drops as a duplicate inside its window
+ * (10 min, connection.ts; the relay retries within a poll).
  */
 export class OutboxRelay {
   private readonly poller: Poller;
   private readonly batchSize: number;
+  /** Marks committing now; each settles without rejecting (a failure is logged). */
+  private readonly marks = new Set<Promise<void>>();
 
   constructor(private readonly options: RelayOptions) {
     this.batchSize = options.batchSize ?? 100;
-    this.poller = new Poller(({ poked }) => (poked ? this.drain() : this.drainLeftovers()), { pollMs: options.pollMs ?? 1000, logger: options.logger, failure: 'outbox relay failed; will retry' });
+    // The poller's passes leave their marks committing: a poke during a commit starts the next pass at once.
+    this.poller = new Poller(async ({ poked }) => (poked ? (await this.publish()).count : this.publishLeftovers()), {
+      pollMs: options.pollMs ?? 1000,
+      logger: options.logger,
+      failure: 'outbox relay failed; will retry',
+    });
   }
 
   start(): void {
@@ -86,18 +118,28 @@ export class OutboxRelay {
     this.poller.poke();
   }
 
-  /** The drain in progress: a drain asked for meanwhile runs after it. */
-  private draining: Promise<unknown> = Promise.resolve();
+  /** The publishing run in progress: a run asked for meanwhile starts after it. */
+  private publishing: Promise<unknown> = Promise.resolve();
 
   /**
-   * Publishes everything pending; returns how many events went out. One drain
-   * at a time in a relay: a second one (a poke while a test drains, say) would
-   * lock the next rows past the first one's (SKIP LOCKED) and could publish
-   * them first. Relays of other processes still run side by side.
+   * Publishes everything pending and waits for the marks to commit; returns
+   * how many events went out (rejects when a mark failed). For callers that
+   * read the marks next: tests, the read-model barrier, one-off scripts.
    */
-  drain(): Promise<number> {
-    const run = this.draining.then(() => this.drainNow());
-    this.draining = run.catch(() => undefined);
+  async drain(): Promise<number> {
+    const run = await this.publish();
+    await run.marked;
+    return run.count;
+  }
+
+  /**
+   * One publishing run at a time in a relay: a second one (a poke while a test
+   * drains, say) would lock the next rows past the first one's (SKIP LOCKED)
+   * and could publish them first. Relays of other processes still run side by side.
+   */
+  private publish(): Promise<Run> {
+    const run = this.publishing.then(() => this.publishNow());
+    this.publishing = run.catch(() => undefined);
     return run;
   }
 
@@ -108,27 +150,44 @@ export class OutboxRelay {
    * and a COMMIT every second in every process (issue 41: an idle stack is
    * not idle).
    */
-  private async drainLeftovers(): Promise<number> {
+  private async publishLeftovers(): Promise<number> {
     const waiting = await this.options.db.$queryRawUnsafe<Array<{ one: number }>>('SELECT 1 AS "one" FROM "outbox" WHERE "published_at" IS NULL LIMIT 1');
-    return waiting.length > 0 ? this.drain() : 0;
+    return waiting.length > 0 ? (await this.publish()).count : 0;
   }
 
-  private async drainNow(): Promise<number> {
-    let total = 0;
+  private async publishNow(): Promise<Run> {
+    let count = 0;
+    const marks: Array<Promise<void>> = [];
+    // Rows this run published whose mark has not committed: a mark that failed unlocked its rows,
+    // which the run must not publish again (they wait for the next run, a poll or a poke away).
+    const unmarked = new Set<string>();
     for (;;) {
-      const published = await this.publishBatch();
-      total += published;
-      if (published < this.batchSize) return total;
+      while (this.marks.size >= MARKS_IN_FLIGHT) await Promise.race(this.marks);
+      const batch = await this.publishBatch([...unmarked]);
+      count += batch.ids.length;
+      batch.ids.forEach((id) => unmarked.add(id));
+      marks.push(batch.marked);
+      void batch.marked.then(() => batch.ids.forEach((id) => unmarked.delete(id)), () => undefined);
+      if (batch.ids.length < this.batchSize) {
+        const marked = Promise.all(marks).then(() => undefined);
+        // The poller's passes never await it (a failure is logged by `track`); drain() does, and still sees the rejection.
+        marked.catch(() => undefined);
+        return { count, marked };
+      }
     }
   }
 
-  private publishBatch(): Promise<number> {
-    return this.options.db.$transaction(
+  /** Reads, locks and publishes one batch (but `skip`); resolves once it is published, its mark still committing. */
+  private async publishBatch(skip: string[]): Promise<{ ids: string[]; marked: Promise<void> }> {
+    let published: (ids: string[]) => void = () => undefined;
+    const publishedNow = new Promise<string[]>((resolve) => (published = resolve));
+    const marked = this.options.db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRawUnsafe<OutboxRow[]>(
           `SELECT "id"::text AS "id", "subject", "payload" FROM "outbox"
-           WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+           WHERE "published_at" IS NULL AND NOT ("id" = ANY($2::uuid[])) ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
           this.batchSize,
+          skip,
         );
         // The whole batch goes out before any ack is awaited: one connection keeps the messages in
         // order, so the stream stores them in outbox order, and the relay waits one round trip per
@@ -143,16 +202,31 @@ export class OutboxRelay {
           this.options.logger.debug({ eventId: row.id, subject: row.subject, duplicate: acks[i]?.duplicate }, 'event published');
           this.options.bus.metrics?.published.inc({ type: row.subject.slice(this.options.bus.namespace.length + 1) });
         });
+        published(rows.map((r) => r.id));
         if (rows.length > 0) {
           await tx.$executeRawUnsafe(
             'UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])',
             rows.map((r) => r.id),
           );
         }
-        return rows.length;
       },
       { timeout: 30_000 },
     );
+    // A read or a publish that fails rejects `marked` before anything was published: the run fails.
+    // `published` is called before the mark's statement, so once published the race is decided.
+    const ids = await Promise.race([publishedNow, marked.then((): string[] => [])]);
+    this.track(marked);
+    return { ids, marked };
+  }
+
+  /** Keeps a committing mark counted until it settles; a failed one is logged, its rows published again by the next run. */
+  private track(marked: Promise<void>): void {
+    const settled: Promise<void> = marked.then(
+      () => undefined,
+      (err: unknown) => this.options.logger.warn({ err }, 'outbox relay: marking published rows failed; the next run publishes them again (JetStream drops the copies)'),
+    );
+    this.marks.add(settled);
+    void settled.finally(() => this.marks.delete(settled));
   }
 
   /** `outbox_pending_events`: committed events not yet published (a stuck relay or an unreachable NATS shows here). */
@@ -169,7 +243,10 @@ export class OutboxRelay {
     });
   }
 
+  /** After the pass under way and the marks still committing: the connections may close next. */
   async stop(): Promise<void> {
     await this.poller.stop();
+    await this.publishing;
+    await Promise.all([...this.marks]);
   }
 }

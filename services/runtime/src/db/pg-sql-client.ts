@@ -40,6 +40,11 @@ export function pgSqlClient(
       // A connection whose ROLLBACK failed (Postgres restarted under it) is
       // released with that error, so the pool drops it instead of lending it again.
       let broken: Error | undefined;
+      // A connection lost between two statements (the relay's transaction waits on NATS
+      // between its read and its mark) is reported as the client's 'error' event, which
+      // the pool listens to only while the client is idle: unheard, it would end the process.
+      const lost = (err: Error) => (broken = err);
+      client.on('error', lost);
       try {
         await timed(client.query('BEGIN'));
         const result = await fn(on(client));
@@ -51,6 +56,7 @@ export function pgSqlClient(
         });
         throw err;
       } finally {
+        client.off('error', lost);
         client.release(broken);
       }
     },

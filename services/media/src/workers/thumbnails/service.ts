@@ -60,7 +60,7 @@ export const mediaWorkerService = defineService({
   },
   build({ config, logger, metrics, connections }) {
     registerQueueMetrics(metrics.registry, [connections.queue]);
-    const relay = new OutboxRelay({ db: connections.prisma, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
+    const relay = new OutboxRelay({ db: connections.sql, bus: connections.bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
     // Readiness follows from its connections (the database, Redis, the bus): assembleService adds it.
     const app = createServer({ logger, metrics });
     return { app, relay };
