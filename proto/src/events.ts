@@ -145,6 +145,12 @@ export const eventSchemas = {
   'session.comment.deleted.v1': interaction.extend({ commentId: uuid }),
   'session.reacted.v1': interaction.extend({ emoji: z.string() }),
   'session.unreacted.v1': interaction.extend({ emoji: z.string() }),
+  /**
+   * The fan-out copied authorId's earlier sessions onto userId's timeline (a request, a new
+   * friendship, an unmute): the feed the person reads has them now. Published by the fan-out
+   * worker straight to the bus once the timeline is written; only the live push reads it.
+   */
+  'session.timeline.backfilled.v1': z.object({ userId: uuid, authorId: uuid }),
   /** userId reviewed a bar (one review per person and bar; a changed review is a new one). */
   'place.review.created.v1': z.object({ reviewId: uuid, barId: uuid, userId: uuid, createdAt: z.string() }),
   'place.review.deleted.v1': z.object({ reviewId: uuid, barId: uuid, userId: uuid }),

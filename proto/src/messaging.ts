@@ -154,8 +154,8 @@ export type LiveNotificationsEvent = z.infer<typeof liveNotificationsEvent>;
 export const livePresenceEvent = z.object({ userId: uuid, online: z.boolean(), lastSeenAt: z.string().nullable() });
 export type LivePresenceEvent = z.infer<typeof livePresenceEvent>;
 
-/** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message`, `read`, `notifications`, `presence`, `challenges` and `friends`. */
-export const LIVE_EVENT_NAMES = ['ready', 'message', 'read', 'notifications', 'presence', 'challenges', 'friends'] as const;
+/** SSE event names: `ready` once subscribed (the client refetches what it may have missed), then `message`, `read`, `notifications`, `presence`, `challenges`, `friends` and `feed`. */
+export const LIVE_EVENT_NAMES = ['ready', 'message', 'read', 'notifications', 'presence', 'challenges', 'friends', 'feed'] as const;
 export type LiveEventName = (typeof LIVE_EVENT_NAMES)[number];
 
 /** The messaging feature's pushes: a message to both its people's streams (every tab of the sender too), a read to both. */

@@ -20,6 +20,7 @@ import {
   type ReactionEmoji,
 } from './constants';
 import { pageCursor, pageLimit, pageOffset, uuid } from './common';
+import { definePush, type DeclaredPush } from './live';
 
 /**
  * Beer sessions, likes, comments, reactions and the feed (spec sections 3,
@@ -292,3 +293,25 @@ export type PublicSession = z.infer<typeof publicSession>;
 
 export const likeResponse = z.object({ liked: z.boolean(), likeCount: z.number().int() });
 export type LikeResponse = z.infer<typeof likeResponse>;
+
+// ---- Live delivery ----
+
+/**
+ * `event: feed` — the fan-out copied a person's earlier sessions (`authorId`'s)
+ * onto the viewer's timeline: a new friendship, a request, an unmute. The
+ * feed refetches then, not on the friendship's own push: the copy runs on
+ * another service after it and may finish later (issue 40, item 8).
+ */
+export const liveFeedEvent = z.object({ authorId: uuid });
+export type LiveFeedEvent = z.infer<typeof liveFeedEvent>;
+
+/** The feed's push: to the person whose timeline was backfilled, and nobody else (the author learns nothing). */
+export const sessionsLivePushes: DeclaredPush[] = [
+  definePush({
+    stream: 'SESSIONS',
+    event: 'session.timeline.backfilled.v1',
+    name: 'feed',
+    to: (data) => [data.userId],
+    payload: (data): LiveFeedEvent => ({ authorId: data.authorId }),
+  }),
+];

@@ -32,4 +32,12 @@ describe('the declared live pushes', () => {
     };
     expect(answered?.delivery(event)).toEqual({ to: [fromUserId, toUserId], payload: { invitationId, challengeId, status: 'accepted' } });
   });
+
+  it("delivers a backfill's `feed` push to the person whose timeline was filled, naming the author only", () => {
+    const backfilled = LIVE_PUSHES.find((push) => push.event === 'session.timeline.backfilled.v1');
+    const [userId, authorId] = [randomUUID(), randomUUID()];
+    const event: EventEnvelope = { id: randomUUID(), type: 'session.timeline.backfilled.v1', occurredAt: new Date().toISOString(), data: { userId, authorId } };
+    expect(backfilled?.name).toBe('feed');
+    expect(backfilled?.delivery(event)).toEqual({ to: [userId], payload: { authorId } });
+  });
 });

@@ -232,7 +232,15 @@ function signedInScreens(w: World): Screen[] {
     { path: '/dm', title: 'Direct Messages', axeOnly: true, ready: (page) => item(list(page, 'Threads'), friend.displayName).waitFor() },
     { path: `/dm?user=${friend.id}`, title: 'Direct Messages', ready: (page) => chatLog(page).getByText('Will do', { exact: true }).waitFor() },
     { path: '/privacy', title: 'Privacy Settings', ready: (page) => page.getByRole('switch', { name: 'Private Profile' }).waitFor() },
-    { path: '/account', title: 'Account Settings', ready: (page) => page.getByRole('region', { name: 'Delete account', exact: true }).waitFor() },
+    {
+      path: '/account',
+      title: 'Account Settings',
+      // 'Your devices' loads on its own (GET /api/me/devices): the scan waits for this device's row and its Sign out.
+      ready: async (page) => {
+        await page.getByRole('region', { name: 'Delete account', exact: true }).waitFor();
+        await list(page, 'Signed-in devices').getByRole('listitem').filter({ hasText: 'This device' }).getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+      },
+    },
     {
       path: '/notifications',
       title: 'Notifications',

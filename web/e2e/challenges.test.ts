@@ -12,6 +12,7 @@ import {
   makeFriends,
   notifications,
   registerUser,
+  signInWithToken,
   useE2eStack,
   waitForSocialUser,
   type RegisteredUser,
@@ -217,6 +218,34 @@ describe('daily challenges', () => {
 
     // Alice, on her page all along, sees it accepted: the answer comes to her live, no reload.
     await listItem(a, 'Sent invitations', bob.displayName).getByRole('button', { name: 'Accepted', exact: true }).waitFor();
+  });
+
+  it("toasts 'Failed to send invitation' with the server's reason when the friend ended the friendship before the dialog heard of it", async () => {
+    const [erin, finn] = await Promise.all([registerUser(stack.baseUrl, 'erin'), registerUser(stack.baseUrl, 'finn')]);
+    await makeFriends(stack.baseUrl, erin, finn);
+    await expectApi(stack.baseUrl, finn.token, 'POST', `/api/challenges/${await challengeId(finn, PROBE)}/join`, { timeZone: ZONE });
+    await expectProbeFriends(erin, 1);
+    await expectApi(stack.baseUrl, erin.token, 'POST', `/api/challenges/${await challengeId(erin, NEW_STYLES)}/join`, { timeZone: ZONE });
+
+    // Her page hears nothing live (a dropped stream it has not noticed yet): the friendship's end does not reach the open dialog.
+    const { page } = await stack.open('/');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.route('**/api/messages/events', (route) => route.abort());
+    await signInWithToken(page, erin.token, '/challenges');
+    await card(page, NEW_STYLES).getByRole('button', { name: 'Invite', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Invite friends', exact: true });
+    const finnRow = listItem(dialog, 'Friends to invite', finn.displayName);
+    await finnRow.waitFor();
+
+    // Finn unfriends her meanwhile; once the challenges service knows, her Invite is refused there (403), and the toast says why.
+    await expectApi(stack.baseUrl, finn.token, 'DELETE', `/api/friends/${erin.id}`);
+    await expectProbeFriends(erin, 0);
+    await finnRow.getByRole('button', { name: `Invite ${finn.displayName}`, exact: true }).click();
+    await expectToast(page, 'Failed to send invitation', CHALLENGE_MESSAGES.friendsOnly);
+    // Nothing was sent: the row still offers Invite, and her sent list has no invitation.
+    await finnRow.getByRole('button', { name: `Invite ${finn.displayName}`, exact: true }).waitFor();
+    const invitations = (await expectApi(stack.baseUrl, erin.token, 'GET', '/api/challenge-invitations')) as { sent: unknown[] };
+    expect(invitations.sent).toEqual([]);
   });
 
   it('toasts the challenge that just completed, once, not one completed earlier and still unread', async () => {

@@ -33,7 +33,8 @@ function screens(w: DemoWorld): { path: string; ready: (page: Page) => Locator }
     { path: '/messages', ready: (page) => page.getByText(w.jonas.displayName, { exact: true }).first() },
     { path: '/dm', ready: heading('Direct Messages') },
     { path: '/privacy', ready: heading('Privacy Settings') },
-    { path: '/account', ready: heading('Account Settings') },
+    // Its last-loaded part: 'Your devices' (GET /api/me/devices), with the long line of each sign-in and its Sign out.
+    { path: '/account', ready: (page) => page.getByRole('region', { name: 'Your devices', exact: true }).getByRole('listitem').filter({ hasText: 'This device' }).getByRole('button', { name: 'Sign out', exact: true }) },
     { path: '/notifications', ready: (page) => page.getByRole('table').getByRole('switch').first() },
     { path: '/challenges', ready: (page) => page.getByRole('list', { name: "Today's challenges", exact: true }).getByRole('article').first() },
     { path: '/photos', ready: (page) => page.getByText('Summer taprooms', { exact: true }).first() },

@@ -82,6 +82,8 @@ describe('online status', () => {
     await expectApi(stack.baseUrl, bob.token, 'PATCH', `/api/friendships/${request.id}`, { action: 'accept' }, 200);
     await onlineDots(friendCard(aliceFriends, bob)).waitFor();
     await onlineDots(friendCard(bobFriends, alice)).waitFor();
+    // Only the `feed` push refetches her feed (the friendship's own push does not, and no timer looks again):
+    // sessions sends it once the backfill is on her timeline and her feed would show it. Without it this waits in vain.
     await aliceFeed.getByRole('article', { name: title, exact: true }).waitFor();
   });
 });

@@ -80,7 +80,7 @@ export const PROCESS_CONTRACTS = defineProcesses({
   'sessions-fanout': {
     service: 'sessions',
     role: 'feed fan-out into Redis timelines (BullMQ)',
-    publishes: [],
+    publishes: ['session.timeline.backfilled.v1'],
     consumes: [
       'session.created.v1',
       'session.deleted.v1',

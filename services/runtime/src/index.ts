@@ -41,6 +41,7 @@ export { bearerAuth, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus, type BusOptions } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
+export { publishNow } from './bus/publish-now';
 export { Poller } from './bus/poller';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';
 export { listDeadLetters, replayDeadLetter, discardDeadLetter, DEAD_LETTER_HEADERS, type DeadLetter } from './bus/dead-letters';

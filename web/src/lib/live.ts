@@ -1,4 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { LiveEventName } from '@hoptrack/proto';
 import { useEffect } from 'react';
 import { api, errorStatus } from '../api';
 import { CURRENT_USER_KEY } from './authApi';
@@ -22,8 +23,10 @@ export const LIVE_RETRY_MAX_MS = 30_000;
  * `presence` event moves a friend's online dot; a `challenges` event (an
  * invitation answered) refetches the challenge reads; a `friends` event (a
  * request or a friendship between the viewer and someone changed) refetches
- * the social reads, and a new friendship the presence and the feed (issue 40,
- * item 8); every `ready` (the
+ * the social reads, and a new friendship the presence (issue 40, item 8); a
+ * `feed` event (someone's earlier sessions were copied onto the viewer's
+ * timeline, after a new friendship, a request or an unmute) refetches the
+ * feed; every `ready` (the
  * first connect and each reconnect) refetches every messaging, notification,
  * presence and challenge read, since events may have been missed meanwhile. The stream is read with
  * fetch, not EventSource, which cannot send the Bearer header. When it ends or
@@ -51,6 +54,9 @@ export function useLiveMessaging(viewerId: string | null): void {
  */
 const eventSchemas = () => import('@hoptrack/proto');
 
+/** The pushed events this client acts on (`ready` is handled before; anything else is dropped unread). */
+const PUSHED: ReadonlySet<string> = new Set<LiveEventName>(['message', 'read', 'notifications', 'presence', 'challenges', 'friends', 'feed']);
+
 async function applyEvent(queryClient: QueryClient, viewerId: string, { event, data }: SseEvent): Promise<void> {
   if (event === 'ready') {
     void refreshAllMessaging(queryClient);
@@ -60,16 +66,18 @@ async function applyEvent(queryClient: QueryClient, viewerId: string, { event, d
     void refreshChallenges(queryClient, viewerId);
     return;
   }
-  if (event !== 'message' && event !== 'read' && event !== 'notifications' && event !== 'presence' && event !== 'challenges' && event !== 'friends') return;
+  if (!PUSHED.has(event)) return;
   const json = parseJson(data);
-  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent, liveChallengesEvent, liveFriendsEvent } = await eventSchemas();
-  if (event === 'friends') {
+  const { liveMessageEvent, liveReadEvent, liveNotificationsEvent, livePresenceEvent, liveChallengesEvent, liveFriendsEvent, liveFeedEvent } = await eventSchemas();
+  if (event === 'feed') {
+    if (liveFeedEvent.safeParse(json).success) refreshFeed(queryClient);
+  } else if (event === 'friends') {
     const parsed = liveFriendsEvent.safeParse(json);
     if (!parsed.success) return;
     void refreshFriendships(queryClient);
+    // Not the feed: the new friend's sessions reach the timeline later, and their own push (`feed`) says so.
     if (parsed.data.change === 'accepted') {
       void refreshPresence(queryClient);
-      refreshFeed(queryClient);
     } else if (parsed.data.change === 'removed') {
       forgetPushedPresence(parsed.data.userIds);
     }

@@ -41,17 +41,13 @@ export const SESSION_WRITES_AFFECT: readonly QueryKey[] = [
 ];
 
 /**
- * A second look at the feed this long after a new friendship: the fan-out
- * backfills the new friend's earlier sessions into the timeline on the same
- * event that brought the live `friends` push, on another service, and may
- * finish after the first refetch (issue 40, item 8).
+ * The live `feed` push: the fan-out copied someone's earlier sessions onto the
+ * viewer's timeline (a new friendship, a request, an unmute), so the feed
+ * (every filter) refetches. Said by sessions once the copy is written, not
+ * guessed from the friendship's own push, which comes before it (issue 40, item 8).
  */
-export const FEED_BACKFILL_LOOK_MS = 2_000;
-
-/** A new friendship: the feed (every filter) now, and again once the backfill has had its moment. */
 export function refreshFeed(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: FEED_ROOT });
-  window.setTimeout(() => void queryClient.invalidateQueries({ queryKey: FEED_ROOT }), FEED_BACKFILL_LOOK_MS);
 }
 
 /** The part of a session the own stats count. */

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { eventSchemas, streamNameFor, subjectFor, type EventEnvelope, type StreamName, type UserSnapshot } from '@hoptrack/proto';
+import { streamNameFor, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import type { RunningConsumer } from '../bus/consumer';
+import { publishNow } from '../bus/publish-now';
 import type { ConsumerGap } from '../bus/positions';
 import { startReadModels, type ReadModelHandlers } from '../bus/read-models';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
@@ -162,11 +162,6 @@ const CHANGES_MARGIN_MS = 3600_000;
  * publish fails, the start fails and the next start, finding the same gap, asks again.
  */
 async function requestUserChanges(bus: Bus, gap: ConsumerGap): Promise<void> {
-  const envelope: EventEnvelope<'user.changes.requested.v1'> = {
-    id: randomUUID(),
-    type: 'user.changes.requested.v1',
-    occurredAt: new Date().toISOString(),
-    data: eventSchemas['user.changes.requested.v1'].parse({ since: new Date(gap.since.getTime() - CHANGES_MARGIN_MS).toISOString(), consumer: gap.durable }),
-  };
-  await bus.publish(subjectFor(bus.namespace, 'user.changes.requested.v1'), JSON.stringify(envelope), `changes:${gap.durable}:${gap.from}-${gap.to}`);
+  const since = new Date(gap.since.getTime() - CHANGES_MARGIN_MS).toISOString();
+  await publishNow(bus, 'user.changes.requested.v1', { since, consumer: gap.durable }, `changes:${gap.durable}:${gap.from}-${gap.to}`);
 }

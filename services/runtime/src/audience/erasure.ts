@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { eventSchemas, subjectFor, type ErasingService, type EventEnvelope } from '@hoptrack/proto';
+import type { ErasingService, EventEnvelope } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
 import { startConsumer, type RunningConsumer } from '../bus/consumer';
+import { publishNow } from '../bus/publish-now';
 import type { SqlClient } from '../db/sql';
 import { forgetAnswersNaming } from '../http/idempotency';
 import { forgetEventsNaming, markErased } from './erased';
@@ -68,14 +68,7 @@ export async function startErasure<Tx extends SqlClient>(options: ErasureOptions
 }
 
 async function reportErased(bus: Bus, deleted: EventEnvelope<'user.deleted.v1'>, service: ErasingService): Promise<void> {
-  const envelope: EventEnvelope<'user.erased.v1'> = {
-    id: randomUUID(),
-    type: 'user.erased.v1',
-    occurredAt: new Date().toISOString(),
-    ...(deleted.requestId ? { requestId: deleted.requestId } : {}),
-    data: eventSchemas['user.erased.v1'].parse({ userId: deleted.data.userId, service }),
-  };
-  await bus.publish(subjectFor(bus.namespace, 'user.erased.v1'), JSON.stringify(envelope), `erased:${service}:${deleted.id}`);
+  await publishNow(bus, 'user.erased.v1', { userId: deleted.data.userId, service }, `erased:${service}:${deleted.id}`, deleted.requestId);
 }
 
 /**

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { eventSchemas, subjectFor, type EventEnvelope, type ExportingService, type ExportPart } from '@hoptrack/proto';
+import type { EventEnvelope, ExportingService, ExportPart } from '@hoptrack/proto';
 import { nanos, type ObjectStore } from 'nats';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
 import { startConsumer, type RunningConsumer } from '../bus/consumer';
+import { publishNow } from '../bus/publish-now';
 
 /** The services that export: those whose process contract in proto promises an export part. */
 export { EXPORTING_SERVICES, type ExportingService } from '@hoptrack/proto';
@@ -64,14 +64,7 @@ export async function startExportContributor(options: ExportContributorOptions):
 }
 
 async function reportContributed(bus: Bus, requested: EventEnvelope<'user.export.requested.v1'>, service: string): Promise<void> {
-  const envelope: EventEnvelope<'user.export.contributed.v1'> = {
-    id: randomUUID(),
-    type: 'user.export.contributed.v1',
-    occurredAt: new Date().toISOString(),
-    ...(requested.requestId ? { requestId: requested.requestId } : {}),
-    data: eventSchemas['user.export.contributed.v1'].parse({ ...requested.data, service }),
-  };
-  await bus.publish(subjectFor(bus.namespace, 'user.export.contributed.v1'), JSON.stringify(envelope), `contributed:${service}:${requested.id}`);
+  await publishNow(bus, 'user.export.contributed.v1', { ...requested.data, service }, `contributed:${service}:${requested.id}`, requested.requestId);
 }
 
 /** The export contributor as one of a service definition's consumers: the definition says the durable prefix and how its part is built. */

@@ -25,9 +25,10 @@ export function createFanoutQueue(settings: FanoutQueueSettings): Queue<FanoutJo
 }
 
 /** Adds a job once: BullMQ ignores a job id it already holds, so a redelivered event queues nothing new. */
-export async function enqueueFanout(queue: Queue<FanoutJob>, job: FanoutJob, jobId: string, attempts: number): Promise<void> {
+export async function enqueueFanout(queue: Queue<FanoutJob>, job: FanoutJob, jobId: string, attempts: number, delayMs?: number): Promise<void> {
   await queue.add(job.kind, job, {
     jobId,
+    ...(delayMs ? { delay: delayMs } : {}),
     attempts,
     backoff: { type: 'exponential', delay: 500 },
     removeOnComplete: { count: 5000 },

@@ -59,6 +59,16 @@ export const feedRepository = {
     );
   },
 
+  /** Whether the viewer's feed would show any of the author's sessions now (the read model's friendship, privacy and mute), as the feed's read checks. */
+  async anyShownInFeed(db: Db, viewerId: string, authorId: string): Promise<boolean> {
+    const viewer = uuid(viewerId);
+    const rows = await queryRows<Array<{ shown: boolean }>>(
+      db,
+      sql`SELECT EXISTS (SELECT 1 FROM beer_sessions s WHERE s.user_id = ${uuid(authorId)} AND ${canSeeSession(viewer)} AND ${notMutedAuthor(viewer)}) AS shown`,
+    );
+    return rows[0]?.shown ?? false;
+  },
+
   /**
    * A fan-out batch in one round trip: whether the session still exists
    * (`live`), and the followers allowed to see the author's sessions who did

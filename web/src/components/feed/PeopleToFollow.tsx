@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { countLabel } from '../../lib/format';
 import { suggestionsQuery } from '../../lib/socialApi';
 import { FriendshipButton } from '../social/FriendshipButton';
-import { UserCard } from '../social/UserCard';
-import { UserList } from '../social/UserList';
+import { PeopleList } from '../social/PeopleList';
 
 /**
  * An empty feed's way in (issue 40): a few people to follow, friends of
@@ -20,17 +19,12 @@ export function PeopleToFollow() {
       <h2 id="people-to-follow-title" className="people-to-follow__title">
         People to follow
       </h2>
-      <UserList label="People to follow" items={people}>
-        {(user) => (
-          <UserCard
-            key={user.id}
-            user={user}
-            open="link"
-            meta={user.mutualFriends > 0 ? `${countLabel(user.mutualFriends, 'friend')} in common` : countLabel(user.totalSessions, 'session')}
-            actions={<FriendshipButton user={user} />}
-          />
-        )}
-      </UserList>
+      <PeopleList
+        label="People to follow"
+        people={people}
+        meta={(user) => (user.mutualFriends > 0 ? `${countLabel(user.mutualFriends, 'friend')} in common` : countLabel(user.totalSessions, 'session'))}
+        actions={(user) => <FriendshipButton user={user} />}
+      />
     </section>
   );
 }

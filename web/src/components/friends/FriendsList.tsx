@@ -1,20 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Friend } from '@hoptrack/proto';
-import type { ReactNode } from 'react';
 import { friendsQuery } from '../../lib/socialApi';
 import { PresenceScope } from '../presence/Presence';
+import { personCard, type PersonCardParts } from '../social/PeopleList';
 import { QueryUserList } from '../social/UserList';
 
-interface FriendsListProps {
+interface FriendsListProps extends PersonCardParts<Friend> {
   label: string;
   /** The empty state's call to action: switch to the Find Friends tab. */
   onFindFriends: () => void;
-  /** Renders one friend as a `<UserCard>`. */
-  children: (friend: Friend) => ReactNode;
 }
 
-/** My friends (GET /api/me/friends), shared by /friends 'My Friends' and /friends-enhanced 'Friends', with a dot on those online. */
-export function FriendsList({ label, onFindFriends, children }: FriendsListProps) {
+/** My friends (GET /api/me/friends), shared by /friends 'My Friends' and /friends-enhanced 'Friends', with a dot on those online; each a people-list card (personCard). */
+export function FriendsList({ label, onFindFriends, ...card }: FriendsListProps) {
   const friends = useQuery(friendsQuery());
   return (
     <PresenceScope ids={friends.data?.map((friend) => friend.id) ?? []}>
@@ -32,7 +30,7 @@ export function FriendsList({ label, onFindFriends, children }: FriendsListProps
           ),
         }}
       >
-        {children}
+        {personCard(card)}
       </QueryUserList>
     </PresenceScope>
   );

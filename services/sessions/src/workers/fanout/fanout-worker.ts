@@ -16,7 +16,8 @@ interface FanoutOptions {
 }
 
 /** Queues a fan-out job once (its id derives from the event, or from the job that chains it). */
-const enqueuer = ({ config, connections }: FanoutOptions) => (job: FanoutJob, jobId: string) => enqueueFanout(connections.fanoutQueue, job, jobId, config.FANOUT_ATTEMPTS);
+const enqueuer = ({ config, connections }: FanoutOptions) => (job: FanoutJob, jobId: string, delayMs?: number) =>
+  enqueueFanout(connections.fanoutQueue, job, jobId, config.FANOUT_ATTEMPTS, delayMs);
 
 /** The BullMQ worker running the fan-out jobs: timeline writes, a batch of followers per job. */
 export function startFanoutWorker(
@@ -36,6 +37,7 @@ export function startFanoutWorker(
     batch: config.FANOUT_BATCH,
     cap: config.TIMELINE_CAP,
     logger,
+    bus: connections.bus,
     enqueue: enqueuer(options),
     fanoutDone: options.registry ? fanoutLag(options.registry) : undefined,
     faultGate: options.faultGate,

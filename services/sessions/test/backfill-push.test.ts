@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LIVE_EVENTS_PATH, LIVE_PUSHES, type LiveFeedEvent } from '@hoptrack/proto';
+import { ensureStreams, LiveHub, startLiveFeed, type RunningLiveFeed } from '@hoptrack/runtime';
+import { CONDITION_BOUND_MS, memoryLogger, readEvents } from '@hoptrack/testing';
+import { openLive, type LiveClient } from '@hoptrack/testing/live';
+import { Registry } from 'prom-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { feedIds } from './helpers';
+import { startTestSessions, type Client, type TestSessions } from './support';
+
+/**
+ * The backfill's live push (issue 40, item 8, without the web's 2-second
+ * guess): once the fan-out has copied an author's earlier sessions onto a
+ * person's timeline it announces it (session.timeline.backfilled.v1), and the
+ * declared `feed` push takes it to that person's open streams only. The
+ * fan-out runs in-process beside the API (startTestSessions); the streams are
+ * the platform's own hub and feed with every declared push, as messaging
+ * runs them, on this test's bus. Its server takes `Bearer <userId>`.
+ */
+
+const { logger } = memoryLogger('sessions-live-test', 'warn');
+let t: TestSessions;
+let hub: LiveHub;
+let feed: RunningLiveFeed;
+let server: Server;
+let url: string;
+const opened: LiveClient[] = [];
+
+beforeAll(async () => {
+  t = await startTestSessions();
+  hub = new LiveHub({ maxConnections: 100, maxPerUser: 5, heartbeatMs: 60_000, registry: new Registry(), metricPrefix: 'sessions_test_live', logger });
+  server = createServer((req, res) => {
+    const userId = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (req.url === LIVE_EVENTS_PATH && userId) hub.open(userId, 0, res, {});
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The streams of every declared push (messages, notifications, challenges too), as messaging ensures them; they go with the service's.
+  await ensureStreams(t.bus);
+  feed = await startLiveFeed({ bus: t.bus, hub, pushes: LIVE_PUSHES, logger });
+});
+afterAll(async () => {
+  for (const client of opened) client.close();
+  await feed?.stop();
+  hub?.closeAll();
+  await new Promise((resolve) => server?.close(resolve));
+  await t?.close();
+});
+
+const live = async (user: Client): Promise<LiveClient> => {
+  const client = await openLive(url, user.id);
+  opened.push(client);
+  return client;
+};
+const feedPushes = (client: LiveClient) => client.events.filter((e) => e.event === 'feed').map((e) => e.data as LiveFeedEvent);
+const onTimeline = async (user: Client, author: Client, sessionId: string) => (await t.redis.zscore(t.timelines.key(user.id), `${author.id}:${sessionId}`)) !== null;
+const logged = async (author: Client, title: string) => (await t.logSession(author, { title })).id;
+
+/**
+ * Everything published on SESSIONS before now has reached the streams: the live feed
+ * relays the stream in order, so once a marker published after it arrives at
+ * `client`, an earlier push to `client` would have arrived first.
+ */
+async function relayedUpTo(client: Client, stream: LiveClient): Promise<void> {
+  const marker = randomUUID();
+  await t.publish('session.timeline.backfilled.v1', { userId: client.id, authorId: marker });
+  await stream.waitFor((e) => e.event === 'feed' && (e.data as LiveFeedEvent).authorId === marker, `the marker on ${client.id}'s stream`, CONDITION_BOUND_MS);
+}
+
+describe("the backfill's live push", () => {
+  it("reaches the person whose timeline a new friendship filled, once the sessions are on it, and nobody else", async () => {
+    const author = await t.user({ private: true });
+    const [follower, stranger] = [await t.user(), await t.user()];
+    const sessions = [await logged(author, 'Earlier pints'), await logged(author, 'Earlier stouts')];
+    const [followerStream, authorStream, strangerStream] = [await live(follower), await live(author), await live(stranger)];
+
+    // The acceptance, not settled: the push must come by itself once the copy is written.
+    await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: follower.id, recipientId: author.id });
+    const pushed = await followerStream.waitFor((e) => e.event === 'feed', "the follower's feed push", CONDITION_BOUND_MS);
+    expect(pushed.data).toEqual({ authorId: author.id } satisfies LiveFeedEvent);
+    // Sent after the timeline write: at the push both sessions are there, and the feed the web refetches shows them.
+    for (const id of sessions) expect(await onTimeline(follower, author, id), id).toBe(true);
+    expect((await feedIds(follower)).sort()).toEqual([...sessions].sort());
+
+    // The other way round the follower had nothing to copy: no push to the author, none to the stranger, and the follower's was one.
+    await t.settle();
+    await relayedUpTo(author, authorStream);
+    await relayedUpTo(stranger, strangerStream);
+    // Each has its marker only.
+    expect(feedPushes(authorStream)).toHaveLength(1);
+    expect(feedPushes(strangerStream)).toHaveLength(1);
+    await relayedUpTo(follower, followerStream);
+    expect(feedPushes(followerStream).filter((p) => p.authorId === author.id)).toHaveLength(1);
+    const announced = (await readEvents(t.bus, 'SESSIONS', 'session.timeline.backfilled.v1')).filter((e) => e.data.authorId === author.id || e.data.authorId === follower.id);
+    expect(announced.map((e) => e.data)).toEqual([{ userId: follower.id, authorId: author.id }]);
+  });
+
+  it('follows a request and an unmute too: each is a copy onto the one timeline it concerns', async () => {
+    const author = await t.user();
+    const [asker, friend] = [await t.user(), await t.user()];
+    await logged(author, 'Public pints');
+    await t.befriend(author, friend);
+    await t.publish('social.friend.muted.v1', { userId: friend.id, friendId: author.id });
+    await t.settle();
+    const [askerStream, friendStream] = [await live(asker), await live(friend)];
+
+    await t.publish('social.friendship.requested.v1', { friendshipId: randomUUID(), requesterId: asker.id, recipientId: author.id });
+    await t.publish('social.friend.unmuted.v1', { userId: friend.id, friendId: author.id });
+    await askerStream.waitFor((e) => e.event === 'feed', "the asker's feed push", CONDITION_BOUND_MS);
+    await friendStream.waitFor((e) => e.event === 'feed', "the unmuting friend's feed push", CONDITION_BOUND_MS);
+    expect(feedPushes(askerStream)).toEqual([{ authorId: author.id }]);
+    expect(feedPushes(friendStream)).toEqual([{ authorId: author.id }]);
+  });
+});
