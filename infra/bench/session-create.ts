@@ -4,7 +4,7 @@ import type { Benchmark } from './lib/context';
 import { openLoop, openLoopCalls } from './lib/load';
 import { ProcessMeter } from './lib/procstat';
 import { capacitySummary, compare, compareCapacities } from './lib/report';
-import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
+import { BENCH_SESSION_FORM, SESSION_FORM_CONTENT_TYPE } from './lib/session-form';
 import { describeCapacity, httpStep, measureCapacity, type CapacityFigure } from './lib/targets';
 
 /**
@@ -24,18 +24,7 @@ export const benchSessionCreate: Benchmark = async (ctx) => {
   const { users } = ctx.seed.scale;
   const creators = Array.from({ length: ctx.smoke ? 20 : 500 }, (_, i) => Math.floor(users * 0.3) + i).filter((i) => i % 10 !== 0);
   const tokens = await Promise.all(creators.map((i) => ctx.token(i)));
-  const body = sessionFormBody({
-    title: 'Bench night',
-    description: 'Logged by the benchmark.',
-    location: 'The Bench Arms',
-    beerCount: '3',
-    duration: '120',
-    avgAbv: '5.2',
-    latitude: '',
-    longitude: '',
-    beerTypes: JSON.stringify(['IPA', 'Stout']),
-    musicTrack: '',
-  });
+  const body = BENCH_SESSION_FORM;
   const request = (i: number) => ({
     method: 'POST' as const,
     path: '/api/sessions',

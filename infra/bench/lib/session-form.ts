@@ -11,3 +11,17 @@ export function sessionFormBody(fields: Record<string, string>): Buffer {
   const parts = Object.entries(fields).map(([name, value]) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
   return Buffer.from(`${parts.join('')}--${BOUNDARY}--\r\n`);
 }
+
+/** The session every create of the benchmarks logs (session-create.ts, create-commits.ts): an ordinary one, no photo. */
+export const BENCH_SESSION_FORM: Buffer = sessionFormBody({
+  title: 'Bench night',
+  description: 'Logged by the benchmark.',
+  location: 'The Bench Arms',
+  beerCount: '3',
+  duration: '120',
+  avgAbv: '5.2',
+  latitude: '',
+  longitude: '',
+  beerTypes: JSON.stringify(['IPA', 'Stout']),
+  musicTrack: '',
+});

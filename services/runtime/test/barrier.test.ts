@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReadModelBarrier } from '../src/bus/barrier';
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
-import { startConsumer } from '../src/bus/consumer';
+import { sqlInbox, startConsumer } from '../src/bus/consumer';
 import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { ensureDatabase } from '../src/db/database';
@@ -55,6 +55,36 @@ describe('ReadModelBarrier', () => {
       // The relay is not running: the barrier publishes the event itself.
       expect(await barrier.await([envelope.id], 'USERS')).toBe(true);
       expect(applied.has(envelope.id)).toBe(true);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it('answers once a batching consumer (with its inbox) applied the event behind a backlog, within its bound', async () => {
+    const db = pgSqlClient(pool);
+    const relay = new OutboxRelay({ db, bus, logger });
+    const outbox = new Outbox(bus.namespace);
+    // A backlog ahead of the barrier's event: it is applied in a batch, acknowledged after that batch's commit.
+    for (let i = 0; i < 40; i++) await outbox.enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+    await relay.drain();
+    const applied = new Set<string>();
+    let transactions = 0;
+    const counted: typeof db = { ...db, $transaction: (fn, o) => ((transactions += 1), db.$transaction(fn, o)) };
+    const consumer = await startConsumer({
+      bus,
+      stream: 'USERS',
+      durable: `batched-${randomUUID().slice(0, 8)}`,
+      logger,
+      inbox: sqlInbox(counted),
+      handlers: { 'user.updated.v1': async (event) => void applied.add(event.id) },
+    });
+    try {
+      const barrier = new ReadModelBarrier({ db, bus, relay, logger, timeoutMs: 10_000 });
+      const envelope = await outbox.enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+      expect(await barrier.await([envelope.id], 'USERS')).toBe(true);
+      expect(applied.has(envelope.id)).toBe(true);
+      // It went through batches (fewer transactions than events), not one at a time.
+      expect(transactions).toBeLessThan(applied.size);
     } finally {
       await consumer.stop();
     }

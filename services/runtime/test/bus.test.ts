@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { streamNameFor, type UserSnapshot } from '@hoptrack/proto';
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
 import { sqlInbox, startConsumer } from '../src/bus/consumer';
@@ -111,6 +111,8 @@ describe('consumer', () => {
       durable,
       logger,
       ...(withInbox ? { inbox: sqlInbox(db) } : {}),
+      // One at a time: in a batch, the failed try would be tried again at once alone (the batch tests below).
+      batchSize: 1,
       ackWaitMs: 2000,
       handlers: {
         'user.updated.v1': async (event, { tx }) => {
@@ -258,6 +260,157 @@ describe('consumer', () => {
   });
 });
 
+describe('consumer batches (issue 41)', () => {
+  /** A namespace of its own, made anew for each test: its streams hold only that test's events, so every batch is of them. */
+  let batchBus: Bus;
+  beforeEach(async () => {
+    batchBus = await connectBus({ url: 'nats://127.0.0.1:4222', name: 'bus-batch-test', namespace: testNamespace('busbatch'), logger });
+    await deleteStreams(batchBus);
+    await ensureStreams(batchBus);
+  });
+  afterEach(async () => {
+    await deleteStreams(batchBus);
+    await batchBus.close();
+  });
+
+  /**
+   * `events` user.updated.v1 events published before a consumer with an inbox starts, so all are
+   * ready at once; the handler writes a row per event in the inbox transaction, and throws on every
+   * delivery of the `failAt`-th event (a poison event) if given. Answers the transactions that
+   * committed (a hook on the inbox's `$transaction`: the batches, and the position's read and save), the rows per event, the dead letters and the
+   * consumed counts by outcome, once nothing is pending or unacknowledged.
+   */
+  const consumeReady = async (options: { events: number; failAt?: number; batchSize?: number; durable?: string }) => {
+    const db = pgSqlClient(pool);
+    let commits = 0;
+    const counted: typeof db = {
+      ...db,
+      $transaction: async (fn, o) => {
+        const result = await db.$transaction(fn, o);
+        commits += 1;
+        return result;
+      },
+    };
+    const outbox = new Outbox(batchBus.namespace);
+    const envelopes = [];
+    for (let i = 0; i < options.events; i++) envelopes.push(await outbox.enqueue(db, 'user.updated.v1', snapshot()));
+    await new OutboxRelay({ db, bus: batchBus, logger }).drain();
+    const poison = options.failAt === undefined ? undefined : envelopes[options.failAt - 1]?.id;
+    const registry = new Registry();
+    instrumentBus(batchBus, registry);
+    const durable = options.durable ?? `batch-${randomUUID().slice(0, 8)}`;
+    const consumer = await startConsumer({
+      bus: batchBus,
+      stream: 'USERS',
+      durable,
+      logger,
+      inbox: sqlInbox(counted),
+      maxDeliver: 3,
+      ackWaitMs: 2000,
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
+      handlers: {
+        'user.updated.v1': async (event, { tx }) => {
+          await (tx ?? db).$executeRawUnsafe('INSERT INTO "seen" ("user_id", "event_id") VALUES ($1, $2)', event.data.id, event.id);
+          if (event.id === poison) throw new Error('this event can never be applied');
+        },
+      },
+    });
+    try {
+      if (poison) await eventually(async () => (await listDeadLetters(batchBus)).some((l) => l.consumer === durable), 'the poison event parked');
+      await consumerSettled(batchBus, 'USERS', durable);
+    } finally {
+      await consumer.stop();
+    }
+    const { rows } = await pool.query<{ event_id: string; n: number }>('SELECT event_id, count(*)::int AS n FROM "seen" GROUP BY event_id');
+    const timesApplied = new Map(rows.map((r) => [r.event_id, r.n]));
+    const consumed = (await registry.getSingleMetric('bus_events_consumed_total')?.get())?.values.filter((v) => v.labels.consumer === durable) ?? [];
+    const outcome = (name: string) => consumed.filter((v) => v.labels.outcome === name).reduce((sum, v) => sum + v.value, 0);
+    const letters = (await listDeadLetters(batchBus)).filter((l) => l.consumer === durable);
+    delete batchBus.metrics;
+    return { envelopes, poison, durable, commits, timesApplied, letters, outcome };
+  };
+
+  it('applies the events that are ready in one transaction each batch, and a redelivery of all of them changes nothing', async () => {
+    const events = 48;
+    const first = await consumeReady({ events });
+    expect(first.envelopes.every((e) => first.timesApplied.get(e.id) === 1)).toBe(true);
+    // 48 events fit one batch; how many arrive before the first is taken depends on the socket's reads: a few batches,
+    // and the position read at the start and saved at the stop (the control below: 48 and those two).
+    expect(first.commits).toBeLessThanOrEqual(6);
+    expect(first.outcome('ok')).toBe(events);
+    // Redelivered whole: the same durable made anew on the same stream is given every event again, as
+    // if the acks had been lost. Each is skipped by its inbox row, in batches too.
+    await batchBus.jsm.consumers.delete(streamNameFor(batchBus.namespace, 'USERS'), first.durable);
+    const again = await consumeAgain(first.durable, events);
+    expect(again.applied).toBe(events);
+    expect(again.duplicates).toBe(events);
+  });
+
+  /** The same durable once more over the stream as it is: the rows per event and the duplicates counted. */
+  const consumeAgain = async (durable: string, events: number) => {
+    const registry = new Registry();
+    instrumentBus(batchBus, registry);
+    let ran = 0;
+    const consumer = await startConsumer({
+      bus: batchBus,
+      stream: 'USERS',
+      durable,
+      logger,
+      inbox: sqlInbox(pgSqlClient(pool)),
+      handlers: { 'user.updated.v1': async () => void (ran += 1) },
+    });
+    try {
+      await eventually(async () => {
+        const consumed = (await registry.getSingleMetric('bus_events_consumed_total')?.get())?.values ?? [];
+        return consumed.reduce((sum, v) => sum + v.value, 0) >= events;
+      }, 'every event delivered again');
+      await consumerSettled(batchBus, 'USERS', durable);
+    } finally {
+      await consumer.stop();
+    }
+    const consumed = (await registry.getSingleMetric('bus_events_consumed_total')?.get())?.values ?? [];
+    delete batchBus.metrics;
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM "seen"');
+    expect(ran).toBe(0);
+    return { applied: rows[0]?.n ?? 0, duplicates: consumed.filter((v) => v.labels.outcome === 'duplicate').reduce((sum, v) => sum + v.value, 0) };
+  };
+
+  it('control: one at a time (batchSize 1), the same events take a commit each', async () => {
+    const events = 48;
+    const { commits, envelopes, timesApplied } = await consumeReady({ events, batchSize: 1 });
+    expect(envelopes.every((e) => timesApplied.get(e.id) === 1)).toBe(true);
+    // One per event, and the consumer's position: read at its start, saved at its stop (when caught up).
+    expect(commits).toBeGreaterThanOrEqual(events);
+    expect(commits).toBeLessThanOrEqual(events + 2);
+  });
+
+  it('a handler failing in the middle of a batch: the batch rolls back, the others are applied once each, the failing one is retried and parked', async () => {
+    const events = 20;
+    const run = await consumeReady({ events, failAt: 7 });
+    // Rolled back whole: without the one transaction, the six before the poison would have their rows twice.
+    expect(run.envelopes.filter((e) => e.id !== run.poison).every((e) => run.timesApplied.get(e.id) === 1)).toBe(true);
+    expect(run.timesApplied.get(run.poison ?? '')).toBeUndefined();
+    expect(lines.some((l) => l.msg === 'event batch rolled back; applying its events one at a time' && l.consumer === run.durable)).toBe(true);
+    // Today's path for the poison: two failed deliveries, parked on the third, its letter in the dead-letter stream.
+    expect(run.letters).toHaveLength(1);
+    expect(run.letters[0]).toMatchObject({ deliveries: 3, error: 'this event can never be applied' });
+    expect(JSON.parse(run.letters[0]?.payload ?? '{}')).toMatchObject({ id: run.poison });
+    expect(run.outcome('ok')).toBe(events - 1);
+    expect(run.outcome('failed')).toBe(2);
+    expect(run.outcome('parked')).toBe(1);
+    // The fallback commits the others one at a time (19), after the batch that rolled back.
+    expect(run.commits).toBeGreaterThanOrEqual(events - 1);
+  });
+
+  it('control: the same events without the fault leave no dead letter and no rolled-back batch', async () => {
+    const run = await consumeReady({ events: 20 });
+    expect(run.letters).toEqual([]);
+    expect(run.outcome('failed') + run.outcome('parked')).toBe(0);
+    expect(lines.some((l) => l.msg === 'event batch rolled back; applying its events one at a time' && l.consumer === run.durable)).toBe(false);
+    expect(run.commits).toBeLessThan(20);
+  });
+});
+
 describe('bus metrics', () => {
   it('counts what the relay published and how each delivery ended, and reads the lag from JetStream', async () => {
     const registry = new Registry();
@@ -278,6 +431,8 @@ describe('bus metrics', () => {
       durable,
       logger,
       inbox: sqlInbox(db),
+      // One at a time, so the transient failure is one failed delivery (a batch's fallback would retry it at once).
+      batchSize: 1,
       ackWaitMs: 2000,
       handlers: {
         'user.updated.v1': async (event) => {

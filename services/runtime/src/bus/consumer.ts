@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import type { SqlClient } from '../db/sql';
 import { ensureStreams, retryJetStream, type Bus } from './connection';
 import { parkDeadLetter } from './dead-letters';
+import { ReadyQueue } from './ready-queue';
 import type { ConsumeOutcome } from './metrics';
 import { findGap, keyedPositions, sqlPositions, trackPosition, type ConsumerGap, type PositionStore } from './positions';
 
@@ -42,8 +43,21 @@ export interface Inbox<Tx = SqlClient> {
    * refuses is marked processed and not applied).
    */
   runOnce(consumer: string, event: Pick<EventEnvelope, 'id' | 'type' | 'data'>, fn: (tx: Tx) => Promise<void>): Promise<boolean>;
+  /**
+   * Several events in one transaction, in their order: each claimed and, when
+   * it ran, applied as runOnce would, and all committed at once (one commit,
+   * one WAL flush). Answers runOnce's answer for each; if any `apply` throws,
+   * nothing of the batch is committed and the error is thrown.
+   */
+  runBatch?(consumer: string, items: ReadonlyArray<InboxItem<Tx>>): Promise<boolean[]>;
   /** Where the consumer last stood, in the same database (bus/positions.ts): a consumer with a read model finds a gap at its start. */
   positions?: PositionStore;
+}
+
+/** One event of a batch and what applying it writes (runBatch). */
+export interface InboxItem<Tx = SqlClient> {
+  event: Pick<EventEnvelope, 'id' | 'type' | 'data'>;
+  apply: (tx: Tx) => Promise<void>;
 }
 
 /**
@@ -59,6 +73,9 @@ export interface InboxGuard {
   skipWhen: string;
 }
 
+/** The longest one inbox transaction (a batch) may run through Prisma before it is rolled back. */
+const BATCH_TRANSACTION_TIMEOUT_MS = 20_000;
+
 /**
  * The Postgres inbox: the dedup row and the handler's writes commit together.
  * Generic over the transaction type, so a service's handlers get its Prisma transaction.
@@ -68,17 +85,28 @@ export function sqlInbox<Tx extends SqlClient = SqlClient>(
   options: { guard?: InboxGuard } = {},
 ): Inbox<Tx> {
   const { guard } = options;
+  const runBatch = (consumer: string, items: ReadonlyArray<InboxItem<Tx>>) =>
+    db.$transaction(
+      async (tx) => {
+        const ran: boolean[] = [];
+        for (const { event, apply } of items) {
+          const bound = guard?.bind(event);
+          const { inserted, skip } = guard && bound !== undefined ? await claimUnless(tx, consumer, event.id, guard.skipWhen, bound) : await claim(tx, consumer, event.id);
+          // Claimed earlier (another delivery, or the same event twice in this batch: the row is visible in the transaction).
+          if (inserted && !skip) await apply(tx);
+          ran.push(inserted);
+        }
+        return ran;
+      },
+      // A batch of 64 on a busy machine can outlast Prisma's 5-s default; the in-progress signals keep its messages meanwhile.
+      { timeout: BATCH_TRANSACTION_TIMEOUT_MS },
+    );
   return {
     positions: sqlPositions(db),
-    runOnce(consumer, event, fn) {
-      const bound = guard?.bind(event);
-      return db.$transaction(async (tx) => {
-        const { inserted, skip } = guard && bound !== undefined ? await claimUnless(tx, consumer, event.id, guard.skipWhen, bound) : await claim(tx, consumer, event.id);
-        if (!inserted) return false;
-        if (skip) return true;
-        await fn(tx);
-        return true;
-      });
+    runBatch,
+    async runOnce(consumer, event, fn) {
+      const [ran] = await runBatch(consumer, [{ event, apply: fn }]);
+      return ran === true;
     },
   };
 }
@@ -136,6 +164,16 @@ export interface ConsumerOptions<Tx = SqlClient> {
    */
   afterCommit?: () => void;
   /**
+   * The most events applied in one inbox transaction (default 64, the most
+   * in flight): the consumer takes what it has received, up to this, and
+   * never waits for a full batch. 1 applies each event alone, for handlers
+   * whose side effects outside the transaction must not run for an event
+   * that is then rolled back with its batch (docs/decisions.md, consumer
+   * batching). Consumers without an inbox have no transaction to share and
+   * take one event at a time.
+   */
+  batchSize?: number;
+  /**
    * Called at start when the stream deleted events past its age that this
    * consumer never read (it was away longer; bus/positions.ts), after the
    * error log and the `bus_consumer_missed_events_total` count: e.g. ask the
@@ -167,6 +205,8 @@ const POSITION_INTERVAL_MS = 60_000;
 /** Deliveries of one event before it is parked. */
 const MAX_DELIVER = 20;
 const backoffMs = (attempt: number) => Math.min(30_000, 500 * 2 ** attempt);
+/** Events per inbox transaction: as many as may be in flight (max_ack_pending's default). */
+const DEFAULT_BATCH = 64;
 
 /**
  * A durable JetStream consumer with explicit acks. Expected outcomes ack;
@@ -199,12 +239,24 @@ export async function startConsumer<Tx = SqlClient>(options: ConsumerOptions<Tx>
   if (positions) await reportGap(options, stream, positions);
   const tracker = positions ? trackPosition({ bus, stream, durable: options.durable, store: positions, logger, intervalMs: POSITION_INTERVAL_MS }) : undefined;
   const consumer = await retryJetStream(() => bus.js.consumers.get(stream, options.durable));
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: options.maxAckPending ?? 64, expires: PULL_EXPIRES_MS });
+  const maxInFlight = options.maxAckPending ?? 64;
+  const batchSize = options.inbox?.runBatch ? Math.max(1, Math.min(options.batchSize ?? DEFAULT_BATCH, maxInFlight)) : 1;
+  // Received messages wait here, so the loop can take every one that is there at once.
+  const ready = new ReadyQueue<JsMsg>();
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: maxInFlight, expires: PULL_EXPIRES_MS, callback: (msg) => ready.push(msg) });
+  let failure: Error | undefined;
+  void messages.closed().then((err) => {
+    failure = err instanceof Error ? err : undefined;
+    ready.close();
+  });
 
   const loop = (async () => {
-    for await (const msg of messages) {
-      await handleMessage(msg, options);
+    for (let batch = await ready.take(batchSize); batch.length > 0; batch = await ready.take(batchSize)) {
+      if (batch.length === 1 && batch[0]) await handleMessage(batch[0], options);
+      else await handleBatch(batch, options);
     }
+    // As the iterator did: reading stopped by an error (the consumer deleted under it) ends the loop with it.
+    if (failure) throw failure;
   })();
 
   return {
@@ -252,9 +304,26 @@ async function park<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>, err: unknown, 
   }
 }
 
-async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<void> {
-  const metrics = options.bus.metrics;
-  const count = (type: string, outcome: ConsumeOutcome) => metrics?.consumed.inc({ consumer: options.durable, type, outcome });
+type Handler<Tx> = (event: EventEnvelope, context: HandlerContext<Tx>) => Promise<void>;
+
+/** A delivered message read and matched to its handler: what is applied, alone or in a batch. */
+interface Delivery<Tx> {
+  msg: JsMsg;
+  event: EventEnvelope;
+  handler: Handler<Tx>;
+  log: Logger;
+}
+
+const counter = <Tx>(options: ConsumerOptions<Tx>) => (type: string, outcome: ConsumeOutcome) =>
+  options.bus.metrics?.consumed.inc({ consumer: options.durable, type, outcome });
+
+/**
+ * Reads a message and finds its handler. What needs no handler is settled
+ * here (answering undefined): an unreadable message is parked, since no
+ * retry will ever make it valid; an event of a type without a handler is acked.
+ */
+async function read<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<Delivery<Tx> | undefined> {
+  const count = counter(options);
   let event: EventEnvelope;
   try {
     event = parseEvent(msg.json());
@@ -262,23 +331,39 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
     // No retry will make it readable: park it for an operator, then stop its deliveries.
     await park(msg, options, err, options.logger.child({ subject: msg.subject, seq: msg.seq }), 'unreadable event');
     count('unreadable', 'parked');
-    return;
+    return undefined;
   }
-  const log = options.logger.child({ eventId: event.id, eventType: event.type, reqId: event.requestId, consumer: options.durable });
-  const handler = options.handlers[event.type] as
-    | ((e: EventEnvelope, c: HandlerContext<Tx>) => Promise<void>)
-    | undefined;
+  const handler = options.handlers[event.type] as Handler<Tx> | undefined;
   if (!handler) {
     msg.ack();
     count(event.type, 'ignored');
-    return;
+    return undefined;
   }
-  const redeliveryCount = msg.info.redeliveryCount;
-  const timer = metrics?.handlerDuration.startTimer({ consumer: options.durable, type: event.type });
-  // A handler slower than the ack wait would see its event redelivered while it still runs:
-  // tell JetStream it is in progress, at half the ack wait, until it settles.
+  const log = options.logger.child({ eventId: event.id, eventType: event.type, reqId: event.requestId, consumer: options.durable });
+  return { msg, event, handler, log };
+}
+
+/**
+ * A handler slower than the ack wait would see its event redelivered while it still runs:
+ * tell JetStream these are in progress, at half the ack wait, until they settle.
+ */
+function keepInProgress<Tx>(messages: readonly JsMsg[], options: ConsumerOptions<Tx>): () => void {
   const ackWaitMs = options.ackWaitMs ?? ACK_WAIT_MS;
-  const inProgress = setInterval(() => msg.working(), Math.max(100, ackWaitMs / 2));
+  const timer = setInterval(() => messages.forEach((msg) => msg.working()), Math.max(100, ackWaitMs / 2));
+  return () => clearInterval(timer);
+}
+
+async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<void> {
+  const delivery = await read(msg, options);
+  if (delivery) await applyAlone(delivery, options);
+}
+
+/** One event in its own inbox transaction: a fault naks it with backoff, its last allowed delivery parks it. */
+async function applyAlone<Tx>({ msg, event, handler, log }: Delivery<Tx>, options: ConsumerOptions<Tx>): Promise<void> {
+  const count = counter(options);
+  const redeliveryCount = msg.info.redeliveryCount;
+  const timer = options.bus.metrics?.handlerDuration.startTimer({ consumer: options.durable, type: event.type });
+  const settled = keepInProgress([msg], options);
   try {
     let ran = true;
     if (options.inbox) {
@@ -301,7 +386,65 @@ async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Prom
       count(event.type, 'failed');
     }
   } finally {
-    clearInterval(inProgress);
+    settled();
     timer?.();
   }
+}
+
+/**
+ * What the consumer had received, in one inbox transaction: every event's
+ * dedup row and writes, one commit, then every ack (written to the socket
+ * together). If any handler throws, the whole batch is rolled back and each
+ * event is applied alone, in order: the failing one takes the usual path
+ * (redelivered with backoff, parked after its last delivery) and the others
+ * commit once each. The acks stay one per message (AckPolicy.All would also
+ * acknowledge an event a fallback nak'd; docs/decisions.md).
+ */
+async function handleBatch<Tx>(messages: readonly JsMsg[], options: ConsumerOptions<Tx>): Promise<void> {
+  const deliveries: Array<Delivery<Tx>> = [];
+  for (const msg of messages) {
+    const delivery = await read(msg, options);
+    if (delivery) deliveries.push(delivery);
+  }
+  const runBatch = options.inbox?.runBatch;
+  if (deliveries.length <= 1 || !runBatch) {
+    for (const delivery of deliveries) await applyAlone(delivery, options);
+    return;
+  }
+  const started = performance.now();
+  const settled = keepInProgress(deliveries.map((d) => d.msg), options);
+  let ran: boolean[];
+  try {
+    ran = await runBatch.call(
+      options.inbox,
+      options.durable,
+      deliveries.map(({ msg, event, handler, log }) => ({
+        event,
+        apply: (tx: Tx) => handler(event, { logger: log, tx, redeliveryCount: msg.info.redeliveryCount }),
+      })),
+    );
+  } catch (err) {
+    options.logger.warn({ err, consumer: options.durable, events: deliveries.length }, 'event batch rolled back; applying its events one at a time');
+    for (const delivery of deliveries) await applyAlone(delivery, options);
+    return;
+  } finally {
+    settled();
+  }
+  if (ran.some(Boolean)) {
+    // A poke after the commit; its failure must not undo what is committed.
+    try {
+      options.afterCommit?.();
+    } catch (err) {
+      options.logger.warn({ err, consumer: options.durable }, 'afterCommit failed after an event batch');
+    }
+  }
+  // Each event's share of the batch, so the histogram still times events.
+  const share = (performance.now() - started) / 1000 / deliveries.length;
+  const count = counter(options);
+  deliveries.forEach(({ msg, event, log }, i) => {
+    msg.ack();
+    if (!ran[i]) log.debug('duplicate event skipped');
+    count(event.type, ran[i] ? 'ok' : 'duplicate');
+    options.bus.metrics?.handlerDuration.observe({ consumer: options.durable, type: event.type }, share);
+  });
 }

@@ -74,7 +74,8 @@ export async function listDeadLetters(bus: Bus, limit = 100): Promise<DeadLetter
   await ensureStreams(bus, ['DEADLETTER']);
   const info = await bus.jsm.streams.info(streamNameFor(bus.namespace, 'DEADLETTER'));
   const letters: DeadLetter[] = [];
-  for (let seq = info.state.first_seq; seq <= info.state.last_seq && letters.length < limit; seq += 1) {
+  // A stream that never held a letter reports first = last = 0, and sequence 0 is a bad request.
+  for (let seq = Math.max(1, info.state.first_seq); seq <= info.state.last_seq && letters.length < limit; seq += 1) {
     const letter = await readDeadLetter(bus, seq);
     if (letter) letters.push(letter);
   }
