@@ -52,7 +52,7 @@ const run = promisify(execFile);
 /** The queue the stack's worker consumes (FANOUT_QUEUE's default; the stack does not override it). */
 const FANOUT_QUEUE = 'feed-fanout';
 /** TIMELINE_CAP's default: a timeline at it may have been trimmed, so a count over it is a floor. */
-const TIMELINE_CAP = 800;
+const TIMELINE_CAP = 120;
 /** A rung holds while the create → last friend lag stays under this at p99 (5-second steps: 1.4× over capacity piles ~2 s). */
 const LAG_BOUND_MS = 1000;
 /** The create's own target (session-create.ts): a rung whose creates miss it broke in the create path. */

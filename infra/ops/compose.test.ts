@@ -48,7 +48,7 @@ describe('docker-compose.yml', () => {
   it('runs the infrastructure, every service and worker, the gateway, Prometheus, Grafana and the queue board', () => {
     expect(Object.keys(compose.services).sort()).toEqual(
       [
-        'postgres', 'redis', 'nats', 'minio',
+        'postgres', 'redis', 'redis-timelines', 'nats', 'minio',
         'auth', 'social-graph', 'media', 'places', 'sessions', 'messaging', 'notifications', 'challenges',
         'thumbnail-worker', 'fanout-worker', 'gateway', 'edge', 'queue-board', 'prometheus', 'grafana',
       ].sort(),
@@ -95,6 +95,12 @@ describe('docker-compose.yml', () => {
 
   it('keeps Redis from evicting BullMQ keys and persists it', () => {
     expect(compose.services.redis?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction']));
+  });
+
+  it('gives the timelines a Redis of their own that evicts, for the sessions API and the fan-out worker only', () => {
+    expect(compose.services['redis-timelines']?.command).toEqual(expect.arrayContaining(['--maxmemory-policy', 'allkeys-lru']));
+    const using = services.filter(([, s]) => JSON.stringify(s.environment ?? {}).includes('TIMELINE_REDIS_URL')).map(([name]) => name);
+    expect(using.sort()).toEqual(['fanout-worker', 'sessions']);
   });
 
   it('lets every process scale: no fixed name, no published port', () => {

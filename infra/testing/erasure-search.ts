@@ -1,4 +1,5 @@
 import { streamNameFor } from '@hoptrack/proto';
+import { uuidsInBytes } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import { Client as S3Client } from 'minio';
 import { connect, type NatsConnection, type StoredMsg } from 'nats';
@@ -303,7 +304,12 @@ async function searchRedis(redisUrl: string, matcher: Matcher): Promise<Hit[]> {
           for (const member of value as Buffer[]) add(key, `${type} member`, bytesToText(member));
         } else if (type === 'zset') {
           const flat = value as Buffer[];
-          for (let m = 0; m < flat.length; m += 2) add(key, 'zset member', bytesToText(flat[m] as Buffer));
+          for (let m = 0; m < flat.length; m += 2) {
+            const member = flat[m] as Buffer;
+            add(key, 'zset member', bytesToText(member));
+            // Timeline members carry ids as their 16 bytes (session, author): searched as uuids too.
+            if (member.length % 16 === 0) add(key, 'zset member (16-byte ids)', uuidsInBytes(member).join(' '));
+          }
         } else if (type === 'stream') {
           for (const [entryId, fields] of value as Array<[Buffer, Buffer[]]>) {
             add(key, `stream entry ${bytesToText(entryId)}`, fields.map(bytesToText).join(' '));

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { uuidFromBytes } from '@hoptrack/runtime';
 
 /**
  * Helpers of the fault tests: a gate a worker waits at (so a kill lands at a
@@ -72,15 +73,16 @@ export function sumTallies(tallies: Tally[]): Tally {
 
 /**
  * The session ids on a Redis home timeline (`<namespace>:timeline:<user>`,
- * members `<author>:<session>`), one per entry: counted by session id, not
- * by member, so a second entry for one session under another member spelling
- * (a non-idempotent write, a rebuild disagreeing with the fan-out) shows up.
+ * members the session's 16 bytes then the author's), one per entry: counted
+ * by session id, not by member, so a second entry for one session under
+ * another member spelling (a non-idempotent write, a rebuild disagreeing with
+ * the fan-out) shows up. The marks (shorter than an entry) are not entries.
  */
 export async function timelineSessionIds(
-  redis: { zrange(key: string, start: number, stop: number): Promise<string[]> },
+  redis: { zrangeBuffer(key: string, start: number, stop: number): Promise<Buffer[]> },
   namespace: string,
   userId: string,
 ): Promise<string[]> {
-  const members = await redis.zrange(`${namespace}:timeline:${userId}`, 0, -1);
-  return members.filter((m) => !m.startsWith('~')).map((m) => m.split(':')[1] ?? m);
+  const members = await redis.zrangeBuffer(`${namespace}:timeline:${userId}`, 0, -1);
+  return members.filter((m) => m.length === 32).map((m) => uuidFromBytes(m.subarray(0, 16)));
 }

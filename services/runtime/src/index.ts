@@ -74,3 +74,4 @@ export { defineService, type BuildContext, type ConnectContext, type DatabasePar
 export { assembleService, checkSubscriptions, migrateDatabase, type AssembleOptions, type AssembledService } from './service/assemble';
 export { scrubStreams, subjectMatches, type ScrubResult } from './bus/scrub';
 export { scrubRedisKeys } from './cache/scrub-keys';
+export { uuidFromBytes, uuidsInBytes, uuidToBytes } from './uuid-bytes';

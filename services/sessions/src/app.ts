@@ -8,7 +8,7 @@ import type { SessionsConnections } from './connections';
 import { Interactions } from './domain/interactions';
 import { Sessions } from './domain/sessions';
 import { Feed } from './feed/feed';
-import { Timelines } from './feed/timelines';
+import { timelinesFor, type Timelines } from './feed/timelines';
 import { MediaClient } from './photos/media-client';
 import { PhotoUrls } from './photos/photo-urls';
 import { SessionPhotos } from './domain/session-photos';
@@ -38,7 +38,7 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
   const { config, prisma, bus, redis, logger } = deps;
   const relay = new OutboxRelay({ db: deps.sql, bus, logger: logger.child({ component: 'outbox-relay' }), pollMs: config.OUTBOX_POLL_MS });
   const clock = deps.clock ?? (() => new Date());
-  const timelines = new Timelines(redis, config.BUS_NAMESPACE, config.TIMELINE_CAP);
+  const timelines = timelinesFor(deps.timelineRedis, config);
   const photos = new PhotoUrls(new FileSignature(config.FILE_URL_SECRET, config.FILE_URL_TTL_SECONDS, clock));
   const people = new PeopleCache(redis, `${config.BUS_NAMESPACE}:sessions`, prisma);
   const cardStore = new VersionedCache<Card>({

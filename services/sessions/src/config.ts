@@ -32,8 +32,22 @@ export const sessionsConfigSchema = serviceConfigSchema(
     FANOUT_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
     FANOUT_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
     FANOUT_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
-    /** Entries kept per timeline (the brief: about 800); older pages come from Postgres. */
-    TIMELINE_CAP: z.coerce.number().int().min(10).max(10_000).default(800),
+    /**
+     * Entries kept per timeline; older pages come from Postgres. 120 keeps a
+     * timeline one listpack under Redis's default zset-max-listpack-entries
+     * (128: the entries, the completeness mark, one more while a write trims):
+     * about 6 KB a person, against 135 KB for 800 entries as a skiplist
+     * (docs/benchmarks.md, "Timelines"). Above 126, raise that Redis setting too.
+     */
+    TIMELINE_CAP: z.coerce.number().int().min(10).max(10_000).default(120),
+    /** A timeline nobody read for this many days is gone from Redis (its TTL, renewed by reading at most once a day); the next read rebuilds it. */
+    TIMELINE_ACTIVE_DAYS: z.coerce.number().int().min(2).max(365).default(30),
+    /**
+     * Where timelines live: unset, REDIS_URL. A Redis of their own can evict
+     * (maxmemory-policy allkeys-lru: a missing timeline is rebuilt on read),
+     * while queues and limiters stay on REDIS_URL's noeviction (docs/configuration.md).
+     */
+    TIMELINE_REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).optional(),
     /** Lifetime of the signed session-photo URLs handed to viewers (as media's album images). */
     /** The key of signed file URLs (and media's upload tokens): shared by sessions and media, never the tokens' key. */
     FILE_URL_SECRET: fileUrlSecretSchema,

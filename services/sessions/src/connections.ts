@@ -22,8 +22,10 @@ export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
   prepared: PreparedSql;
   /** Plain SQL over Prisma's pool: the outbox relay. */
   sql: TransactionalSqlClient;
-  /** Timelines, cards and people live here. */
+  /** Cards and people live here, and the fan-out queue. */
   redis: Redis;
+  /** Timelines live here: TIMELINE_REDIS_URL's Redis, or the same client as `redis` when it is unset or the same. */
+  timelineRedis: Redis;
   /**
    * The fan-out's queue (BullMQ, Redis): the fan-out's consumers and jobs add
    * to it, the API's erasure consumer takes a person's jobs out of it, so it
@@ -48,20 +50,25 @@ export async function openConnections(config: SessionsConfig, logger: Logger, na
     streams: ['USERS', 'SOCIAL', 'SESSIONS'],
   });
   // Auto-pipelining: the commands of concurrent requests (and a page's own, issued together) share one write.
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redisOf = (url: string) => new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = redisOf(config.REDIS_URL);
+  const timelinesApart = config.TIMELINE_REDIS_URL !== undefined && config.TIMELINE_REDIS_URL !== config.REDIS_URL;
+  const timelineRedis = timelinesApart && config.TIMELINE_REDIS_URL ? redisOf(config.TIMELINE_REDIS_URL) : redis;
   const fanoutQueue = createFanoutQueue(fanoutQueueSettings(config));
   return {
     ...stores,
-    readiness: { ...stores.readiness, redis: () => redis.ping() },
+    readiness: { ...stores.readiness, redis: () => redis.ping(), ...(timelinesApart ? { timelineRedis: () => timelineRedis.ping() } : {}) },
     prepared: database.prepared,
     sql: database.sql,
     redis,
+    timelineRedis,
     fanoutQueue,
     async close() {
       try {
         await fanoutQueue.close();
       } finally {
         redis.disconnect();
+        if (timelinesApart) timelineRedis.disconnect();
         await stores.close();
         await database.close();
       }

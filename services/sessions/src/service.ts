@@ -28,6 +28,7 @@ export const sessionsService = defineService({
       const erasure = new SessionsErasure({
         prisma: connections.prisma,
         redis: connections.redis,
+        timelineRedis: connections.timelineRedis,
         namespace: config.BUS_NAMESPACE,
         timelines: parts.timelines,
         cards: parts.cards,

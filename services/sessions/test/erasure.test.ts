@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedSession, PublicSession } from '@hoptrack/proto';
-import { audienceDurables } from '@hoptrack/runtime';
+import { audienceDurables, uuidsInBytes } from '@hoptrack/runtime';
 import { consumersSettled, eventually, readEvents } from '@hoptrack/testing';
 import { Client as S3Client } from 'minio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +80,8 @@ async function redisNaming(needle: string): Promise<string[]> {
     else if (type === 'hash') texts = Object.entries(await t.redis.hgetall(key)).flat();
     else if (type === 'list') texts = await t.redis.lrange(key, 0, -1);
     else if (type === 'set') texts = await t.redis.smembers(key);
-    else if (type === 'zset') texts = await t.redis.zrange(key, 0, -1);
+    // Timeline members hold ids as 16-byte words (session, author): read as uuids.
+    else if (type === 'zset') texts = (await t.redis.zrangeBuffer(key, 0, -1)).map((m) => (m.length === 32 ? uuidsInBytes(m).join(' ') : m.toString()));
     else if (type === 'stream') texts = (await t.redis.xrange(key, '-', '+')).map(([, fields]) => fields.join(' '));
     if ([key, ...texts].some((text) => text.toLowerCase().includes(wanted))) hits.push(`${type} ${key}`);
   }
@@ -125,6 +126,8 @@ describe('erasing a deleted account', () => {
 
     expect((await rowsNaming(gone.id)).length).toBeGreaterThan(5);
     expect((await redisNaming(gone.id)).length).toBeGreaterThan(3);
+    // Their entries are in the others' timelines, not only their own.
+    expect((await redisNaming(gone.id)).filter((hit) => hit.startsWith('zset ') && !hit.endsWith(gone.id)).length).toBeGreaterThan(0);
 
     await t.publish('user.deleted.v1', { userId: gone.id });
     await eventually(async () => (await erasedReports(gone.id, 'sessions')).length === 1, 'user.erased.v1 from sessions');

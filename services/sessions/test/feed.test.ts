@@ -22,7 +22,7 @@ describe('the feed', () => {
     expect(await feedIds(friend)).toEqual([id]);
     expect(await feedIds(author)).toEqual([id]);
     expect(await feedIds(stranger)).toEqual([]);
-    const timeline = await t.redis.zrange(t.timelines.key(friend.id), 0, -1);
+    const timeline = await t.timelines.members(friend.id);
     expect(timeline.filter((m) => m.endsWith(id))).toHaveLength(1);
     const card = (await friend.get(`/api/sessions/${id}`)).json();
     expect(card).toMatchObject({ title: 'Porter night', beerCount: 3, duration: 90, beerTypes: ['Porter', 'Stout'], likeCount: 0, isLikedByCurrentUser: false });

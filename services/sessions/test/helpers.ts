@@ -14,4 +14,9 @@ export async function feedIds(client: Client, query = ''): Promise<string[]> {
   return (res.json() as FeedSession[]).map((s) => s.id);
 }
 
+/** Each reads their feed, which makes their timeline live: fan-out writes only the timelines of people active in the window. */
+export async function readFeeds(...clients: Client[]): Promise<void> {
+  for (const client of clients) await feedIds(client);
+}
+
 export const jpeg = (background = '#c80') => sharp({ create: { width: 32, height: 24, channels: 3, background } }).jpeg().toBuffer();

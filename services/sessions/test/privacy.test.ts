@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const timeline = async (user: Client) => (await t.redis.zrange(t.timelines.key(user.id), 0, -1)).filter((m) => !m.startsWith('~'));
+const timeline = (user: Client) => t.timelines.members(user.id);
 const block = async (blocker: Client, blocked: Client) => {
   await t.publish('social.user.blocked.v1', { blockerId: blocker.id, blockedId: blocked.id });
   await t.settle();

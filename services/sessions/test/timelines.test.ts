@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { NEXT_CURSOR_HEADER, subjectFor, type FeedSession } from '@hoptrack/proto';
 import { readEvents } from '@hoptrack/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Timelines } from '../src/feed/timelines';
-import { feedIds, ok } from './helpers';
+import { memberOf, Timelines } from '../src/feed/timelines';
+import { feedIds, ok, readFeeds } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
 
 let t: TestSessions;
@@ -12,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** Timeline members (`author:session`) without the completeness mark. */
-const timeline = async (user: Client) => (await t.redis.zrange(t.timelines.key(user.id), 0, -1)).filter((m) => !m.startsWith('~'));
+/** Timeline entries as `author:session`, without the marks. */
+const timeline = (user: Client) => t.timelines.members(user.id);
 const entriesOf = async (user: Client, sessionId: string) => (await timeline(user)).filter((m) => m.endsWith(`:${sessionId}`));
 const users = async (n: number, options: { private?: boolean } = {}) => Promise.all(Array.from({ length: n }, () => t.user(options)));
 
@@ -39,6 +39,7 @@ describe('timelines in Redis', () => {
     const author = await t.user();
     const friends = await users(4);
     for (const f of friends) await t.befriend(author, f);
+    await readFeeds(author, ...friends);
     const { id: keep } = await t.logSession(author, { title: 'keep' });
     const { id } = await t.logSession(author, { title: 'gone' });
     for (const who of [author, ...friends]) expect(await entriesOf(who, id)).toEqual([`${author.id}:${id}`]);
@@ -54,6 +55,7 @@ describe('timelines in Redis', () => {
   it('the same session.created.v1 delivered twice yields one entry; a late redelivery after delete adds none', async () => {
     const [author, friend] = [await t.user(), await t.user()] as const;
     await t.befriend(author, friend);
+    await readFeeds(author, friend);
     const { id } = await t.logSession(author);
     const [created] = (await readEvents(t.bus, 'SESSIONS', 'session.created.v1')).filter((e) => e.data.sessionId === id);
     if (!created) throw new Error('no session.created.v1 for the session');
@@ -64,7 +66,7 @@ describe('timelines in Redis', () => {
     await redeliver();
     for (const who of [author, friend]) expect(await entriesOf(who, id)).toEqual([`${author.id}:${id}`]);
     expect(await feedIds(friend)).toEqual([id]);
-    expect(await t.redis.zscore(t.timelines.key(friend.id), `${author.id}:${id}`)).toBe(String(new Date(created.data.createdAt).getTime()));
+    expect(await t.redis.zscore(t.timelines.key(friend.id), memberOf({ authorId: author.id, sessionId: id }))).toBe(String(new Date(created.data.createdAt).getTime()));
 
     // Deleted, then the old event arrives again: the session must not come back.
     expect((await author.delete(`/api/sessions/${id}`)).statusCode).toBe(204);
@@ -142,6 +144,7 @@ describe('timelines in Redis', () => {
     const author = await t.user({ private: true });
     const friends = await users(10);
     for (const f of friends) await t.befriend(author, f);
+    await readFeeds(...friends);
     const { id } = await t.logSession(author);
     for (const f of friends) expect(await entriesOf(f, id), f.id).toEqual([`${author.id}:${id}`]);
     for (const f of friends.slice(0, 3)) expect(await feedIds(f)).toEqual([id]);
@@ -151,25 +154,25 @@ describe('timelines in Redis', () => {
     for (const f of friends) expect(await entriesOf(f, id), f.id).toEqual([]);
   });
 
-  it("fan-out's write: on every timeline of the batch a ZADD, a trim to the cap (+1 for the completeness mark) and a two-week TTL; Redis refusing it fails the call", async () => {
+  it("fan-out's write: on every live timeline of the batch a ZADD and a trim to the cap (+1 for the completeness mark), its TTL left alone; none for an absent one; Redis refusing it fails the call", async () => {
     const cap = 3;
-    const timelines = new Timelines(t.redis, `${t.config.BUS_NAMESPACE}:cap-test`, cap);
-    const [complete, plain] = [randomUUID(), randomUUID()];
-    await timelines.rebuild(complete, []);
-    for (let i = 1; i <= 6; i++) await timelines.add([complete, plain], { sessionId: `s${i}`, authorId: 'a', score: i });
-    // The newest cap + 1 members stay: the completeness mark (+inf) is one of them where there is one.
-    expect(await t.redis.zrange(timelines.key(complete), 0, -1)).toEqual(['a:s4', 'a:s5', 'a:s6', '~complete']);
-    expect(await t.redis.zrange(timelines.key(plain), 0, -1)).toEqual(['a:s3', 'a:s4', 'a:s5', 'a:s6']);
-    expect(await t.redis.zscore(timelines.key(plain), 'a:s6')).toBe('6');
-    for (const id of [complete, plain]) {
-      const ttl = await t.redis.ttl(timelines.key(id));
-      expect(ttl).toBeGreaterThan(14 * 24 * 3600 - 60);
-      expect(ttl).toBeLessThanOrEqual(14 * 24 * 3600);
-    }
+    const timelines = new Timelines(t.redis, `${t.config.BUS_NAMESPACE}:cap-test`, { cap, activeDays: 30 });
+    const [live, absent, author] = [randomUUID(), randomUUID(), randomUUID()];
+    const sessions = Array.from({ length: 6 }, () => randomUUID());
+    await timelines.rebuild(live, async () => []);
+    await t.redis.expire(timelines.key(live), 1000);
+    for (const [i, sessionId] of sessions.entries()) await timelines.add([live, absent], { sessionId, authorId: author, score: i + 1 });
+    // The newest cap entries stay, and the completeness mark (+inf).
+    expect(await timelines.members(live)).toEqual(sessions.slice(3).map((id) => `${author}:${id}`));
+    expect(await timelines.isComplete(live)).toBe(true);
+    expect(await t.redis.zscore(timelines.key(live), memberOf({ authorId: author, sessionId: sessions[5] as string }))).toBe('6');
+    // Writing does not keep a timeline alive: only reading does.
+    expect(await t.redis.ttl(timelines.key(live))).toBeLessThanOrEqual(1000);
+    expect(await t.redis.exists(timelines.key(absent))).toBe(0);
     // A key that is not a sorted set: the write rejects (the job fails and is retried), it is not swallowed.
     const broken = randomUUID();
     await t.redis.set(timelines.key(broken), 'not a timeline');
-    await expect(timelines.add([plain, broken], { sessionId: 's7', authorId: 'a', score: 7 })).rejects.toThrow(/WRONGTYPE/);
+    await expect(timelines.add([live, broken], { sessionId: randomUUID(), authorId: author, score: 7 })).rejects.toThrow(/WRONGTYPE/);
   });
 
   it('a new friendship back-fills recent sessions both ways', async () => {

@@ -5,7 +5,7 @@ import { queuePrefix } from '@hoptrack/runtime/queues';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 import { createFanoutQueue } from '../src/feed/queue';
-import { feedIds } from './helpers';
+import { feedIds, readFeeds } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
 
 /**
@@ -84,6 +84,8 @@ describe('the fan-out worker killed mid-batch', () => {
     const author = await t.user();
     const friends = await Promise.all(Array.from({ length: 8 }, () => t.user()));
     for (const f of friends) await t.befriend(author, f);
+    // Everyone active (fan-out writes only the timelines of people who read their feed).
+    await readFeeds(author, ...friends);
     // Only the worker process fans out from here on.
     await t.fanout.stop();
     const gate = newGate();
@@ -125,6 +127,7 @@ describe('the fan-out worker killed mid-batch', () => {
     // (t.befriend waits on the in-process fan-out, stopped by the test above: wait on the read model instead.)
     for (const f of friends) await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: author.id, recipientId: f.id });
     await eventually(async () => (await t.prisma.$queryRawUnsafe<unknown[]>('SELECT 1 FROM follows WHERE followee_id = $1::uuid AND is_friend', author.id)).length === friends.length, 'friendships applied', 30_000);
+    await readFeeds(author, ...friends);
     // The previous test's worker is idle; stop it so this one is the only worker.
     for (const p of processes.splice(0)) await p.stop();
     const gate = newGate();

@@ -6,26 +6,27 @@ import type { Redis } from 'ioredis';
 import type { CardRenderer } from '../cards/renderer';
 import type { Prisma, PrismaClient } from '../db';
 import type { FanoutJob } from '../feed/fanout';
-import type { Timelines } from '../feed/timelines';
+import { authorSuffix, type Timelines } from '../feed/timelines';
 import { erasureRepository } from '../repositories/erasure.repository';
 
 /**
  * One pass over a batch of the namespace's keys (KEYS), for one person
- * (ARGV[1], lower case): a timeline (ARGV[2] prefix) loses every entry of
- * theirs (`<author>:<session>`), a cached card (ARGV[3] prefix) that names
- * them anywhere (author, likers, commenters, reactors) is dropped. Returns
- * how many entries and cards went.
+ * (ARGV[1], lower case; ARGV[4], their id's 16 bytes): a timeline (ARGV[2]
+ * prefix) loses every entry of theirs (32-byte members ending with the
+ * author's bytes), a cached card (ARGV[3] prefix) that names them anywhere (author,
+ * likers, commenters, reactors) is dropped. Returns how many entries and
+ * cards went.
  */
 const SWEEP_SCRIPT = `
 local id = ARGV[1]
-local entry = id .. ':'
+local entry = ARGV[4]
 local removed = 0
 for i = 1, #KEYS do
   local key = KEYS[i]
   if string.sub(key, 1, #ARGV[2]) == ARGV[2] then
     if redis.call('TYPE', key).ok == 'zset' then
       for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-        if string.sub(member, 1, #entry) == entry then
+        if #member == 32 and string.sub(member, 17) == entry then
           removed = removed + redis.call('ZREM', key, member)
         end
       end
@@ -41,7 +42,7 @@ for i = 1, #KEYS do
 end
 return removed`;
 const SWEEP_COMMAND = 'hoptrackErasureSweep';
-type SweepingRedis = Redis & { [SWEEP_COMMAND](keys: number, ...args: string[]): Promise<number> };
+type SweepingRedis = Redis & { [SWEEP_COMMAND](keys: number, ...args: Array<string | Buffer>): Promise<number> };
 
 /** The fan-out queue's job states a job can sit in (active ones are locked by a worker: waited for). */
 const SETTLED_STATES = ['completed', 'failed', 'wait', 'delayed', 'prioritized', 'paused', 'waiting-children'] as const;
@@ -52,6 +53,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export interface SessionsErasureDeps {
   prisma: PrismaClient;
   redis: Redis;
+  /** Where the timelines live (TIMELINE_REDIS_URL): `redis` itself unless they have a Redis of their own. */
+  timelineRedis: Redis;
   /** BUS_NAMESPACE: every key of the deployment starts with it. */
   namespace: string;
   timelines: Pick<Timelines, 'key'>;
@@ -89,11 +92,14 @@ interface Pending {
  */
 export class SessionsErasure {
   private readonly pending = new WeakMap<object, Pending>();
-  private readonly redis: SweepingRedis;
+  /** The Redis instances to sweep: one, or the main one and the timelines'. */
+  private readonly stores: SweepingRedis[];
 
   constructor(private readonly deps: SessionsErasureDeps) {
-    if (!(SWEEP_COMMAND in deps.redis)) deps.redis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
-    this.redis = deps.redis as SweepingRedis;
+    this.stores = [...new Set([deps.redis, deps.timelineRedis])].map((redis) => {
+      if (!(SWEEP_COMMAND in redis)) redis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
+      return redis as SweepingRedis;
+    });
   }
 
   /** startErasure's database: the service's, with the second sweep once a transaction that erased someone committed. */
@@ -132,8 +138,9 @@ export class SessionsErasure {
 
   private async sweep(done: Pending, options: { waitForActiveJobs: boolean }): Promise<void> {
     const { userId, sessionIds } = done;
-    await this.deps.redis.del(this.deps.timelines.key(userId));
-    const removed = await this.sweepKeys(userId);
+    await this.deps.timelineRedis.del(this.deps.timelines.key(userId));
+    let removed = 0;
+    for (const store of this.stores) removed += await this.sweepKeys(store, userId);
     // Others' sessions the person acted on count differently now; the person's own are gone.
     await this.deps.cards.invalidate(sessionIds);
     await this.deps.people.forget(userId);
@@ -141,17 +148,17 @@ export class SessionsErasure {
     this.deps.logger.debug({ removed, sessions: sessionIds.length, jobs }, 'erasure swept Redis');
   }
 
-  /** Timelines' entries and cached cards naming the person, across the namespace's keys. */
-  private async sweepKeys(userId: string): Promise<number> {
+  /** Timelines' entries and cached cards naming the person, across the namespace's keys of one Redis. */
+  private async sweepKeys(store: SweepingRedis, userId: string): Promise<number> {
     const timelinePrefix = this.deps.timelines.key('');
     const cardPrefix = `${this.deps.namespace}:card:`;
     let removed = 0;
     let cursor = '0';
     do {
-      const [next, keys] = await this.deps.redis.scan(cursor, 'MATCH', `${globEscape(this.deps.namespace)}:*`, 'COUNT', 1000);
+      const [next, keys] = await store.scan(cursor, 'MATCH', `${globEscape(this.deps.namespace)}:*`, 'COUNT', 1000);
       cursor = next;
       const wanted = keys.filter((k) => k.startsWith(timelinePrefix) || k.startsWith(cardPrefix));
-      if (wanted.length > 0) removed += await this.redis[SWEEP_COMMAND](wanted.length, ...wanted, userId, timelinePrefix, cardPrefix);
+      if (wanted.length > 0) removed += await store[SWEEP_COMMAND](wanted.length, ...wanted, userId, timelinePrefix, cardPrefix, authorSuffix(userId));
     } while (cursor !== '0');
     return removed;
   }

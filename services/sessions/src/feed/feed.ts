@@ -54,13 +54,14 @@ export class Feed {
     const shown: FeedSession[] = [];
     let after = cursor;
     let fromRedis = useRedis;
-    // The first range is asked for together with the completeness mark (one round trip with
-    // auto-pipelining), and thrown away in the rare case the timeline must be rebuilt first.
+    // The first range is asked for together with the completeness check (one round trip with
+    // auto-pipelining), and thrown away when the timeline must be rebuilt first: someone back
+    // after the activity window, or a timeline evicted.
     let first: Promise<TimelineEntry[]> | null = null;
     if (fromRedis) {
       first = this.timelines.page(viewerId, after, limit, keep);
       first.catch(() => undefined); // awaited below, or dropped: never an unhandled rejection
-      if (!(await this.timelines.isComplete(viewerId))) {
+      if (!(await this.timelines.touch(viewerId))) {
         first = null;
         await this.ensureTimeline(viewerId);
       }
@@ -89,10 +90,14 @@ export class Feed {
     return { sessions: page, next: hasMore ? encodeCursor({ score: Date.parse(last.createdAt), sessionId: last.id }) : null };
   }
 
-  /** Rebuilds a missing timeline from Postgres: the newest `cap` sessions the viewer would have been sent. */
+  /**
+   * Rebuilds a missing timeline from Postgres: the newest `cap` sessions the
+   * viewer would have been sent, read by the feed's own statement (the one
+   * copy of its audience rules), so someone back sees the feed they left.
+   */
   async ensureTimeline(viewerId: string): Promise<void> {
     if (await this.timelines.isComplete(viewerId)) return;
-    await this.timelines.rebuild(viewerId, await this.fromPostgres(viewerId, 'all', null, this.cap));
+    await this.timelines.rebuild(viewerId, () => this.fromPostgres(viewerId, 'all', null, this.cap));
   }
 
   /** The same feed straight from Postgres, newest first after the cursor. */

@@ -7,7 +7,7 @@ import type { SessionsConnections } from '../../connections';
 import { runFanoutJob, type FanoutJob } from '../../feed/fanout';
 import { createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings } from '../../feed/queue';
 import { skipErased } from '../../domain/erasure';
-import { Timelines } from '../../feed/timelines';
+import { timelinesFor } from '../../feed/timelines';
 
 interface FanoutOptions {
   config: SessionsConfig;
@@ -33,7 +33,7 @@ export function startFanoutWorker(
   const deps = {
     prisma: connections.prisma,
     prepared: connections.prepared,
-    timelines: new Timelines(connections.redis, config.BUS_NAMESPACE, config.TIMELINE_CAP),
+    timelines: timelinesFor(connections.timelineRedis, config),
     batch: config.FANOUT_BATCH,
     cap: config.TIMELINE_CAP,
     logger,
