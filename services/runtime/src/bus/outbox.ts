@@ -72,9 +72,12 @@ export interface RelayOptions {
 /**
  * Batches whose "published" mark may be committing while the relay publishes
  * the next: each holds a pooled connection (and its rows' locks) until its
- * commit, so a relay never takes more than this many of the service's pool.
+ * commit. One lets the next batch's publish overlap the last one's commit
+ * with at most two of the service's connections; more would take the whole
+ * of a small pool (two per process in the two-copy test stack) from the
+ * requests and consumers sharing it.
  */
-const MARKS_IN_FLIGHT = 3;
+const MARKS_IN_FLIGHT = 1;
 
 /** A publishing run: how many events went out, and the commit of their marks. */
 interface Run {
@@ -162,7 +165,7 @@ export class OutboxRelay {
     // which the run must not publish again (they wait for the next run, a poll or a poke away).
     const unmarked = new Set<string>();
     for (;;) {
-      while (this.marks.size >= MARKS_IN_FLIGHT) await Promise.race(this.marks);
+      while (this.marks.size > MARKS_IN_FLIGHT) await Promise.race(this.marks);
       const batch = await this.publishBatch([...unmarked]);
       count += batch.ids.length;
       batch.ids.forEach((id) => unmarked.add(id));
