@@ -11,8 +11,9 @@ const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const prefix = process.env.TIMELINE_PREFIX ?? 'bench:timeline:';
 const app = Fastify({ logger: false });
 app.get<{ Params: { userId: string } }>('/timeline/:userId', async (request) => {
-  const ids = await redis.zrevrangebyscore(`${prefix}${request.params.userId}`, '(+inf', '-inf', 'LIMIT', 0, 20);
-  return { ids };
+  // Entries are 32 bytes (session, author; services/sessions/src/feed/timelines.ts): sent back as hex.
+  const entries = await redis.zrevrangebyscoreBuffer(`${prefix}${request.params.userId}`, '(+inf', '-inf', 'LIMIT', 0, 20);
+  return { ids: entries.map((e) => e.toString('hex')) };
 });
 app.get('/healthz', async () => ({ status: 'ok' }));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
