@@ -101,6 +101,8 @@ describe('Redis killed and restarted under the feed', () => {
         await logOne('probe');
         return (await feed(followers[0] as string)).length > 0;
       }, 'friendships applied', 30_000);
+      // Each follower has read their feed: fan-out writes only the timelines of people active in the last 30 days (issue 41).
+      for (const id of followers) await feed(id);
       await logOne('before');
       await eventually(async () => (await Promise.all(followers.map(holding))).every(Boolean), 'fanned out before the fault', 30_000);
       await eventually(async () => Object.values(await queue.getJobCounts('waiting', 'active', 'delayed')).every((n) => n === 0), 'fan-out idle before the fault', 30_000);

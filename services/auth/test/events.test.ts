@@ -48,7 +48,9 @@ describe('user events through the outbox', () => {
   it('does not publish for a rejected change', async () => {
     const before = (await auth.events()).length;
     const { body } = await auth.register();
-    await auth.app.inject({ method: 'POST', url: '/api/auth/register', payload: uniqueUser({ email: body.email }) });
+    // A taken username is refused (409); a taken address is not refused, so it is no rejected change (docs/decisions.md, issue 40 item 14).
+    const refused = await auth.app.inject({ method: 'POST', url: '/api/auth/register', payload: uniqueUser({ username: body.username }) });
+    expect(refused.statusCode).toBe(409);
     expect((await auth.events()).length).toBe(before + 1);
   });
 

@@ -7,7 +7,8 @@ import { CONDITION_BOUND_MS, memoryLogger, readEvents } from '@hoptrack/testing'
 import { openLive, type LiveClient } from '@hoptrack/testing/live';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { feedIds } from './helpers';
+import { memberOf } from '../src/feed/timelines';
+import { feedIds, readFeeds } from './helpers';
 import { startTestSessions, type Client, type TestSessions } from './support';
 
 /**
@@ -56,7 +57,7 @@ const live = async (user: Client): Promise<LiveClient> => {
   return client;
 };
 const feedPushes = (client: LiveClient) => client.events.filter((e) => e.event === 'feed').map((e) => e.data as LiveFeedEvent);
-const onTimeline = async (user: Client, author: Client, sessionId: string) => (await t.redis.zscore(t.timelines.key(user.id), `${author.id}:${sessionId}`)) !== null;
+const onTimeline = async (user: Client, author: Client, sessionId: string) => (await t.redis.zscore(t.timelines.key(user.id), memberOf({ authorId: author.id, sessionId }))) !== null;
 const logged = async (author: Client, title: string) => (await t.logSession(author, { title })).id;
 
 /**
@@ -75,6 +76,8 @@ describe("the backfill's live push", () => {
     const author = await t.user({ private: true });
     const [follower, stranger] = [await t.user(), await t.user()];
     const sessions = [await logged(author, 'Earlier pints'), await logged(author, 'Earlier stouts')];
+    // Active people, as anyone with the app open is: a backfill copies onto live timelines only (an absent one is rebuilt at the next read).
+    await readFeeds(follower, author, stranger);
     const [followerStream, authorStream, strangerStream] = [await live(follower), await live(author), await live(stranger)];
 
     // The acceptance, not settled: the push must come by itself once the copy is written.
@@ -105,6 +108,7 @@ describe("the backfill's live push", () => {
     await t.befriend(author, friend);
     await t.publish('social.friend.muted.v1', { userId: friend.id, friendId: author.id });
     await t.settle();
+    await readFeeds(asker, friend);
     const [askerStream, friendStream] = [await live(asker), await live(friend)];
 
     await t.publish('social.friendship.requested.v1', { friendshipId: randomUUID(), requesterId: asker.id, recipientId: author.id });
