@@ -124,11 +124,12 @@ describe('change password', () => {
     await h1(a, 'Account Settings').waitFor();
     await accountMenu(a).waitFor();
 
-    // B's next call (the albums of /photos) is refused: it lands signed out, without a reload.
-    await b.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Photos', exact: true }).click();
-    await b.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
+    // B is signed out without a click: the server closes its live stream and the reconnect is refused (issue 40, item 15);
+    // had the stream not come back yet, its next call is refused the same way. Its private screens ask to sign in.
     await accountMenu(b).waitFor({ state: 'detached' });
-    expect(await storedToken(b)).toBeNull();
+    await expect.poll(() => storedToken(b)).toBeNull();
+    await b.goto(`${stack.baseUrl}/photos`);
+    await b.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
 
     // There, the old password no longer signs in; the new one does.
     await b.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true }).click();
