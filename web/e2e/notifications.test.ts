@@ -195,8 +195,11 @@ describe('the bell and the notifications page', () => {
     const requestsByMail = settingSwitch(page, 'Friend requests: E-mail');
     await expectSwitch(requestsByMail, true);
     await expectSwitch(likesByMail, false);
+    // The switch flips at once; the reload waits for the server to have kept it (a reload cancels a save in flight).
+    const saved = page.waitForResponse((res) => res.url().endsWith('/api/notifications/settings') && res.request().method() !== 'GET' && res.ok());
     await likesByMail.click();
     await expectSwitch(likesByMail, true);
+    await saved;
     await page.reload();
     await expectSwitch(likesByMail, true);
     expect(await axeProblems(page, '/notifications on a phone')).toEqual([]);
