@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,4 +105,45 @@ export function expectGatewayError(res: JsonReply, statusCode: number, message: 
     message,
     requestId: res.headers.get('x-request-id'),
   });
+}
+
+/** The commands Redis ran while a RedisMonitor watched, each as its arguments. */
+export interface RedisMonitor {
+  readonly commands: string[][];
+  stop(): void;
+}
+
+/**
+ * Watches Redis with MONITOR over a plain socket. ioredis's own monitor mode
+ * marks itself "monitoring" a microtask after the OK, so when the OK and the
+ * first watched line arrive in one chunk (a busy machine) it takes that line
+ * for a reply to no command and throws "Command queue state error" — the one
+ * failure of a CI run. A socket reading lines has no such window.
+ */
+export async function watchRedis(url = 'redis://127.0.0.1:6379'): Promise<RedisMonitor> {
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port || 6379) });
+  const commands: string[][] = [];
+  let pending = '';
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8');
+      const lines = pending.split('\r\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line === '+OK') resolve();
+        else if (line.startsWith('-')) reject(new Error(`MONITOR refused: ${line}`));
+        else if (line.startsWith('+')) commands.push(monitorArguments(line));
+      }
+    });
+    socket.write('MONITOR\r\n');
+  });
+  socket.on('error', () => undefined); // a reset after stop() is no news
+  return { commands, stop: () => socket.destroy() };
+}
+
+/** `+1712.3 [0 127.0.0.1:5000] "evalsha" "ab\"c"` → ['evalsha', 'ab"c']. */
+function monitorArguments(line: string): string[] {
+  return [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? '').replace(/\\(.)/g, '$1'));
 }
