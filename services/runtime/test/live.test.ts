@@ -47,11 +47,10 @@ const messagePush = definePush({
 });
 
 const recording: LiveReactions = {
-  MESSAGES(event) {
+  'message.sent.v1'(event) {
     seen.push(event.id);
   },
-  USERS(event) {
-    if (event.type !== 'user.deleted.v1') return;
+  'user.deleted.v1'() {
     order.push('held');
     return new Promise<void>((resolve) => {
       release = () => {
@@ -190,6 +189,18 @@ describe('the live feed', () => {
     const sent = await publishEvent(bus, 'message.sent.v1', message(dave));
     await stream.waitFor((e) => e.event === 'message' && (e.data as { messageId: string }).messageId === sent.data.messageId, 'the next push');
     expect(lines.some((line) => line.msg === 'unreadable live event skipped' && line.component === 'live-feed')).toBe(true);
+  });
+
+  it('reads only the event types declared on a stream, not the whole stream', async () => {
+    const frank = randomUUID();
+    const stream = await live(frank);
+    // A type of the MESSAGES stream nothing here declares: were the feed reading it, this could not
+    // be parsed and would be logged as skipped (the test above shows the log for a declared type).
+    const undeclared = subjectFor(bus.namespace, 'message.read.v1');
+    await bus.publish(undeclared, '{"not": "an envelope"}', randomUUID());
+    const sent = await publishEvent(bus, 'message.sent.v1', message(frank));
+    await stream.waitFor((e) => e.event === 'message' && (e.data as { messageId: string }).messageId === sent.data.messageId, 'the push after it');
+    expect(lines.filter((line) => line.msg === 'unreadable live event skipped' && line.subject === undeclared)).toEqual([]);
   });
 
   it('follows the core-NATS subjects given, before it resolves', async () => {

@@ -1,4 +1,4 @@
-import type { EventData, UserSnapshot } from '@hoptrack/proto';
+import type { EventData } from '@hoptrack/proto';
 import type { LiveReactions, LiveSubject } from '@hoptrack/runtime';
 import { presenceSubject, type Presence } from './presence';
 
@@ -13,18 +13,13 @@ import { presenceSubject, type Presence } from './presence';
  */
 export function presenceLiveReactions(presence: Presence): LiveReactions {
   return {
-    USERS(event) {
-      if (event.type === 'user.deleted.v1') {
-        const { userId } = event.data as EventData<'user.deleted.v1'>;
-        // Returned: the event's later reactions (the streams' disconnect) wait for it.
-        return presence.erased(userId);
-      }
-      if (event.type === 'user.updated.v1') void presence.snapshot(event.data as UserSnapshot);
+    // Returned: the event's later reactions (the streams' disconnect) wait for it.
+    'user.deleted.v1': ({ data }) => presence.erased(data.userId),
+    'user.updated.v1'({ data }) {
+      void presence.snapshot(data);
     },
-    SOCIAL(event, hub) {
-      if (event.type !== 'social.friendship.accepted.v1') return;
-      const { requesterId, recipientId } = event.data as EventData<'social.friendship.accepted.v1'>;
-      void presence.befriended(requesterId, recipientId).then((deliveries) => {
+    'social.friendship.accepted.v1'({ data }, hub) {
+      void presence.befriended(data.requesterId, data.recipientId).then((deliveries) => {
         for (const { to, entry } of deliveries) hub.deliver([to], 'presence', entry);
       });
     },

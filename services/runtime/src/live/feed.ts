@@ -1,4 +1,4 @@
-import { parseEvent, streamNameFor, type DeclaredPush, type EventEnvelope, type StreamName } from '@hoptrack/proto';
+import { parseEvent, streamNameFor, streamOf, subjectFor, type DeclaredPush, type EventEnvelope, type EventType, type StreamName } from '@hoptrack/proto';
 import { DeliverPolicy, type ConsumerMessages } from 'nats';
 import type { Bus } from '../bus/connection';
 import { PULL_EXPIRES_MS } from '../bus/consumer';
@@ -6,17 +6,22 @@ import type { Logger } from '../logger';
 import type { LiveHub } from './hub';
 
 /**
- * What an event of a stream does to this instance's open streams besides the
- * declared pushes: an extension point, so that the audience module (a
- * password change, a deletion or a block ends streams) and a service (its
- * presence) add behaviour the platform does not know. A reaction that returns
- * a promise holds the same event's later reactions until it settles (the
- * next events do not wait): presence erased before the streams close.
+ * What an event does to this instance's open streams besides the declared
+ * pushes: an extension point, so that the audience module (a password
+ * change, a deletion or a block ends streams) and a service (its presence)
+ * add behaviour the platform does not know. A reaction that returns a
+ * promise holds the same event's later reactions until it settles (the next
+ * events do not wait): presence erased before the streams close.
  */
-export type LiveReaction = (event: EventEnvelope, hub: LiveHub) => void | Promise<void>;
+export type LiveReaction<T extends EventType = EventType> = (event: EventEnvelope<T>, hub: LiveHub) => void | Promise<void>;
 
-/** A set of reactions, by the stream whose events they react to. */
-export type LiveReactions = Partial<Record<StreamName, LiveReaction>>;
+/**
+ * A set of reactions, by the event type they react to. Declared by type, not
+ * by stream: the feed reads only the subjects of declared pushes and
+ * reactions (a service pushing one kind of session event does not read
+ * every like and comment of the SESSIONS stream).
+ */
+export type LiveReactions = { [T in EventType]?: LiveReaction<T> };
 
 /**
  * A core-NATS subject the feed follows besides the streams: events worth
@@ -45,27 +50,41 @@ export interface RunningLiveFeed {
 /** A stream's events turned into pushes and reactions; a promise while a reaction still holds the later ones. */
 type StreamHandler = (event: EventEnvelope, hub: LiveHub) => void | Promise<void>;
 
+/** What the feed reads of one stream: the event types declared on it, and what their events do. */
+export interface StreamFollowing {
+  types: EventType[];
+  handle: StreamHandler;
+}
+
+/** One set's reaction to `type`, typed loosely for the loop that calls it with an event of that type. */
+const reactionTo = (set: LiveReactions, type: EventType): LiveReaction | undefined => set[type] as LiveReaction | undefined;
+
 /**
  * What each stream's events do to this instance's open live streams: the
  * pushes every feature declares (proto LIVE_PUSHES: a message, a read, the
- * bell's count…), relayed without knowing them, then the reactions given.
+ * bell's count…), relayed without knowing them, then the reactions given,
+ * with the event types each stream is read for.
  */
-export function liveHandlers(pushes: readonly DeclaredPush[], reactions: readonly LiveReactions[] = [], logger?: Logger): Map<StreamName, StreamHandler> {
-  const streams = new Set<StreamName>([...pushes.map((push) => push.stream), ...reactions.flatMap((set) => Object.keys(set) as StreamName[])]);
+export function liveHandlers(pushes: readonly DeclaredPush[], reactions: readonly LiveReactions[] = [], logger?: Logger): Map<StreamName, StreamFollowing> {
+  const types = new Set<EventType>([...pushes.map((push) => push.event), ...reactions.flatMap((set) => Object.keys(set) as EventType[])]);
+  const byStream = new Map<StreamName, EventType[]>();
+  for (const type of types) {
+    const stream = streamOf(type);
+    // A type published on core NATS only (presence) comes through `subjects`, not a stream.
+    if (stream) byStream.set(stream, [...(byStream.get(stream) ?? []), type]);
+  }
   return new Map(
-    [...streams].map((stream) => {
+    [...byStream].map(([stream, declared]) => {
       const relayed = pushes.filter((push) => push.stream === stream);
-      const own = reactions.flatMap((set) => set[stream] ?? []);
-      return [
-        stream,
-        (event: EventEnvelope, hub: LiveHub) => {
-          for (const push of relayed) {
-            const delivery = push.delivery(event);
-            if (delivery) hub.deliver(delivery.to, push.name, delivery.payload);
-          }
-          return inOrder(own, 0, event, hub, logger);
-        },
-      ] as const;
+      const handle: StreamHandler = (event, hub) => {
+        for (const push of relayed) {
+          const delivery = push.delivery(event);
+          if (delivery) hub.deliver(delivery.to, push.name, delivery.payload);
+        }
+        const own = reactions.flatMap((set) => reactionTo(set, event.type) ?? []);
+        return inOrder(own, 0, event, hub, logger);
+      };
+      return [stream, { types: declared, handle }] as const;
     }),
   );
 }
@@ -96,8 +115,11 @@ export async function startLiveFeed(options: LiveFeedOptions): Promise<RunningLi
   const { bus, hub } = options;
   const logger = options.logger.child({ component: 'live-feed' });
   const running = await Promise.all(
-    [...liveHandlers(options.pushes, options.reactions, logger)].map(async ([stream, handle]) => {
-      const consumer = await bus.js.consumers.get(streamNameFor(bus.namespace, stream), { deliver_policy: DeliverPolicy.New });
+    [...liveHandlers(options.pushes, options.reactions, logger)].map(async ([stream, { types, handle }]) => {
+      const consumer = await bus.js.consumers.get(streamNameFor(bus.namespace, stream), {
+        deliver_policy: DeliverPolicy.New,
+        ...declaredFilter(bus, types),
+      });
       const messages: ConsumerMessages = await consumer.consume({ expires: PULL_EXPIRES_MS });
       const loop = (async () => {
         for await (const msg of messages) {
@@ -123,6 +145,21 @@ export async function startLiveFeed(options: LiveFeedOptions): Promise<RunningLi
       }
     },
   };
+}
+
+/**
+ * The feed's filter for a stream: the declared types only, so the server
+ * skips the rest of the stream and this process never parses it (one kind of
+ * session event pushed: none of the stream's likes and comments read). One
+ * consumer per stream keeps the stream's order across its types; several
+ * filters need NATS 2.10, so an older server (Debian's 2.9) is asked for one
+ * type only, else sends the whole stream and the handlers pass over the rest.
+ */
+function declaredFilter(bus: Bus, types: readonly EventType[]): { filterSubjects?: string | string[] } {
+  const subjects = types.map((type) => subjectFor(bus.namespace, type));
+  if (subjects.length === 1) return { filterSubjects: subjects[0] ?? '' };
+  const [major = 0, minor = 0] = (bus.nc.info?.version ?? '0.0').split('.').map(Number);
+  return major > 2 || (major === 2 && minor >= 10) ? { filterSubjects: subjects } : {};
 }
 
 /**
