@@ -33,8 +33,15 @@ import { countHits, findPersonalData, formatHits, placesOf, storesOf, type Hit }
  * own data stays. A replayed user.deleted.v1 changes nothing of that.
  */
 let stack: Stack;
+const TIMELINES_REDIS = (() => {
+  const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  url.pathname = '/7';
+  return url.toString();
+})();
 beforeAll(async () => {
-  stack = await startStack({ serveWeb: false, env: { GATEWAY_RATE_LIMIT_MAX: '100000' } });
+  // The timelines in a Redis of their own, as compose runs them (here another database of the same
+  // server): the search covers it, so a timeline left naming the person is found there.
+  stack = await startStack({ serveWeb: false, env: { GATEWAY_RATE_LIMIT_MAX: '100000', TIMELINE_REDIS_URL: TIMELINES_REDIS } });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -300,6 +307,8 @@ describe('account deletion (issue 24) through the gateway: nothing of the person
     console.log(`[erasure] places before deletion:\n  ${placesOf(hits).join('\n  ')}`);
     expect(databases.size, formatHits(hits)).toBeGreaterThanOrEqual(6);
     expect(counts.redis.hits, formatHits(hits)).toBeGreaterThan(0);
+    // Eli's timeline, in the timelines' own Redis, names Dora's session's author.
+    expect(hits.some((h) => h.store === 'redis' && h.place.startsWith(`${TIMELINES_REDIS} `)), formatHits(hits)).toBe(true);
     expect(counts.jetstream.hits, formatHits(hits)).toBeGreaterThan(0);
     expect(counts.s3.hits, formatHits(hits)).toBeGreaterThan(0);
     // Each needle is found on its own: the e-mail and the username, not only the id.

@@ -15,7 +15,8 @@ import type { Stack } from './stack';
  * - every Postgres database the stack's processes were given (DATABASE_URL),
  *   every table of every non-system schema but the migrator's bookkeeping
  *   (`_prisma_migrations`), by its whole row as text;
- * - the Redis database the stack uses (REDIS_URL's db): every key, by its
+ * - every Redis database the stack uses (REDIS_URL's db, and the timelines'
+ *   TIMELINE_REDIS_URL when it is another): every key, by its
  *   name and its value whatever the type (string, hash fields and values,
  *   list, set, sorted-set members, stream entries);
  * - every JetStream stream of the stack's bus namespace (each message's
@@ -47,7 +48,8 @@ export interface Hit {
 export interface StackStores {
   namespace: string;
   databaseUrls: string[];
-  redisUrl: string;
+  /** REDIS_URL's, then every other Redis a process was given (the timelines' TIMELINE_REDIS_URL). */
+  redisUrls: string[];
   natsUrl: string;
   s3: { endpoint: string; accessKey: string; secretKey: string; region: string } | null;
 }
@@ -64,7 +66,9 @@ export function storesOf(stack: Pick<Stack, 'instances'>): StackStores {
   return {
     namespace,
     databaseUrls,
-    redisUrl: first('REDIS_URL') ?? 'redis://127.0.0.1:6379',
+    redisUrls: [
+      ...new Set([first('REDIS_URL') ?? 'redis://127.0.0.1:6379', ...envs.map((env) => env.TIMELINE_REDIS_URL).filter((url): url is string => !!url)]),
+    ],
     natsUrl: first('NATS_URL') ?? 'nats://127.0.0.1:4222',
     s3: s3Endpoint
       ? {
@@ -94,7 +98,8 @@ export async function findPersonalData(stack: Pick<Stack, 'instances'> | StackSt
   const matcher = new Matcher(wanted);
   const searches: Array<Promise<Hit[]>> = [];
   if (which.has('postgres')) searches.push(searchPostgres(stores.databaseUrls, matcher));
-  if (which.has('redis')) searches.push(searchRedis(stores.redisUrl, matcher));
+  // A key of another Redis than REDIS_URL's is named with its URL first (`redis://…/7 key`).
+  if (which.has('redis')) searches.push(...stores.redisUrls.map((url, i) => searchRedis(url, matcher, i === 0 ? '' : `${url} `)));
   if (which.has('jetstream') || which.has('kv')) searches.push(searchNats(stores, matcher, which));
   if (which.has('s3') && stores.s3) searches.push(searchS3(stores.s3, matcher, options.maxBodyBytes ?? 1024 * 1024));
   const hits = (await Promise.all(searches)).flat();
@@ -256,12 +261,12 @@ function rowLabel(row: Record<string, unknown>): string {
 
 // ---------------------------------------------------------------- Redis
 
-async function searchRedis(redisUrl: string, matcher: Matcher): Promise<Hit[]> {
+async function searchRedis(redisUrl: string, matcher: Matcher, label: string): Promise<Hit[]> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true });
   await redis.connect();
   const hits: Hit[] = [];
   const add = (key: string, where: string, text: string) => {
-    for (const match of matcher.find(text)) hits.push({ store: 'redis', place: key, where, needle: match.needle, excerpt: match.excerpt });
+    for (const match of matcher.find(text)) hits.push({ store: 'redis', place: `${label}${key}`, where, needle: match.needle, excerpt: match.excerpt });
   };
   try {
     // The whole database (the stack's keys all start with its namespace; anything else naming the
