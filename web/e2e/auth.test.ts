@@ -31,6 +31,11 @@ async function expectFieldError(dialog: Locator, label: string, message: string)
   expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(await error.getAttribute('id'));
 }
 
+/** Every field's message at once (one submit shows them all). */
+async function expectFieldErrors(dialog: Locator, messages: Record<string, string>): Promise<void> {
+  for (const [label, message] of Object.entries(messages)) await expectFieldError(dialog, label, message);
+}
+
 describe('registration dialog', () => {
   it('checks the form in order, one toast at a time, then reports server rejections', async () => {
     const taken = uniqueUser('taken');
@@ -103,21 +108,25 @@ describe('registration dialog', () => {
     // Empty: every field says so at once; the toast is the spec's.
     await dialog.getByRole('button', { name: 'Create Account' }).click();
     await expectToast(page, 'Missing Information', 'Please fill in all fields');
-    await expectFieldError(dialog, 'Email', 'Email is required');
-    await expectFieldError(dialog, 'Username', 'Username is required');
-    await expectFieldError(dialog, 'Display Name', 'Display name is required');
-    await expectFieldError(dialog, 'Password', 'Password is required');
-    await expectFieldError(dialog, 'Confirm Password', 'Please type the password again');
+    await expectFieldErrors(dialog, {
+      Email: 'Email is required',
+      Username: 'Username is required',
+      'Display Name': 'Display name is required',
+      Password: 'Password is required',
+      'Confirm Password': 'Please type the password again',
+    });
     await dismissToast(page);
 
     // Three problems in one submit, each at its field; the other fields are clean and nothing typed is lost.
     await fillRegisterForm(dialog, { email: 'not-an-email', username: 'has space', displayName: 'Hops', password: 'abc12', confirmPassword: 'abc13' });
     await dialog.getByRole('button', { name: 'Create Account' }).click();
     await expectToast(page, 'Password Mismatch', 'Passwords do not match');
-    await expectFieldError(dialog, 'Email', 'Please enter a valid email address');
-    await expectFieldError(dialog, 'Username', 'Username may only contain letters, numbers, dots, dashes and underscores');
-    await expectFieldError(dialog, 'Password', 'Password must be at least 6 characters long');
-    await expectFieldError(dialog, 'Confirm Password', 'Passwords do not match');
+    await expectFieldErrors(dialog, {
+      Email: 'Please enter a valid email address',
+      Username: 'Username may only contain letters, numbers, dots, dashes and underscores',
+      Password: 'Password must be at least 6 characters long',
+      'Confirm Password': 'Passwords do not match',
+    });
     expect(await dialog.getByLabel('Display Name', { exact: true }).getAttribute('aria-invalid')).toBeNull();
     expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).toBe('not-an-email');
     expect(await dialog.getByLabel('Username', { exact: true }).inputValue()).toBe('has space');
