@@ -56,37 +56,38 @@ export interface StreamFollowing {
   handle: StreamHandler;
 }
 
-/** One set's reaction to `type`, typed loosely for the loop that calls it with an event of that type. */
-const reactionTo = (set: LiveReactions, type: EventType): LiveReaction | undefined => set[type] as LiveReaction | undefined;
-
 /**
  * What each stream's events do to this instance's open live streams: the
  * pushes every feature declares (proto LIVE_PUSHES: a message, a read, the
  * bell's count…), relayed without knowing them, then the reactions given,
- * with the event types each stream is read for.
+ * with the event types each stream is read for. Both are looked up by the
+ * event's type, gathered once here rather than on every event.
  */
 export function liveHandlers(pushes: readonly DeclaredPush[], reactions: readonly LiveReactions[] = [], logger?: Logger): Map<StreamName, StreamFollowing> {
-  const types = new Set<EventType>([...pushes.map((push) => push.event), ...reactions.flatMap((set) => Object.keys(set) as EventType[])]);
+  const pushesOf = new Map<EventType, DeclaredPush[]>();
+  for (const push of pushes) pushesOf.set(push.event, [...(pushesOf.get(push.event) ?? []), push]);
+  const reactionsOf = new Map<EventType, LiveReaction[]>();
+  for (const set of reactions) {
+    for (const type of Object.keys(set) as EventType[]) {
+      // Typed loosely for the loop below, which calls it only with an event of this type.
+      const reaction = set[type] as LiveReaction | undefined;
+      if (reaction) reactionsOf.set(type, [...(reactionsOf.get(type) ?? []), reaction]);
+    }
+  }
   const byStream = new Map<StreamName, EventType[]>();
-  for (const type of types) {
+  for (const type of new Set([...pushesOf.keys(), ...reactionsOf.keys()])) {
+    // The stream is the type's (its subject); a type published on core NATS only (presence) comes through `subjects`.
     const stream = streamOf(type);
-    // A type published on core NATS only (presence) comes through `subjects`, not a stream.
     if (stream) byStream.set(stream, [...(byStream.get(stream) ?? []), type]);
   }
-  return new Map(
-    [...byStream].map(([stream, declared]) => {
-      const relayed = pushes.filter((push) => push.stream === stream);
-      const handle: StreamHandler = (event, hub) => {
-        for (const push of relayed) {
-          const delivery = push.delivery(event);
-          if (delivery) hub.deliver(delivery.to, push.name, delivery.payload);
-        }
-        const own = reactions.flatMap((set) => reactionTo(set, event.type) ?? []);
-        return inOrder(own, 0, event, hub, logger);
-      };
-      return [stream, { types: declared, handle }] as const;
-    }),
-  );
+  const handle: StreamHandler = (event, hub) => {
+    for (const push of pushesOf.get(event.type) ?? []) {
+      const delivery = push.delivery(event);
+      if (delivery) hub.deliver(delivery.to, push.name, delivery.payload);
+    }
+    return inOrder(reactionsOf.get(event.type) ?? [], 0, event, hub, logger);
+  };
+  return new Map([...byStream].map(([stream, types]) => [stream, { types, handle }] as const));
 }
 
 /** Runs `reactions` from `from` on; one returning a promise holds the rest until it settles (a failure is logged, the rest still run). */
