@@ -1,4 +1,4 @@
-import type { EventType } from '../events';
+import { streamOf, type EventType, type StreamName } from '../events';
 import { defineProcesses, type ProcessContract } from './define';
 
 export * from './define';
@@ -141,6 +141,18 @@ export type ErasingService = Promising<'erase'>;
 export type ExportingService = Promising<'export'>;
 const promising = <Part extends 'erase' | 'export'>(part: Part) =>
   PROCESS_NAMES.filter((name) => (PROCESS_CONTRACTS[name] as ProcessContract).lifecycle?.[part]) as Array<Promising<Part>>;
+/**
+ * The streams a process's connections ensure: those of every event its
+ * contract says it publishes or consumes (presence, on core NATS, has none).
+ * Several names for connections that processes share (an API and its worker).
+ */
+export function processStreams(...names: ProcessName[]): StreamName[] {
+  const types = names.flatMap((name) => {
+    const contract: ProcessContract = PROCESS_CONTRACTS[name];
+    return [...contract.publishes, ...contract.consumes];
+  });
+  return [...new Set(types.map(streamOf).filter((stream): stream is StreamName => stream !== null))];
+}
 export const ERASING_SERVICES: readonly ErasingService[] = promising('erase');
 export const EXPORTING_SERVICES: readonly ExportingService[] = promising('export');
 export { EVENT_NOTES } from './event-notes';

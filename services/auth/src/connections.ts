@@ -1,3 +1,4 @@
+import { processStreams } from '@hoptrack/proto';
 import { connectBus, ensureStreams, sharedPool, type Bus, type Logger, packageDir, type DatabasePart, type ReadinessCheck, type TransactionalSqlClient } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
@@ -34,7 +35,7 @@ export async function openConnections(config: AuthConfig, logger: Logger): Promi
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false });
   redis.on('error', (err) => logger.warn({ err }, 'redis error'));
   const bus = await connectBus({ url: config.NATS_URL, name: 'auth', namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
-  await ensureStreams(bus, ['USERS']);
+  await ensureStreams(bus, processStreams('auth'));
   const ledger = new ErasureLedger(ledgerUrlFor(config.DATABASE_URL, config.ERASURE_LEDGER_URL), logger);
   await ledger.prepare();
   return {

@@ -1,3 +1,4 @@
+import { processStreams } from '@hoptrack/proto';
 import { withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
@@ -24,6 +25,6 @@ export async function openConnections(config: ChallengesConfig, logger: Logger):
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL', 'SESSIONS', 'MEDIA', 'PLACES', 'CHALLENGES'],
+    streams: processStreams('challenges'),
   });
 }

@@ -1,3 +1,4 @@
+import { processStreams } from '@hoptrack/proto';
 import { connectBus, ensureStreams, sharedPool, type AudiencePart, type TransactionalSqlClient, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
 import path from 'node:path';
 import type { MediaConfig } from './config';
@@ -40,7 +41,7 @@ export async function openConnections(config: MediaConfig, logger: Logger, name:
   const pool = sharedPool(config.DATABASE_URL, { poolMax: config.DATABASE_POOL_MAX, onPoolError: (err) => logger.warn({ err }, 'idle database connection lost; the pool reconnects') });
   const prisma = createPrisma(pool.pool);
   const bus = await connectBus({ url: config.NATS_URL, name, namespace: config.BUS_NAMESPACE, logger, streamReplicas: config.NATS_STREAM_REPLICAS });
-  await ensureStreams(bus, ['USERS', 'SOCIAL', 'MEDIA']);
+  await ensureStreams(bus, processStreams('media', 'media-worker'));
   const store = createObjectStore(config);
   await store.ensureBucket(config.S3_REGION);
   return {

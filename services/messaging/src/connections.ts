@@ -1,4 +1,4 @@
-import { LIVE_PUSHES, type StreamName } from '@hoptrack/proto';
+import { LIVE_PUSHES, type StreamName, processStreams } from '@hoptrack/proto';
 import { withPooledBus, type AudiencePart, type PooledDatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
@@ -26,7 +26,7 @@ export interface MessagingConnections extends PooledDatabaseAndBus<PrismaClient>
  */
 const LIVE_STREAMS: StreamName[] = [...new Set(LIVE_PUSHES.map((push) => push.stream))];
 
-/** The migrated database, Redis, and the bus with the streams messaging publishes to (MESSAGES) and reads (USERS, SOCIAL; the live pushes' streams). */
+/** The migrated database, Redis, and the bus with the streams of messaging's contract and the live pushes'. */
 export async function openConnections(config: MessagingConfig, logger: Logger, name: string): Promise<MessagingConnections> {
   const database = { url: config.DATABASE_URL, poolMax: config.DATABASE_POOL_MAX, onPoolError: (err: Error) => logger.warn({ err }, 'idle database connection lost; the pool reconnects') };
   const stores = await withPooledBus(createPrisma, database, {
@@ -35,7 +35,7 @@ export async function openConnections(config: MessagingConfig, logger: Logger, n
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: [...new Set<StreamName>(['USERS', 'SOCIAL', 'MESSAGES', ...LIVE_STREAMS])],
+    streams: [...new Set<StreamName>([...processStreams('messaging'), ...LIVE_STREAMS])],
   });
   // Auto-pipelining: every stream's heartbeat renewal goes out in one write.
   const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true });

@@ -1,3 +1,4 @@
+import { processStreams } from '@hoptrack/proto';
 import { pgSqlClient, withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, type SqlClient, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
@@ -47,7 +48,7 @@ export async function openConnections(config: NotificationsConfig, logger: Logge
       namespace: config.BUS_NAMESPACE,
       streamReplicas: config.NATS_STREAM_REPLICAS,
       logger,
-      streams: ['USERS', 'SOCIAL', 'SESSIONS', 'MESSAGES', 'CHALLENGES', 'NOTIFICATIONS'],
+      streams: processStreams('notifications'),
     },
   );
   const mailQueue = createMailQueue(mailQueueSettings(config));

@@ -1,3 +1,4 @@
+import { processStreams } from '@hoptrack/proto';
 import { withPooledBus, type AudiencePart, type PooledDatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import path from 'node:path';
 import { seedDemoMenus } from './catalogue/demo-menus';
@@ -36,7 +37,7 @@ export async function openConnections(config: PlacesConfig, logger: Logger): Pro
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL', 'PLACES'],
+    streams: processStreams('places'),
   });
   try {
     await seedDatabase(connections.prisma, config, logger);

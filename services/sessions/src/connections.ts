@@ -1,3 +1,4 @@
+import { processStreams } from '@hoptrack/proto';
 import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, type TransactionalSqlClient, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -47,7 +48,7 @@ export async function openConnections(config: SessionsConfig, logger: Logger, na
     namespace: config.BUS_NAMESPACE,
     streamReplicas: config.NATS_STREAM_REPLICAS,
     logger,
-    streams: ['USERS', 'SOCIAL', 'SESSIONS'],
+    streams: processStreams('sessions', 'sessions-fanout'),
   });
   // Auto-pipelining: the commands of concurrent requests (and a page's own, issued together) share one write.
   const redisOf = (url: string) => new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
