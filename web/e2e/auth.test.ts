@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   authDialog,
   dismissToast,
+  expectFieldError,
   expectSignedInFeed,
   expectToast,
   expectWelcomePage,
@@ -21,15 +22,6 @@ import {
  */
 const stack = useE2eStack();
 const open = (path: string, options?: { narrow?: boolean }) => stack.open(path, options);
-
-/** The field is marked invalid and its message is what describes it. */
-async function expectFieldError(dialog: Locator, label: string, message: string): Promise<void> {
-  const input = dialog.getByLabel(label, { exact: true });
-  const error = dialog.locator('.field__error', { hasText: message });
-  await error.waitFor();
-  expect(await input.getAttribute('aria-invalid')).toBe('true');
-  expect((await input.getAttribute('aria-describedby'))?.split(' ')).toContain(await error.getAttribute('id'));
-}
 
 /** Every field's message at once (one submit shows them all). */
 async function expectFieldErrors(dialog: Locator, messages: Record<string, string>): Promise<void> {
