@@ -276,11 +276,12 @@ describe('consumer batches (issue 41)', () => {
   /**
    * `events` user.updated.v1 events published before a consumer with an inbox starts, so all are
    * ready at once; the handler writes a row per event in the inbox transaction, and throws on every
-   * delivery of the `failAt`-th event (a poison event) if given. Answers the transactions that
+   * delivery of the `failAt`-th event (a poison event) if given, or on the first application only of
+   * the `transientAt`-th (a failure that passes: a lost connection, a deadlock). Answers the transactions that
    * committed (a hook on the inbox's `$transaction`: the batches, and the position's read and save), the rows per event, the dead letters and the
    * consumed counts by outcome, once nothing is pending or unacknowledged.
    */
-  const consumeReady = async (options: { events: number; failAt?: number; batchSize?: number; durable?: string }) => {
+  const consumeReady = async (options: { events: number; failAt?: number; transientAt?: number; batchSize?: number; durable?: string }) => {
     const db = pgSqlClient(pool);
     let commits = 0;
     const counted: typeof db = {
@@ -296,6 +297,8 @@ describe('consumer batches (issue 41)', () => {
     for (let i = 0; i < options.events; i++) envelopes.push(await outbox.enqueue(db, 'user.updated.v1', snapshot()));
     await new OutboxRelay({ db, bus: batchBus, logger }).drain();
     const poison = options.failAt === undefined ? undefined : envelopes[options.failAt - 1]?.id;
+    const transient = options.transientAt === undefined ? undefined : envelopes[options.transientAt - 1]?.id;
+    let transientFailed = false;
     const registry = new Registry();
     instrumentBus(batchBus, registry);
     const durable = options.durable ?? `batch-${randomUUID().slice(0, 8)}`;
@@ -312,6 +315,10 @@ describe('consumer batches (issue 41)', () => {
         'user.updated.v1': async (event, { tx }) => {
           await (tx ?? db).$executeRawUnsafe('INSERT INTO "seen" ("user_id", "event_id") VALUES ($1, $2)', event.data.id, event.id);
           if (event.id === poison) throw new Error('this event can never be applied');
+          if (event.id === transient && !transientFailed) {
+            transientFailed = true;
+            throw new Error('this event fails once');
+          }
         },
       },
     });
@@ -327,7 +334,7 @@ describe('consumer batches (issue 41)', () => {
     const outcome = (name: string) => consumed.filter((v) => v.labels.outcome === name).reduce((sum, v) => sum + v.value, 0);
     const letters = (await listDeadLetters(batchBus)).filter((l) => l.consumer === durable);
     delete batchBus.metrics;
-    return { envelopes, poison, durable, commits, timesApplied, letters, outcome };
+    return { envelopes, poison, transient, transientFailed, durable, commits, timesApplied, letters, outcome };
   };
 
   it('applies the events that are ready in one transaction each batch, and a redelivery of all of them changes nothing', async () => {
@@ -400,6 +407,19 @@ describe('consumer batches (issue 41)', () => {
     expect(run.outcome('parked')).toBe(1);
     // The fallback commits the others one at a time (19), after the batch that rolled back.
     expect(run.commits).toBeGreaterThanOrEqual(events - 1);
+  });
+
+  it('a failure that passes, in the middle of a batch: the batch rolls back, and every event ends applied once, none parked', async () => {
+    const events = 20;
+    const run = await consumeReady({ events, transientAt: 7 });
+    expect(run.transientFailed).toBe(true);
+    // The six before it were written in the batch that rolled back, and once more one at a time: once each in the end.
+    expect(run.envelopes.every((e) => run.timesApplied.get(e.id) === 1)).toBe(true);
+    expect(lines.some((l) => l.msg === 'event batch rolled back; applying its events one at a time' && l.consumer === run.durable)).toBe(true);
+    expect(run.letters).toEqual([]);
+    // The batch's failure counts no event as failed: each is judged alone next, and each succeeds.
+    expect(run.outcome('parked')).toBe(0);
+    expect(run.outcome('ok')).toBe(events);
   });
 
   it('control: the same events without the fault leave no dead letter and no rolled-back batch', async () => {
