@@ -17,6 +17,7 @@ import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Cluster } from '@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1/Cluster';
+import { Pooler } from '@kubernetes-models/cloudnative-pg/postgresql.cnpg.io/v1/Pooler';
 import { COMMANDS, PROCESSES, compiledPath } from '../build/catalogue';
 
 /**
@@ -108,6 +109,7 @@ const MODELS: Record<string, ModelClass> = {
   'networking.k8s.io/v1/Ingress': Ingress,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
   'postgresql.cnpg.io/v1/Cluster': Cluster,
+  'postgresql.cnpg.io/v1/Pooler': Pooler,
 };
 
 /**
@@ -195,7 +197,7 @@ interface PodSpec {
   volumes?: Array<{ name: string; emptyDir?: object }>;
 }
 interface Workload extends KubeObject {
-  spec: { replicas?: number; selector?: { matchLabels?: Record<string, string> }; template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } };
+  spec: { replicas?: number; strategy?: { rollingUpdate?: { maxSurge?: number | string } }; selector?: { matchLabels?: Record<string, string> }; template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } };
 }
 interface LabelSelector {
   matchLabels?: Record<string, string>;
@@ -301,6 +303,31 @@ function hpaFor(objects: KubeObject[], deployment: string) {
 
 const readRepo = (file: string) => readFileSync(path.join(repoRoot, file), 'utf8');
 const MIGRATE = COMMANDS.find((c) => c.dir === 'infra/ops' && c.entry === 'migrate.ts');
+
+/** Pods a rolling update adds above the replicas (maxSurge): the budgets count them. */
+function surge(deployment: Workload): number {
+  const value = deployment.spec.strategy?.rollingUpdate?.maxSurge ?? 1;
+  if (typeof value !== 'number') throw new Error(`${describeObject(deployment)}: maxSurge ${value}: give it as a number of pods, which the budgets can add`);
+  return value;
+}
+/** The most pods a Deployment runs: its maximum, plus the surge of a rollout. */
+const peakPods = (objects: KubeObject[], deployment: Workload) => maxReplicas(objects, deployment) + surge(deployment);
+/** The host and database a postgresql:// URL names. */
+function postgresTarget(url: string | undefined): { host: string; database: string } | undefined {
+  const m = /^postgresql:\/\/[^@]+@([^:/]+):\d+\/(\w+)$/.exec(url ?? '');
+  return m ? { host: m[1] as string, database: m[2] as string } : undefined;
+}
+/** The catalogue's processes whose package's config reads the variable. */
+const readersOf = (variable: string) => PROCESSES.filter((p) => p.dir.startsWith('services/') && readRepo(`${p.dir}/src/config.ts`).includes(`${variable}:`));
+
+type PoolerObject = KubeObject & { spec: { cluster: { name: string }; type: string; instances: number; pgbouncer: { poolMode: string; parameters: Record<string, string> } } };
+type ClusterObject = KubeObject & { spec: { postgresql: { parameters: Record<string, string> } } };
+const clusterOf = () => infraManifests().find((o) => o.kind === 'Cluster') as ClusterObject;
+const poolerOf = () => {
+  const pooler = infraManifests().find((o) => o.kind === 'Pooler') as PoolerObject | undefined;
+  if (!pooler) throw new Error('deploy/k8s/infra/postgres-cluster.yaml has no CloudNativePG Pooler (PgBouncer) in front of the Cluster');
+  return pooler;
+};
 
 // ---------------------------------------------------------------------------
 
@@ -576,9 +603,12 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
       const app = appOf(job);
       expect(app.command).toEqual(['node', compiledPath(MIGRATE.dir, MIGRATE.entry), owner]);
       expect(effectiveEnv(objects(), app).get('DATABASE_URL')).toMatch(new RegExp(`^postgresql://[^/]+/${database}$`));
-      // Every process on that database points at the same one.
+      // Every process on that database migrates at the same one at start-up, and is served by it through the Pooler.
+      const direct = effectiveEnv(objects(), app).get('DATABASE_URL');
       for (const p of PROCESSES.filter((q) => q.database === database)) {
-        expect(effectiveEnv(objects(), appOf(named(deployments(), p.name) as Workload)).get('DATABASE_URL'), p.name).toBe(effectiveEnv(objects(), app).get('DATABASE_URL'));
+        const env = effectiveEnv(objects(), appOf(named(deployments(), p.name) as Workload));
+        expect(env.get('DATABASE_MIGRATION_URL'), p.name).toBe(direct);
+        expect(postgresTarget(env.get('DATABASE_URL')), p.name).toEqual({ ...postgresTarget(direct), host: poolerOf().metadata.name });
       }
       // The first apply (-l hoptrack.io/deploy-phase=migrate) carries the Job and everything it reads.
       const phase = (o: KubeObject | undefined) => o?.metadata.labels?.['hoptrack.io/deploy-phase'];
@@ -601,19 +631,68 @@ describe.each(['base', ...OVERLAYS] as const)('deploy/k8s %s', (name) => {
     }
   });
 
-  it("keeps every process's Postgres connections, at the autoscalers' maximum, under max_connections", () => {
-    const cluster = infraManifests().find((o) => o.kind === 'Cluster') as KubeObject & { spec: { postgresql: { parameters: Record<string, string> } } };
-    const params = cluster.spec.postgresql.parameters;
-    const budget = Number(params.max_connections) - Number(params.superuser_reserved_connections ?? 3);
-    let total = 0;
+  it('sends every pool through PgBouncer and every migration past it, to the read-write Service', () => {
+    // Transaction pooling hands each transaction to any server connection: the migrator's session-level
+    // advisory lock and DDL need one connection of their own (docs/decisions.md, 'connection budget in Kubernetes').
+    const rw = `${clusterOf().metadata.name}-${poolerOf().spec.type}`;
     for (const w of [...deployments(), ...jobs()]) {
       const env = effectiveEnv(objects(), appOf(w));
       if (!env.has('DATABASE_URL')) continue;
-      const copies = w.kind === 'Job' ? 1 : maxReplicas(objects(), w);
-      // A rolling update surges one pod per Deployment (maxSurge 1) above the maximum.
-      total += (copies + (w.kind === 'Job' ? 0 : 1)) * Number(env.get('DATABASE_POOL_MAX') ?? 10);
+      const pooled = w.kind === 'Deployment';
+      expect(postgresTarget(env.get('DATABASE_URL'))?.host, describeObject(w)).toBe(pooled ? poolerOf().metadata.name : rw);
+      if (pooled) expect(postgresTarget(env.get('DATABASE_MIGRATION_URL'))?.host, describeObject(w)).toBe(rw);
+    }
+  });
+
+  it("keeps every pooled connection, at the autoscalers' maximum and a rollout's surge, under the Pooler's max_client_conn", () => {
+    let clients = 0;
+    for (const d of deployments()) {
+      const env = effectiveEnv(objects(), appOf(d));
+      if (!env.has('DATABASE_URL')) continue;
+      // Its pool, the pruner's one connection (services/runtime/src/db/retention.ts), and auth's erasure ledger's one.
+      const process = PROCESSES.find((p) => p.name === d.metadata.name);
+      const extra = 1 + (process && readersOf('ERASURE_LEDGER_URL').includes(process) ? 1 : 0);
+      clients += peakPods(objects(), d) * (Number(env.get('DATABASE_POOL_MAX') ?? 10) + extra);
+    }
+    expect(clients).toBeGreaterThan(0);
+    // Per instance: either one carries every client while the other restarts.
+    expect(clients).toBeLessThanOrEqual(Number(poolerOf().spec.pgbouncer.parameters.max_client_conn));
+  });
+
+  it("keeps what reaches Postgres, the Pooler's server connections and the migrations, under max_connections", () => {
+    const params = clusterOf().spec.postgresql.parameters;
+    const budget = Number(params.max_connections) - Number(params.superuser_reserved_connections ?? 3);
+    const pgbouncer = poolerOf().spec.pgbouncer.parameters;
+    // PgBouncer makes a pool (default_pool_size + reserve_pool_size) per database a client names, so only its
+    // per-role cap bounds the total, and every process connects as the one role.
+    const perRole = Number(pgbouncer.max_user_connections);
+    expect(perRole, 'the Pooler sets max_user_connections').toBeGreaterThan(0);
+    expect(Number(pgbouncer.default_pool_size) + Number(pgbouncer.reserve_pool_size ?? 0)).toBeLessThanOrEqual(perRole);
+    let total = poolerOf().spec.instances * perRole;
+    // Direct: each migration Job's one connection (the migrator runs one client at a time), and every pod's
+    // start-up migration, all at once at the peak (a restart of everything).
+    for (const w of [...deployments(), ...jobs()]) {
+      const env = effectiveEnv(objects(), appOf(w));
+      if (w.kind === 'Job' && env.has('DATABASE_URL')) total += 1;
+      if (w.kind === 'Deployment' && env.has('DATABASE_MIGRATION_URL')) total += peakPods(objects(), w);
     }
     expect(total).toBeLessThanOrEqual(budget);
+  });
+
+  it("gives the feed timelines' own Redis to the processes that read TIMELINE_REDIS_URL, and only its chart admits them", () => {
+    const readers = readersOf('TIMELINE_REDIS_URL').map((p) => p.name);
+    expect(readers.length).toBeGreaterThan(0);
+    const given = deployments().filter((d) => effectiveEnv(objects(), appOf(d)).has('TIMELINE_REDIS_URL'));
+    expect(given.map((d) => d.metadata.name).sort()).toEqual(readers.sort());
+    for (const d of given) {
+      // redis://<release>-master:6379, and the pod carries the label that release's NetworkPolicy admits.
+      const url = new URL(effectiveEnv(objects(), appOf(d)).get('TIMELINE_REDIS_URL') ?? '');
+      const release = url.hostname.replace(/-master$/, '');
+      expect(release, d.metadata.name).not.toBe(new URL(effectiveEnv(objects(), appOf(d)).get('REDIS_URL') ?? '').hostname.replace(/-master$/, ''));
+      expect(existsSync(path.join(K8S, `infra/${release}-values.yaml`)), `deploy/k8s/infra/${release}-values.yaml`).toBe(true);
+      const labelled = deployments().filter((w) => w.spec.template.metadata?.labels?.[`${release}-client`] === 'true');
+      expect(labelled.map((w) => w.metadata.name).sort()).toEqual(readers.sort());
+    }
   });
 
   it('routes the Ingress to the gateway and has Prometheus scrape every process once', () => {
@@ -670,6 +749,7 @@ describe('deploy/k8s overlays', () => {
 // ---------------------------------------------------------------------------
 // The engines' files (deploy/k8s/infra)
 
+/** postgres-cluster.yaml: the CloudNativePG Cluster and the Pooler in front of it. */
 function infraManifests(): KubeObject[] {
   return parseObjects(readRepo('deploy/k8s/infra/postgres-cluster.yaml'));
 }
@@ -677,11 +757,11 @@ function infraManifests(): KubeObject[] {
 describe('deploy/k8s/infra', () => {
   it('runs Postgres as a 3-instance CloudNativePG cluster holding every database of the catalogue', () => {
     const objects = infraManifests();
-    expect(objects.map(describeObject)).toEqual(['Cluster hoptrack-db']);
+    expect(objects.map(describeObject)).toEqual(['Cluster hoptrack-db', 'Pooler hoptrack-db-pooler-rw']);
     const cluster = objects[0] as KubeObject & {
       spec: { instances: number; bootstrap: { initdb: { database: string; owner: string; postInitSQL: string[] } }; managed: { roles: Array<{ name: string; createdb?: boolean; superuser?: boolean }> } };
     };
-    expect(schemaProblems(cluster)).toEqual([]);
+    for (const o of objects) expect(schemaProblems(o), describeObject(o)).toEqual([]);
     expect(cluster.spec.instances).toBe(3);
     const { initdb } = cluster.spec.bootstrap;
     const created = [initdb.database, ...initdb.postInitSQL.map((sql) => /^CREATE DATABASE (\w+) OWNER (\w+)$/.exec(sql)?.[1])];
@@ -690,6 +770,18 @@ describe('deploy/k8s/infra', () => {
     const user = effectiveEnv(render('base'), appOf(named(ofKind<Workload>(render('base'), 'Deployment'), 'auth') as Workload)).get('DATABASE_USER');
     expect(cluster.spec.managed.roles).toContainEqual(expect.objectContaining({ name: user, createdb: true, superuser: false }));
     expect(initdb.owner).toBe(user);
+  });
+
+  it('puts PgBouncer in front of its primary: transaction pooling that keeps named prepared statements', () => {
+    const pooler = poolerOf();
+    expect(pooler.spec.cluster.name).toBe(clusterOf().metadata.name);
+    expect(pooler.spec.type).toBe('rw');
+    expect(pooler.spec.instances).toBeGreaterThanOrEqual(2);
+    expect(pooler.spec.pgbouncer.poolMode).toBe('transaction');
+    // sessions' feed sends statements by name (PreparedSql): without the tracking (0) transaction mode breaks them.
+    expect(readRepo('services/sessions/src/db.ts')).toContain('export interface PreparedSql');
+    expect(Number(pooler.spec.pgbouncer.parameters.max_prepared_statements)).toBeGreaterThan(0);
+    for (const key of ['max_client_conn', 'default_pool_size', 'max_user_connections']) expect(Number(pooler.spec.pgbouncer.parameters[key]), key).toBeGreaterThan(0);
   });
 
   it('runs NATS as a 3-server JetStream cluster on disk', () => {
@@ -719,11 +811,33 @@ describe('deploy/k8s/infra', () => {
     for (const d of ofKind<Workload>(render('base'), 'Deployment')) expect(d.spec.template.metadata?.labels?.['redis-client'], d.metadata.name).toBe('true');
   });
 
+  it("runs the feed timelines' Redis apart: one evicting cache without persistence, like docker-compose.yml's", () => {
+    const values = parse(readRepo('deploy/k8s/infra/redis-timelines-values.yaml')) as {
+      architecture: string;
+      commonConfiguration: string;
+      master: { persistence: { enabled: boolean }; resources: { limits: { memory: string } } };
+      networkPolicy: { enabled: boolean; allowExternal: boolean };
+    };
+    expect(values.architecture).toBe('standalone');
+    expect(values.master.persistence.enabled).toBe(false);
+    const compose = parse(readRepo('docker-compose.yml'), { merge: true }) as { services: { 'redis-timelines': { command: string[] } } };
+    const flags = compose.services['redis-timelines'].command;
+    for (const flag of ['--appendonly', '--maxmemory-policy']) {
+      expect(values.commonConfiguration).toMatch(new RegExp(`^${flag.slice(2)} ${flags[flags.indexOf(flag) + 1]}$`, 'm'));
+    }
+    // A bound it evicts at, under the container's memory limit (Redis' own overhead beside it).
+    const maxmemory = /^maxmemory (\d+)mb$/m.exec(values.commonConfiguration)?.[1];
+    expect(maxmemory, 'maxmemory <n>mb').toBeDefined();
+    expect(Number(maxmemory) * 1024 ** 2).toBeLessThan(quantity(values.master.resources.limits.memory));
+    expect(values.networkPolicy).toMatchObject({ enabled: true, allowExternal: false });
+  });
+
   it('has the Services the base connects to under the release names it documents', () => {
     const env = effectiveEnv(render('base'), appOf(named(ofKind<Workload>(render('base'), 'Deployment'), 'media') as Workload));
     expect(env.get('NATS_URL')).toBe('nats://nats:4222');
     expect(env.get('REDIS_URL')).toBe('redis://redis-master:6379');
-    expect(env.get('DATABASE_HOST')).toBe(`${infraManifests()[0]?.metadata.name}-rw`);
+    expect(env.get('DATABASE_HOST')).toBe(poolerOf().metadata.name);
+    expect(env.get('DATABASE_DIRECT_HOST')).toBe(`${clusterOf().metadata.name}-rw`);
     expect(env.get('S3_ENDPOINT')).toBe('http://minio:9000');
     expect(existsSync(path.join(K8S, 'infra/minio-values.yaml'))).toBe(true);
   });

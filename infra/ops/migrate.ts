@@ -38,8 +38,9 @@ if (!part || !url) {
   process.exit(64); // EX_USAGE
 }
 try {
-  // The part reads its URL from the service's config; the Job gives it as DATABASE_URL alone.
-  await migrateDatabase({ ...part, url: () => url }, null, logger);
+  // The part reads its URLs from the service's config; the Job gives the one it migrates at as DATABASE_URL
+  // alone (deploy/k8s: the direct read-write Service, never the transaction pooler).
+  await migrateDatabase({ ...part, url: () => url, migrationUrl: () => url }, null, logger);
   logger.info({ service }, 'migrations applied');
 } catch (err) {
   logger.fatal({ err, service }, 'migration failed');

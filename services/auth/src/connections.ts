@@ -1,5 +1,5 @@
 import { processStreams } from '@hoptrack/proto';
-import { connectBus, ensureStreams, sharedPool, type Bus, type Logger, packageDir, type DatabasePart, type ReadinessCheck, type TransactionalSqlClient } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, sharedPool, type Bus, type Logger, packageDir, type DatabasePart, directDatabaseUrl, type ReadinessCheck, type TransactionalSqlClient } from '@hoptrack/runtime';
 import { Redis } from 'ioredis';
 import path from 'node:path';
 import type { AuthConfig } from './config';
@@ -13,7 +13,7 @@ export const migrationsDir = path.join(packageDir('@hoptrack/auth'), 'prisma/mig
  * Its database as a part of the definition: the service's own migrations.
  * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
  */
-export const database: DatabasePart<AuthConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: [] };
+export const database: DatabasePart<AuthConfig> = { url: (config) => config.DATABASE_URL, migrationUrl: directDatabaseUrl, migrations: migrationsDir, include: [] };
 
 export interface AuthConnections {
   prisma: PrismaClient;

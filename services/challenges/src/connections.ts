@@ -1,5 +1,5 @@
 import { processStreams } from '@hoptrack/proto';
-import { withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { withPooledBus, type AudiencePart, type Logger, type PooledDatabaseAndBus, packageDir, audienceMigrationDirs, type DatabasePart, directDatabaseUrl } from '@hoptrack/runtime';
 import { PrismaPg } from '@prisma/adapter-pg';
 import path from 'node:path';
 import type { ChallengesConfig } from './config';
@@ -13,7 +13,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
  * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
  * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
  */
-export const database: DatabasePart<ChallengesConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+export const database: DatabasePart<ChallengesConfig> = { url: (config) => config.DATABASE_URL, migrationUrl: directDatabaseUrl, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
 export type ChallengesConnections = PooledDatabaseAndBus<PrismaClient>;
 

@@ -1,5 +1,5 @@
 import { processStreams } from '@hoptrack/proto';
-import { connectBus, ensureStreams, sharedPool, type AudiencePart, type TransactionalSqlClient, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, type ReadinessCheck } from '@hoptrack/runtime';
+import { connectBus, ensureStreams, sharedPool, type AudiencePart, type TransactionalSqlClient, type Bus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, directDatabaseUrl, type ReadinessCheck } from '@hoptrack/runtime';
 import path from 'node:path';
 import type { MediaConfig } from './config';
 import { createPrisma, type PrismaClient } from './db';
@@ -14,7 +14,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
  * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
  * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
  */
-export const database: DatabasePart<MediaConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+export const database: DatabasePart<MediaConfig> = { url: (config) => config.DATABASE_URL, migrationUrl: directDatabaseUrl, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
 export interface MediaConnections {
   prisma: PrismaClient;

@@ -1,5 +1,5 @@
 import { processStreams } from '@hoptrack/proto';
-import { withPooledBus, type AudiencePart, type PooledDatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { withPooledBus, type AudiencePart, type PooledDatabaseAndBus, type Logger, packageDir, audienceMigrationDirs, type DatabasePart, directDatabaseUrl } from '@hoptrack/runtime';
 import path from 'node:path';
 import { seedDemoMenus } from './catalogue/demo-menus';
 import { seedCatalogue } from './catalogue/seed';
@@ -15,7 +15,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
  * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
  * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
  */
-export const database: DatabasePart<PlacesConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+export const database: DatabasePart<PlacesConfig> = { url: (config) => config.DATABASE_URL, migrationUrl: directDatabaseUrl, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
 export type PlacesConnections = PooledDatabaseAndBus<PrismaClient>;
 

@@ -12,6 +12,13 @@ export const baseConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }),
+  /**
+   * The database the start-up migrations use, when it is not DATABASE_URL:
+   * behind a transaction-pooling PgBouncer (deploy/k8s), DATABASE_URL is the
+   * pooler and this the direct read-write Service, because the migrator's
+   * session-level advisory lock must stay on one server connection.
+   */
+  DATABASE_MIGRATION_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
   /** Connections each process may hold; the replicas of all services together must stay under Postgres' max_connections. */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   NATS_URL: z.string().default('nats://127.0.0.1:4222'),
@@ -142,4 +149,9 @@ export function serviceConfigSchema<E extends z.ZodRawShape>(defaults: { port: n
 /** The verifier of a service's config: auth's JWKS URL, or outside production the development key. */
 export function tokenVerifierFor(config: Pick<BaseConfig, 'AUTH_JWKS_URL'>, clock?: () => Date): TokenVerifier {
   return createTokenVerifier({ jwks: config.AUTH_JWKS_URL ? new URL(config.AUTH_JWKS_URL) : DEV_JWKS, clock });
+}
+
+/** The URL a service migrates at: DATABASE_MIGRATION_URL when set (past a transaction pooler), else DATABASE_URL. */
+export function directDatabaseUrl(config: Pick<BaseConfig, 'DATABASE_URL' | 'DATABASE_MIGRATION_URL'>): string {
+  return config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL;
 }

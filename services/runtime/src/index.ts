@@ -8,6 +8,7 @@ export {
   DEV_UNSUBSCRIBE_SECRET,
   unsubscribeSecretSchema,
   tokenVerifierFor,
+  directDatabaseUrl,
   type BaseConfig,
 } from './config';
 export { createLogger, type Logger } from './logger';

@@ -5,6 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
+import { directDatabaseUrl } from '../src/config';
+import { migrateDatabase } from '../src/service/assemble';
 import { busMigrationDirs, INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
 import { readFileSync } from 'node:fs';
 import { testDatabaseUrl, memoryLogger, parsePrismaSchema } from '@hoptrack/testing';
@@ -76,6 +78,28 @@ describe('migrate', () => {
   it('refuses a migration edited after it was applied', async () => {
     await writeFile(path.join(dir, '20260101000000_init', 'migration.sql'), 'CREATE TABLE "widgets" ("id" BIGSERIAL PRIMARY KEY);');
     await expect(migrate({ connectionString: url, migrationsDir: dir, logger })).rejects.toThrow(/was edited after it was applied/);
+  });
+});
+
+describe('migrateDatabase', () => {
+  it("migrates at the part's migrationUrl, not the URL its pools use (a transaction pooler in front: deploy/k8s)", async () => {
+    const direct = testDatabaseUrl('runtime_migrate_direct');
+    const own = await mkdtemp(path.join(tmpdir(), 'migrations-direct-'));
+    await mkdir(path.join(own, '20260301000000_direct'), { recursive: true });
+    await writeFile(path.join(own, '20260301000000_direct', 'migration.sql'), 'CREATE TABLE IF NOT EXISTS "direct_only" ("id" SERIAL PRIMARY KEY);');
+    // The pools' URL answers nobody (port 1): the migration must not try it.
+    const pooled = Object.assign(new URL(direct), { port: '1' }).toString();
+    const config = { DATABASE_URL: pooled, DATABASE_MIGRATION_URL: direct };
+    expect(directDatabaseUrl(config)).toBe(direct);
+    expect(directDatabaseUrl({ DATABASE_URL: pooled })).toBe(pooled);
+    await migrateDatabase({ url: (c: typeof config) => c.DATABASE_URL, migrationUrl: directDatabaseUrl, migrations: own }, config, logger);
+    const check = new pg.Client({ connectionString: direct });
+    await check.connect();
+    try {
+      expect((await check.query(`SELECT to_regclass('public.direct_only') IS NOT NULL AS found`)).rows[0]).toEqual({ found: true });
+    } finally {
+      await check.end();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { processStreams } from '@hoptrack/proto';
-import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, type TransactionalSqlClient, packageDir, audienceMigrationDirs, type DatabasePart } from '@hoptrack/runtime';
+import { withBus, type AudiencePart, type DatabaseAndBus, type Logger, type TransactionalSqlClient, packageDir, audienceMigrationDirs, type DatabasePart, directDatabaseUrl } from '@hoptrack/runtime';
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import path from 'node:path';
@@ -16,7 +16,7 @@ export const AUDIENCE: readonly AudiencePart[] = ['people', 'graph'];
  * Its database as a part of the definition: the service's own migrations and the audience tables it keeps.
  * The runtime creates and migrates it before connecting (assembleService); the operators' Job (infra/ops/migrate.ts) applies the same.
  */
-export const database: DatabasePart<SessionsConfig> = { url: (config) => config.DATABASE_URL, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
+export const database: DatabasePart<SessionsConfig> = { url: (config) => config.DATABASE_URL, migrationUrl: directDatabaseUrl, migrations: migrationsDir, include: audienceMigrationDirs(AUDIENCE) };
 
 export interface SessionsConnections extends DatabaseAndBus<PrismaClient> {
   /** The hot path's named statements, over Prisma's pool. */

@@ -90,7 +90,7 @@ export async function assembleService<S extends z.ZodType<ServiceConfig>, K exte
 /** Creates a service's database if missing and applies its pending migrations, its parts' included: start-up, seeds and the operators' Job. */
 export function migrateDatabase<C>(part: DatabasePart<C>, config: C, logger: Logger): Promise<void> {
   // The platform's parts in every service's database (idempotent requests), then the definition's own.
-  return prepareDatabase(part.url(config), part.migrations, logger, { include: [...platformMigrationDirs(), ...(part.include ?? [])] });
+  return prepareDatabase((part.migrationUrl ?? part.url)(config), part.migrations, logger, { include: [...platformMigrationDirs(), ...(part.include ?? [])] });
 }
 
 function subscribedTypes(connections: ServiceConnections): Map<EventType, string[]> {

@@ -29,6 +29,13 @@ export interface ServiceParts {
 /** A service's database as a part of its definition: where it is, its own migrations and the parts it includes (the bus's tables, the audience's). */
 export interface DatabasePart<C> {
   url: (config: C) => string;
+  /**
+   * Where its migrations run, when not at `url`: migrations hold a
+   * session-level advisory lock and run DDL, which a transaction-pooling
+   * PgBouncer in front of `url` would split over server connections
+   * (deploy/k8s: directDatabaseUrl, DATABASE_MIGRATION_URL).
+   */
+  migrationUrl?: (config: C) => string;
   /** The folder of the service's own migrations. */
   migrations: string;
   /** More folders of migrations applied with them in one order (busMigrationDirs, audienceMigrationDirs). */
