@@ -41,7 +41,8 @@ export {
 export { bearerAuth, type Authenticate } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus, type BusOptions } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
-export { Outbox, OutboxRelay, type RelayOptions } from './bus/outbox';
+export { Outbox, OutboxRelay, type OutboxValues, type RelayOptions } from './bus/outbox';
+export { peopleNamed } from './bus/people-named';
 export { publishNow } from './bus/publish-now';
 export { Poller } from './bus/poller';
 export { ReadModelBarrier, type BarrierOptions } from './bus/barrier';

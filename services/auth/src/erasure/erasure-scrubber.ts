@@ -82,7 +82,8 @@ export class ErasureScrubber {
           const streams = await scrubStreams(bus, needles, logger);
           const keys = await scrubRedisKeys(redis, needles);
           if (streams.waiting > 0) continue;
-          await forgetEventsNaming(tx, needles);
+          // By id alone: auth's events name the address only beside the id (the user snapshot).
+          await forgetEventsNaming(tx, [userId]);
           await forgetAnswersNaming(tx, needles);
           await erasures.delete(tx, userId);
           logger.info({ streamMessages: streams.deleted, redisKeys: keys }, 'erasure finished');

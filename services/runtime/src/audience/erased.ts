@@ -73,11 +73,14 @@ export async function anyErased(db: SqlClient, ids: readonly string[]): Promise<
  * before) goes unpublished: every consumer would skip it anyway (the inbox's
  * guard), and published after the erasure it would name them again.
  * A row the relay is publishing right now is locked: the delete waits for it.
+ *
+ * `ids`: the people's ids (uuids). Found by the rows' `people` column, the
+ * ids each event names (bus/people-named.ts), through its GIN index: the cost
+ * follows the person's events, not the outbox's length (issue 41).
  */
-export async function forgetEventsNaming(tx: SqlClient, needles: readonly string[]): Promise<void> {
-  for (const needle of needles) {
-    await tx.$executeRawUnsafe(`DELETE FROM "outbox" WHERE strpos(lower("payload"::text), $1) > 0`, needle.toLowerCase());
-  }
+export async function forgetEventsNaming(tx: SqlClient, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.$executeRawUnsafe('DELETE FROM "outbox" WHERE "people" && $1::uuid[]', ids.map((id) => id.toLowerCase()));
 }
 
 /**

@@ -4,7 +4,14 @@ import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
 import type { SqlClient, TransactionalSqlClient } from '../db/sql';
 import type { Bus } from './connection';
+import { peopleNamed } from './people-named';
 import { Poller } from './poller';
+
+/** The values of an outbox row as Outbox.prepare makes them: id, subject, JSON payload, the ids its event names (people-named.ts). */
+export type OutboxValues = [id: string, subject: string, payload: string, people: string[]];
+
+/** The INSERT of one row of OutboxValues. */
+const INSERT_ROW = 'INSERT INTO "outbox" ("id", "subject", "payload", "people") VALUES ($1::uuid, $2, $3::jsonb, $4::uuid[])';
 
 /**
  * Transactional outbox. A change and the event announcing it are written in
@@ -26,17 +33,17 @@ export class Outbox {
     requestId?: string,
   ): Promise<EventEnvelope<T>> {
     const { envelope, row } = this.prepare(type, data, requestId);
-    await tx.$executeRawUnsafe('INSERT INTO "outbox" ("id", "subject", "payload") VALUES ($1::uuid, $2, $3::jsonb)', ...row);
+    await tx.$executeRawUnsafe(INSERT_ROW, ...row);
     return envelope;
   }
 
   /**
    * The validated envelope and the values of its outbox row (id, subject,
-   * JSON payload), for a change that writes itself and its event in one
+   * JSON payload, the ids it names), for a change that writes itself and its event in one
    * statement (a data-modifying CTE): atomic without a transaction's extra
    * round trips, the hot path of a session create.
    */
-  prepare<T extends EventType>(type: T, data: EventData<T>, requestId?: string): { envelope: EventEnvelope<T>; row: [string, string, string] } {
+  prepare<T extends EventType>(type: T, data: EventData<T>, requestId?: string): { envelope: EventEnvelope<T>; row: OutboxValues } {
     const envelope: EventEnvelope<T> = {
       id: randomUUID(),
       type,
@@ -44,7 +51,7 @@ export class Outbox {
       ...(requestId ? { requestId } : {}),
       data: eventSchemas[type].parse(data) as EventData<T>,
     };
-    return { envelope, row: [envelope.id, subjectFor(this.namespace, type), JSON.stringify(envelope)] };
+    return { envelope, row: [envelope.id, subjectFor(this.namespace, type), JSON.stringify(envelope), peopleNamed(envelope.data)] };
   }
 }
 

@@ -7,15 +7,17 @@ const BUS_MIGRATION = readFileSync(path.join(packageDir('@hoptrack/runtime'), BU
 const INBOX_START = BUS_MIGRATION.indexOf('CREATE TABLE IF NOT EXISTS "processed_events"');
 /** The consumers' positions (bus/positions.ts), a platform part every service's database has (db/platform-parts.ts). */
 const POSITIONS_MIGRATION = readFileSync(path.join(packageDir('@hoptrack/runtime'), 'migrations/positions', '20261127030000_consumer_positions', 'migration.sql'), 'utf8');
+/** The outbox's `people` column and its index (bus/people-named.ts), a platform part every service's database has. */
+export const OUTBOX_PEOPLE_MIGRATION = readFileSync(path.join(packageDir('@hoptrack/runtime'), 'migrations/outbox-people', '20261202140000_outbox_people', 'migration.sql'), 'utf8');
 
 /**
- * The outbox and inbox tables, as the bus part's migration makes them (one
- * home: the migration). The services that predate the part created the same
+ * The outbox and inbox tables, as the bus part's migration makes them, with
+ * the outbox's people column of the platform part (one home: the migrations). The services that predate the part created the same
  * tables in their own first migration (their Prisma schemas declare them as
  * OutboxEvent and ProcessedEvent); the runtime's own tests and the bench
  * create them from these.
  */
-export const OUTBOX_TABLE_SQL = BUS_MIGRATION.slice(0, INBOX_START);
+export const OUTBOX_TABLE_SQL = `${BUS_MIGRATION.slice(0, INBOX_START)}\n${OUTBOX_PEOPLE_MIGRATION}`;
 /** The inbox: what each consumer processed, and where it last stood (its position, read at its start). */
 export const INBOX_TABLE_SQL = `${BUS_MIGRATION.slice(INBOX_START)}\n${POSITIONS_MIGRATION}`;
 

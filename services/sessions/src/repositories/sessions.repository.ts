@@ -1,4 +1,4 @@
-import { queryRows, sql, uuid, type Sql } from '@hoptrack/runtime';
+import { queryRows, sql, uuid, type OutboxValues, type Sql } from '@hoptrack/runtime';
 import type { BeerSession, Db, Prisma, PreparedSql } from '../db';
 
 export interface Page {
@@ -8,9 +8,6 @@ export interface Page {
 
 /** A session with everything others left on it, oldest first (the data export). */
 export type SessionWithInteractions = Prisma.BeerSessionGetPayload<{ include: { likes: true; comments: true; reactions: true } }>;
-
-/** The outbox row of the event a create commits with (Outbox.prepare's `row`): id, subject, payload. */
-export type EventRow = [id: string, subject: string, payload: string];
 
 const OLDEST_FIRST = [{ createdAt: 'asc' }, { id: 'asc' }] satisfies Prisma.BeerSessionOrderByWithRelationInput[];
 const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.BeerSessionOrderByWithRelationInput[];
@@ -23,17 +20,17 @@ const NEWEST_FIRST = [{ createdAt: 'desc' }, { id: 'desc' }] satisfies Prisma.Be
  * in-memory row the INSERT writes, so a field added to facts() reaches
  * session.created.v1 here too. `musicTrack`: the track as JSON, or null.
  */
-const createSql = (s: BeerSession, musicTrack: string | null, [eventId, subject, payload]: EventRow): Sql => sql`WITH created AS (
+const createSql = (s: BeerSession, musicTrack: string | null, [eventId, subject, payload, people]: OutboxValues): Sql => sql`WITH created AS (
     INSERT INTO beer_sessions (id, user_id, title, description, beer_count, duration, avg_abv, beer_types, photo, photos, location, latitude, longitude, music_track, created_at, updated_at)
     VALUES (${uuid(s.id)}, ${uuid(s.userId)}, ${s.title}, ${s.description}, ${s.beerCount}, ${s.duration}, ${s.avgAbv}, ${s.beerTypes}::text[], ${s.photo}, ${s.photos}::text[],
             ${s.location}, ${s.latitude}, ${s.longitude}, ${musicTrack}::jsonb, ${s.createdAt}, ${s.updatedAt})
   )
-  INSERT INTO outbox (id, subject, payload) VALUES (${uuid(eventId)}, ${subject}, ${payload}::jsonb)`;
+  INSERT INTO outbox (id, subject, payload, people) VALUES (${uuid(eventId)}, ${subject}, ${payload}::jsonb, ${people}::uuid[])`;
 
 /** Reads and writes of the beer_sessions table. */
 export const sessionsRepository = {
   /** Writes the session and its event in one named statement (no transaction needed: one statement commits both or neither). */
-  async createWithEvent(prepared: PreparedSql, session: BeerSession, musicTrack: string | null, event: EventRow): Promise<void> {
+  async createWithEvent(prepared: PreparedSql, session: BeerSession, musicTrack: string | null, event: OutboxValues): Promise<void> {
     await prepared.query('session-create', createSql(session, musicTrack, event));
   },
 
