@@ -6,14 +6,14 @@ import { checkSeedCounts, expectedCounts } from './lib/seed-check';
 import { communityScale, interactionTotal, seed, type SeedInfo } from './seed';
 
 /**
- * The bulk loader on a small community (1,500 people, COMMUNITY_SCALE's shape
+ * The bulk loader on a small community (1,000 people, COMMUNITY_SCALE's shape
  * per person: median 100 friends, a year of sessions): it loads into databases
  * migrated as the services migrate theirs, and every table holds exactly what
  * the scale says (the loader's own check, seed-check.ts, which must also fail
  * when a row is missing).
  */
 const databases = benchDatabases(`_communityload${testDatabaseSuffix()}`);
-const scale = communityScale(1_500);
+const scale = communityScale(1_000);
 
 const count = async (url: string, sql: string): Promise<number> => {
   const db = new pg.Client({ connectionString: url });
