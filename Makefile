@@ -6,7 +6,7 @@ export PRISMA_HIDE_UPDATE_MESSAGE := 1
 
 NODE_STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web backup restore up down logs bench bench-smoke footprint clean
+.PHONY: help install generate build infra tools dev seed test typecheck test-integration e2e test-faults test-security soak build-web backup restore up down logs bench bench-smoke bench-load footprint clean
 
 help:
 	@echo "make dev    - install, migrate, seed demo data, start every service, the gateway and the web app (REPLICAS=2: two copies of each)"
@@ -15,7 +15,8 @@ help:
 	@echo "make test-faults / test-security - the fault-injection / attack tests alone (figures: docs/reliability.md)"
 	@echo "make soak   - 10 minutes of mixed traffic with faults (SOAK_SECONDS to change)"
 	@echo "make up     - the whole stack in Docker, with Prometheus, Grafana and the queue board (writes .env on first use); make down stops it"
-	@echo "make bench  - benchmarks against the local servers, with the machine they ran on"
+	@echo "make bench  - benchmarks against the local servers, with the machine they ran on (BENCH_SCALE=community: on 100,000 people)"
+	@echo "make bench-load - load the 100,000-person community data set into the bench databases (about 35 min, 14 GB)"
 
 $(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json infra/testing/package.json
 	npm ci --no-audit --no-fund
@@ -112,6 +113,12 @@ logs:
 # Every benchmark beside its reference (about 15 minutes); writes bench/results/<date>.json and the table in docs/benchmarks.md.
 bench: install build infra build-web tools
 	npx tsx infra/bench/run.ts
+
+# The community data set (100,000 people, median 100 friends, a year of sessions) loaded into the
+# *_bench databases and its counts checked: about 35 minutes and 14 GB (docs/benchmarks.md,
+# 'A community-sized data set'). `make bench BENCH_SCALE=community` runs the benchmarks on it.
+bench-load: install build infra
+	npx tsx infra/bench/load.ts
 
 # Idle memory and cold start of every process, compiled beside tsx (docs/benchmarks.md, 'Process footprint'); about 5 minutes.
 footprint: install build infra

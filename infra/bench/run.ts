@@ -10,7 +10,7 @@ import { machineInfo } from './lib/machine';
 import { ProcessMeter } from './lib/procstat';
 import type { Section } from './lib/report';
 import { writeResults } from './lib/write';
-import { FULL_SCALE, seed, SMOKE_SCALE, userId } from './seed';
+import { COMMUNITY_SCALE, FULL_SCALE, seed, SMOKE_SCALE, userId, type Scale } from './seed';
 import { benchGatewayHop } from './gateway-hop';
 import { benchFeedRead } from './feed-read';
 import { benchSessionCreate } from './session-create';
@@ -31,10 +31,16 @@ import { benchCost } from './cost';
  * (CI) runs the same code on a tiny data set with 1-second steps and one
  * short search per capacity, and writes nothing but a JSON in a temp folder.
  * `--only=feed,fanout` runs a subset (while working on one figure).
+ * BENCH_SCALE=community runs it on COMMUNITY_SCALE (100,000 people; the load
+ * alone is about 35 minutes, docs/benchmarks.md).
  */
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke') || process.env.BENCH_SMOKE === '1';
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const scaleName = process.env.BENCH_SCALE ?? (smoke ? 'smoke' : 'full');
+const SCALES: Record<string, Scale> = { smoke: SMOKE_SCALE, full: FULL_SCALE, community: COMMUNITY_SCALE };
+const scale = SCALES[scaleName];
+if (!scale) throw new Error(`BENCH_SCALE=${scaleName}: one of ${Object.keys(SCALES).join(', ')}`);
 const label = args.find((a) => a.startsWith('--label='))?.slice('--label='.length);
 
 const BENCHMARKS: Array<[string, Benchmark]> = [
@@ -95,7 +101,7 @@ async function reset(): Promise<void> {
 
 const started = performance.now();
 const startedAt = new Date().toISOString();
-log(`${smoke ? 'smoke' : 'full'} run${only ? ` (only ${only.join(', ')})` : ''}`);
+log(`${smoke ? 'smoke' : 'full'} run on the ${scaleName} scale${only ? ` (only ${only.join(', ')})` : ''}`);
 await reset();
 log('starting the stack');
 let stack: Stack | undefined;
@@ -115,7 +121,7 @@ try {
     },
   });
   log(`stack up, logging at ${logLevel}; seeding`);
-  const seedInfo = await seed(smoke ? SMOKE_SCALE : FULL_SCALE, databases);
+  const seedInfo = await seed(scale, databases);
   log(
     `seeded ${seedInfo.scale.users} people, ${seedInfo.friendships} friendships, ${seedInfo.scale.sessions} sessions (${seedInfo.photos} with a photo), ` +
       `${seedInfo.blocks} blocks, ${seedInfo.mutes} mutes in ${seedInfo.seconds.toFixed(1)} s; median reader ${seedInfo.reader} (${seedInfo.readerFriends} friends), ` +

@@ -47,7 +47,7 @@ function ratioCell(c: Comparison): string {
 
 /** The data set in one line. */
 function describeData(seed: SeedInfo): string {
-  const people = `${count(seed.scale.users)} people, ${count(seed.friendships)} friendships (person 1 has ${count(seed.scale.celebrityFriends)} friends`;
+  const people = `${count(seed.scale.users)} people, ${count(seed.friendships)} friendships (person 1 has ${count(seed.celebrityFriends ?? seed.scale.celebrityFriends)} friends`;
   // Results files from before the heavy reader, photos, blocks and mutes lack them.
   if (seed.heavyReader === undefined) return `Data: ${people}; the reader has ${seed.readerFriends}), ${count(seed.scale.sessions)} sessions.`;
   return (
