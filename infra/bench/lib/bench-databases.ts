@@ -38,7 +38,7 @@ export async function dropDatabases(urls: readonly string[]): Promise<void> {
 export async function freshBenchDatabases(databases: Record<BenchDatabase, string>): Promise<void> {
   await dropDatabases(Object.values(databases));
   const logger = createLogger('bench-databases', 'warn');
-  for (const db of Object.keys(PARTS) as BenchDatabase[]) await migrateDatabase({ ...PARTS[db], url: () => databases[db] }, null, logger);
+  for (const db of Object.keys(PARTS) as BenchDatabase[]) await migrateDatabase({ ...PARTS[db], url: () => databases[db], migrationUrl: () => databases[db] }, null, logger);
 }
 
 /** Each database's size on disk (pg_database_size), in bytes. */
