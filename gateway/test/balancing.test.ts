@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 import { startGateway } from '@hoptrack/testing/gateway';
 import { freePort, type RunningProcess } from '@hoptrack/testing/processes';
 import { rateLimitPrefix } from './support';
@@ -99,7 +100,7 @@ describe('gateway → several instances of a service', () => {
       if (!instance.server.listening) await listen(instance);
     }
     // Both in rotation again before each case.
-    await expect.poll(() => sendMany(10).then((answers) => new Set(answers.map((x) => x.instance)).size), { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => sendMany(10).then((answers) => new Set(answers.map((x) => x.instance)).size), { timeout: CONDITION_BOUND_MS }).toBe(2);
     a.received = [];
     b.received = [];
   });
@@ -119,7 +120,7 @@ describe('gateway → several instances of a service', () => {
   it('polls readiness over a kept-alive connection, not a new one each time', async () => {
     b.readinessSockets.clear();
     b.readinessPolls = 0;
-    await expect.poll(() => b.readinessPolls, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+    await expect.poll(() => b.readinessPolls, { timeout: CONDITION_BOUND_MS }).toBeGreaterThanOrEqual(10);
     // Ten polls, one connection (a second one at most, when a poll overlapped the previous).
     expect(b.readinessSockets.size).toBeLessThanOrEqual(2);
   });
@@ -134,7 +135,7 @@ describe('gateway → several instances of a service', () => {
 
   it('takes an instance whose readiness fails out of the rotation, and back when it recovers', async () => {
     a.readiness = 503; // draining before a restart
-    await expect.poll(() => rotationLines(gateway, a, false).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => rotationLines(gateway, a, false).length, { timeout: CONDITION_BOUND_MS }).toBeGreaterThan(0);
     a.received = [];
     const answers = await sendMany(30);
     expect(answers.every((x) => x.status === 200 && x.instance === 'b')).toBe(true);
@@ -142,7 +143,7 @@ describe('gateway → several instances of a service', () => {
 
     const joinedBefore = rotationLines(gateway, a, true).length;
     a.readiness = 200;
-    await expect.poll(() => rotationLines(gateway, a, true).length, { timeout: 10_000 }).toBeGreaterThan(joinedBefore);
+    await expect.poll(() => rotationLines(gateway, a, true).length, { timeout: CONDITION_BOUND_MS }).toBeGreaterThan(joinedBefore);
     await sendMany(20);
     expect(a.received.length).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 import { startGateway } from '@hoptrack/testing/gateway';
 import { freePort, type RunningProcess } from '@hoptrack/testing/processes';
 import { rateLimitPrefix } from './support';
@@ -85,7 +86,7 @@ describe('gateway → a live event stream', () => {
 
     for (const client of clients) client.abort();
     // Every socket that carried a stream must close.
-    await expect.poll(() => streamSockets.size, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => streamSockets.size, { timeout: CONDITION_BOUND_MS }).toBe(0);
     // A client leaving is no failure of the service: no 502 logged for it.
     expect(gateway.lines.filter((line) => line.includes('proxying failed'))).toEqual([]);
   });
@@ -106,6 +107,6 @@ describe('gateway → a live event stream', () => {
     } finally {
       for (const client of clients) client.abort();
     }
-    await expect.poll(() => streamSockets.size, { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => streamSockets.size, { timeout: CONDITION_BOUND_MS }).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 import { startGateway } from '@hoptrack/testing/gateway';
 import type { RunningProcess } from '@hoptrack/testing/processes';
 import { expectGatewayError, fetchJson, logLines, rateLimitPrefix, runId, startAuth, UUID, waitForLogLine, watchRedis } from './support';
@@ -165,11 +166,11 @@ describe('gateway → auth service', () => {
         expect(answers.map((a) => a.status)).toEqual(Array(10).fill(401));
       }
       // Every hit reaches Redis, in fewer calls than requests (one per batch, 100 ms apart).
-      await expect.poll(() => redisCount(reader, prefix), { timeout: 5000 }).toBe(REQUESTS);
+      await expect.poll(() => redisCount(reader, prefix), { timeout: CONDITION_BOUND_MS }).toBe(REQUESTS);
       // The monitor's socket may lag the reader's: an ECHO sent now is seen after every hit.
       const marker = `${prefix}:seen-all`;
       await reader.echo(marker);
-      await expect.poll(() => monitor.commands.some((args) => args[1] === marker), { timeout: 5000 }).toBe(true);
+      await expect.poll(() => monitor.commands.some((args) => args[1] === marker), { timeout: CONDITION_BOUND_MS }).toBe(true);
       const seen = commands();
       expect(seen.filter((c) => c === 'evalsha').length).toBeGreaterThan(0);
       expect(seen.filter((c) => c === 'evalsha').length).toBeLessThan(REQUESTS / 2);
@@ -188,9 +189,9 @@ describe('gateway → auth service', () => {
       const prefix = rateLimitPrefix('shared');
       for (let i = 0; i < SHARED_LIMIT / 2; i++) expect((await fetchJson(`${sharedA.url}/api/me`)).status).toBe(401);
       // Once A's hits reached Redis, B's next answer from Redis counts them.
-      await expect.poll(() => redisCount(reader, prefix), { timeout: 5000 }).toBe(SHARED_LIMIT / 2);
+      await expect.poll(() => redisCount(reader, prefix), { timeout: CONDITION_BOUND_MS }).toBe(SHARED_LIMIT / 2);
       expect((await fetchJson(`${sharedB.url}/api/me`)).status).toBe(401);
-      await expect.poll(() => redisCount(reader, prefix), { timeout: 5000 }).toBe(SHARED_LIMIT / 2 + 1);
+      await expect.poll(() => redisCount(reader, prefix), { timeout: CONDITION_BOUND_MS }).toBe(SHARED_LIMIT / 2 + 1);
       expect((await fetchJson(`${sharedB.url}/api/me`)).status).toBe(401);
       // The fifth request of the budget, on B, which itself saw only two.
       expectGatewayError(await fetchJson(`${sharedB.url}/api/me`), 429, 'Too many requests, please try again later.');

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { testDatabaseUrl } from '@hoptrack/testing';
+import { CONDITION_BOUND_MS } from '@hoptrack/testing/bounds';
 import { freePort, startProcess, type RunningProcess } from '@hoptrack/testing/processes';
 
 /** A fresh token per test run: Redis keys, emails and request ids never collide with another run. */
@@ -42,7 +43,7 @@ export async function startAuth(): Promise<RunningProcess> {
 export async function waitForLogLine(
   proc: RunningProcess,
   match: (line: Record<string, unknown>) => boolean,
-  timeoutMs = 3000,
+  timeoutMs = CONDITION_BOUND_MS,
 ): Promise<Record<string, unknown>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -86,9 +87,13 @@ export interface JsonReply {
   body: Record<string, unknown>;
 }
 
-/** fetch + JSON body; fails loudly when the body is not JSON (an HTML error page would be a bug). */
+/**
+ * fetch + JSON body; fails loudly when the body is not JSON (an HTML error page would be a bug).
+ * Bounded like any wait of the suite: a failed login's password checks took over 5 s on a busy CI
+ * machine (the gateway's own proxy timeout, 30 s, answers a stuck service first).
+ */
 export async function fetchJson(url: string, init?: RequestInit): Promise<JsonReply> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(5000) });
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(CONDITION_BOUND_MS + 5_000) });
   const text = await res.text();
   const parsed = parseJson(text);
   if (!parsed) throw new Error(`${init?.method ?? 'GET'} ${url}: ${res.status} body is not a JSON object: ${text}`);
