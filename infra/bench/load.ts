@@ -5,7 +5,7 @@
  * each database's size. No stack is started: the databases are migrated as
  * the services migrate theirs, so they are what `make bench` loads into.
  *
- *   npx tsx infra/bench/load.ts                 # 100,000 people (about 35 min, 14 GB)
+ *   npx tsx infra/bench/load.ts                 # 100,000 people (estimated ~20 GB on disk: docs/benchmarks.md)
  *   BENCH_PEOPLE=5000 BENCH_DB_SUFFIX=_est npx tsx infra/bench/load.ts   # the same shape per person, smaller
  */
 import { benchDatabases, databaseSizes, freshBenchDatabases } from './lib/bench-databases';
