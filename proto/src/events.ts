@@ -85,8 +85,12 @@ export const eventSchemas = {
    * (user.updated.v1, ordered by version) and every deletion recorded since (user.deleted.v1).
    */
   'user.changes.requested.v1': z.object({ since: z.string(), consumer: z.string() }),
-  /** `service` erased everything of userId it held (its answer to user.deleted.v1). */
-  'user.erased.v1': z.object({ userId: uuid, service: z.string() }),
+  /**
+   * `service` erased everything of userId it held (its answer to user.deleted.v1, stored at `deletedSeq` of
+   * the USERS stream): auth deletes that message and this one from the stream once every consumer has them
+   * (a deletion replayed from outside auth's outbox is found so, without reading the stream).
+   */
+  'user.erased.v1': z.object({ userId: uuid, service: z.string(), deletedSeq: z.number().int().positive().optional() }),
   /** userId asked for their data (POST /api/me/export): every service contributes its part. */
   'user.export.requested.v1': z.object({ exportId: uuid, userId: uuid }),
   /** `service` put its part of the export in the exports object store (`<exportId>/<service>.json`). */

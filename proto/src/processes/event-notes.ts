@@ -16,9 +16,9 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
   'user.changes.requested.v1':
     'a service\'s people consumer started after its stream had deleted events it never read (its position in `consumer_positions` is before the stream\'s first event); straight to the bus at its start (msg id per consumer and gap). Auth re-announces the accounts changed and the deletions recorded since the consumer was last caught up, less an hour',
   'user.erased.v1':
-    'a service erased everything of the person; straight to the bus (msg id `erased:<service>:<deletion id>`, not the outbox, whose rows must not name the person). With the last of the second pass, auth scrubs the streams and Redis keys',
+    'a service erased everything of the person; straight to the bus (msg id `erased:<service>:<deletion id>`, not the outbox, whose rows must not name the person). `deletedSeq` is where the deletion it answers is stored: auth queues that message and the report for its stream purger (deleted by sequence once every consumer has them). With the last of the second pass, auth forgets its own events of the person, scrubs the Redis keys and dead letters',
   'user.export.requested.v1': '`POST /api/me/export` starts an export; every exporting service writes its part to the `<NAMESPACE>_EXPORTS` object store',
-  'user.export.contributed.v1': 'a service\'s part is in the object store (straight to the bus, msg id per service and request); media builds the zip once all are in',
+  'user.export.contributed.v1': 'a service\'s part is in the object store (straight to the bus, msg id per service and request); media builds the zip once all are in, and queues the message for its stream purger (it names the person, and no outbox row records it)',
   'user.export.ready.v1': 'the zip is in S3 (outbox) until `expiresAt`, and the person\'s earlier zips are gone; auth marks the export ready, the earlier ones expired, and mails the person',
   'social.friendship.requested.v1': 'A asks B (A now follows B)',
   'social.friendship.accepted.v1': 'B accepts (or B asks A back): friends both ways',

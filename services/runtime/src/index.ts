@@ -74,6 +74,7 @@ export { withBus, withPooledBus, type DatabaseAndBus, type PooledDatabaseAndBus 
 export { runProcess, runService, type BuiltService, type Closer, type ServiceContext, type ServiceConfig } from './lifecycle';
 export { defineService, type BuildContext, type ConnectContext, type DatabasePart, type ConsumerStarter, type RunContext, type ServiceConnections, type ServiceDefinition, type ServiceParts } from './service/define';
 export { assembleService, checkSubscriptions, migrateDatabase, type AssembleOptions, type AssembledService } from './service/assemble';
-export { scrubStreams, subjectMatches, type ScrubResult } from './bus/scrub';
+export { scrubDeadLetters } from './bus/scrub';
+export { purgeQueued, queuePurges, settledEverywhere, StreamPurger, subjectMatches, type PurgeResult, type QueuedMessage } from './bus/purge';
 export { scrubRedisKeys } from './cache/scrub-keys';
 export { uuidFromBytes, uuidsInBytes, uuidToBytes } from './uuid-bytes';

@@ -6,7 +6,6 @@ import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/c
 import { sqlInbox, startConsumer } from '../src/bus/consumer';
 import { instrumentBus } from '../src/bus/metrics';
 import { discardDeadLetter, listDeadLetters, replayDeadLetter } from '../src/bus/dead-letters';
-import { scrubStreams, subjectMatches } from '../src/bus/scrub';
 import { Outbox, OutboxRelay } from '../src/bus/outbox';
 import { Registry } from 'prom-client';
 import { INBOX_TABLE_SQL, OUTBOX_TABLE_SQL } from '../src/bus/tables';
@@ -499,63 +498,5 @@ describe('bus metrics', () => {
       await consumer.stop();
       delete bus.metrics;
     }
-  });
-});
-
-
-describe('scrubbing the streams of an erased person (issue 24)', () => {
-  it('matches subjects as NATS does', () => {
-    expect(subjectMatches('ns.user.deleted.v1', 'ns.user.deleted.v1')).toBe(true);
-    expect(subjectMatches('ns.>', 'ns.user.deleted.v1')).toBe(true);
-    expect(subjectMatches('ns.*.deleted.v1', 'ns.user.deleted.v1')).toBe(true);
-    expect(subjectMatches('ns.user.erased.v1', 'ns.user.deleted.v1')).toBe(false);
-    expect(subjectMatches('ns.user', 'ns.user.deleted.v1')).toBe(false);
-    expect(subjectMatches('other.>', 'ns.user.deleted.v1')).toBe(false);
-  });
-
-  it('deletes the messages that name the person once every consumer that reads them acknowledged them, and nothing else', async () => {
-    const outbox = new Outbox(bus.namespace);
-    const publish = async (user: UserSnapshot) => {
-      const { envelope } = outbox.prepare('user.registered.v1', user);
-      await bus.publish(`${bus.namespace}.user.registered.v1`, JSON.stringify(envelope), envelope.id);
-    };
-    const gone = snapshot();
-    const stays = snapshot();
-    await publish(gone);
-    await publish(stays);
-    await publish({ ...gone, displayName: 'again' });
-    // A durable that reads them but has not acknowledged yet: the scrub must wait for it.
-    const durable = `scrub-${randomUUID().slice(0, 8)}`;
-    const release: Array<() => void> = [];
-    const consumer = await startConsumer({
-      bus,
-      stream: 'USERS',
-      durable,
-      logger,
-      handlers: { 'user.registered.v1': () => new Promise<void>((resolve) => release.push(resolve)) },
-    });
-    await eventually(async () => release.length >= 1, 'the consumer holds a message');
-    const first = await scrubStreams(bus, [gone.id, gone.email], logger);
-    expect(first.waiting).toBeGreaterThan(0);
-    // Let it through everything, then scrub again.
-    const releaser = setInterval(() => release.splice(0).forEach((r) => r()), 20);
-    await consumerSettled(bus, 'USERS', durable);
-    clearInterval(releaser);
-    await consumer.stop();
-    const second = await scrubStreams(bus, [gone.id, gone.email], logger);
-    expect(second.waiting).toBe(0);
-    expect(first.deleted + second.deleted).toBe(2);
-    // Raw texts: earlier tests left unreadable messages on purpose in this stream.
-    const name = streamNameFor(bus.namespace, 'USERS');
-    const { state } = await bus.jsm.streams.info(name);
-    const left: string[] = [];
-    for (let seq = state.first_seq; seq <= state.last_seq; seq += 1) {
-      const stored = await bus.jsm.streams.getMessage(name, { seq }).catch(() => null);
-      if (stored) left.push(new TextDecoder().decode(stored.data));
-    }
-    expect(left.filter((t) => t.includes(gone.id))).toEqual([]);
-    expect(left.filter((t) => t.includes(stays.id))).toHaveLength(1);
-    // Nothing more to find.
-    expect(await scrubStreams(bus, [gone.id], logger)).toEqual({ deleted: 0, waiting: 0 });
   });
 });

@@ -7,7 +7,7 @@ import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
 import { directDatabaseUrl } from '../src/config';
 import { migrateDatabase } from '../src/service/assemble';
-import { busMigrationDirs, INBOX_TABLE_SQL, OUTBOX_PEOPLE_MIGRATION, OUTBOX_TABLE_SQL } from '../src/bus/tables';
+import { busMigrationDirs, INBOX_TABLE_SQL, OUTBOX_PEOPLE_MIGRATION, OUTBOX_TABLE_SQL, STREAM_PURGES_MIGRATION } from '../src/bus/tables';
 import { readFileSync } from 'node:fs';
 import { testDatabaseUrl, memoryLogger, parsePrismaSchema } from '@hoptrack/testing';
 
@@ -67,8 +67,8 @@ describe('migrate', () => {
     expect(tables.rows.map((r) => r.table_name)).toEqual(['outbox', 'processed_events']);
     const [part] = busMigrationDirs();
     const sql = readFileSync(path.join(part ?? '', '20200101000000_outbox_inbox', 'migration.sql'), 'utf8');
-    // The positions beside the inbox and the outbox's people column come from the platform parts every service has (db/platform-parts.ts), not this one.
-    const statements = `${OUTBOX_TABLE_SQL.replace(OUTBOX_PEOPLE_MIGRATION, '')}${INBOX_TABLE_SQL}`
+    // The positions beside the inbox, the outbox's people and stream columns and stream_purges come from the platform parts every service has (db/platform-parts.ts), not this one.
+    const statements = `${OUTBOX_TABLE_SQL.replace(OUTBOX_PEOPLE_MIGRATION, '').replace(STREAM_PURGES_MIGRATION, '')}${INBOX_TABLE_SQL}`
       .split(';')
       .map((s) => s.trim())
       .filter((s) => s && !s.includes('consumer_positions') && !s.includes('issue 38'));

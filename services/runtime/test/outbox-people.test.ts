@@ -55,7 +55,7 @@ beforeAll(async () => {
   pool = new pg.Pool({ connectionString: url, max: 4 });
   db = pgSqlClient(pool);
   // A database as it stood before the column: the outbox of a service's first migration, with rows in it.
-  await pool.query('DROP TABLE IF EXISTS "outbox", "processed_events", "idempotent_requests", "consumer_positions", "_prisma_migrations" CASCADE');
+  await pool.query('DROP TABLE IF EXISTS "outbox", "processed_events", "idempotent_requests", "consumer_positions", "stream_purges", "_prisma_migrations" CASCADE');
   const [busPart] = busMigrationDirs();
   if (!busPart) throw new Error('no bus migration part');
   await migrate({ connectionString: url, migrationsDir: busPart, logger });

@@ -33,7 +33,7 @@ async function count(table: string): Promise<number> {
 describe('pruneStores', () => {
   it('deletes what is past its use, in batches, and keeps the rest', async () => {
     const { pool } = database;
-    await pool.query('TRUNCATE "outbox", "processed_events", "idempotent_requests"');
+    await pool.query('TRUNCATE "outbox", "processed_events", "idempotent_requests", "stream_purges"');
     // 12,000 published long ago (more than two batches), 5 published yesterday, 3 never published (even older).
     await pool.query(
       `INSERT INTO "outbox" (id, subject, payload, created_at, published_at)
@@ -45,6 +45,9 @@ describe('pruneStores', () => {
     // The inbox: 7 days and a half is still inside the stream's age and a day; 9 days is not.
     await pool.query(`INSERT INTO "processed_events" (consumer, event_id, processed_at) SELECT 'c', gen_random_uuid(), $1 FROM generate_series(1, 4)`, [ago(9 * DAY)]);
     await pool.query(`INSERT INTO "processed_events" (consumer, event_id, processed_at) SELECT 'c', gen_random_uuid(), $1 FROM generate_series(1, 2)`, [ago(7.5 * DAY)]);
+    // Queued purges: past the streams' age the age limit took their messages (3 go); a day old they wait (1 stays).
+    await pool.query(`INSERT INTO "stream_purges" (stream, seq, subject, queued_at) SELECT 'S', i, 'x', $1 FROM generate_series(1, 3) AS i`, [ago(8 * DAY)]);
+    await pool.query(`INSERT INTO "stream_purges" (stream, seq, subject, queued_at) VALUES ('S', 4, 'x', $1)`, [ago(DAY)]);
     // Answers: 25 hours old go, 23 hours old stay.
     await pool.query(
       `INSERT INTO "idempotent_requests" (scope, key, fingerprint, status, body, locked_until, created_at)
@@ -55,12 +58,13 @@ describe('pruneStores', () => {
       ago(23 * 3600_000),
     ]);
 
-    expect(await pruneStores(database.db, now)).toEqual({ outbox: 12000, processed_events: 4, idempotent_requests: 6 });
+    expect(await pruneStores(database.db, now)).toEqual({ outbox: 12000, processed_events: 4, stream_purges: 3, idempotent_requests: 6 });
     expect(await count('outbox')).toBe(8);
     expect((await pool.query('SELECT count(*)::int AS n FROM "outbox" WHERE published_at IS NULL')).rows[0]).toEqual({ n: 3 });
     expect(await count('processed_events')).toBe(2);
     expect(await count('idempotent_requests')).toBe(1);
+    expect(await count('stream_purges')).toBe(1);
     // A second pass finds nothing more.
-    expect(await pruneStores(database.db, now)).toEqual({ outbox: 0, processed_events: 0, idempotent_requests: 0 });
+    expect(await pruneStores(database.db, now)).toEqual({ outbox: 0, processed_events: 0, stream_purges: 0, idempotent_requests: 0 });
   });
 });

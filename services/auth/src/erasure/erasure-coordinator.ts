@@ -1,4 +1,5 @@
-import { ERASING_SERVICES, startConsumer, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
+import { subjectFor } from '@hoptrack/proto';
+import { ERASING_SERVICES, queuePurges, startConsumer, type Bus, type Logger, type RunningConsumer } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
 import { usersRepository as users } from '../repositories/users.repository';
@@ -30,9 +31,16 @@ export function startErasureCoordinator(options: {
     durable: options.durable,
     logger: options.logger.child({ component: 'erasure-coordinator' }),
     handlers: {
-      'user.erased.v1': async (event, { logger }) => {
-        const { userId, service } = event.data;
+      'user.erased.v1': async (event, { logger, message }) => {
+        const { userId, service, deletedSeq } = event.data;
         const complete = await options.prisma.$transaction(async (tx) => {
+          // The report and the deletion it answers name the person, and no outbox row of auth's need record
+          // them (a report goes straight to the bus; a deletion may be replayed from outside): both are
+          // queued for the scrubber's purger, which deletes them once every consumer has them.
+          await queuePurges(tx, [
+            message,
+            ...(deletedSeq ? [{ stream: message.stream, seq: deletedSeq, subject: subjectFor(options.bus.namespace, 'user.deleted.v1') }] : []),
+          ]);
           // A live account is never erased: a stray report changes nothing.
           if (await users.exists(tx, userId)) return false;
           const row = await erasures.addReport(tx, userId, service);

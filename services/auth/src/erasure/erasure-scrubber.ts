@@ -1,4 +1,4 @@
-import { forgetAnswersNaming, forgetEventsNaming, Poller, scrubRedisKeys, scrubStreams, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
+import { forgetAnswersNaming, forgetEventsNaming, Poller, scrubDeadLetters, scrubRedisKeys, StreamPurger, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
 import type { Redis } from 'ioredis';
 import type { PrismaClient } from '../db';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
@@ -7,14 +7,17 @@ const BATCH = 10;
 
 /**
  * The last step of an erasure: once every service reported (complete_at),
- * the person's events leave the JetStream streams, their keys leave Redis,
- * auth's own outbox events that name them go, and last the erasure's row,
- * the last place that named them. A message some consumer has not
+ * auth's own outbox events that name the person go (their messages queued
+ * for the purger, which deletes them from the streams once every consumer
+ * has them, with the reports and deletions the coordinator queued), their
+ * keys leave Redis, their dead letters go, and last the erasure's row, the
+ * last place that named them. A dead letter some consumer has not
  * acknowledged yet keeps the row for the next pass. Replicas share the
  * table: each row is worked by one of them at a time (SKIP LOCKED).
  */
 export class ErasureScrubber {
   private readonly poller: Poller;
+  private readonly purger: StreamPurger;
 
   constructor(
     private readonly options: {
@@ -32,15 +35,23 @@ export class ErasureScrubber {
     },
   ) {
     this.poller = new Poller(() => this.pass(), { pollMs: options.pollMs, logger: options.logger, failure: 'erasure scrub failed; next poll retries' });
+    this.purger = new StreamPurger({ bus: options.bus, db: options.prisma, logger: options.logger.child({ component: 'stream-purger' }) });
   }
 
   start(): { stop(): Promise<void> } {
     this.poller.start();
-    return { stop: () => this.poller.stop() };
+    this.purger.start();
+    return {
+      stop: async () => {
+        await this.poller.stop();
+        await this.purger.stop();
+      },
+    };
   }
 
   poke(): void {
     this.poller.poke();
+    this.purger.poke();
   }
 
   private async pass(): Promise<void> {
@@ -74,22 +85,27 @@ export class ErasureScrubber {
 
   private async scrub(): Promise<void> {
     const { prisma, bus, redis, logger } = this.options;
-    await prisma.$transaction(
+    const finished = await prisma.$transaction(
       async (tx) => {
         const due = await erasures.lockDue(tx, BATCH);
+        let done = 0;
         for (const { userId, email } of due) {
           const needles = email ? [userId, email] : [userId];
-          const streams = await scrubStreams(bus, needles, logger);
+          const deadLetters = await scrubDeadLetters(bus, needles, logger);
           const keys = await scrubRedisKeys(redis, needles);
-          if (streams.waiting > 0) continue;
+          if (deadLetters.waiting > 0) continue;
           // By id alone: auth's events name the address only beside the id (the user snapshot).
-          await forgetEventsNaming(tx, [userId]);
+          const queued = await forgetEventsNaming(tx, [userId]);
           await forgetAnswersNaming(tx, needles);
           await erasures.delete(tx, userId);
-          logger.info({ streamMessages: streams.deleted, redisKeys: keys }, 'erasure finished');
+          done += 1;
+          logger.info({ streamMessagesQueued: queued, deadLetters: deadLetters.deleted, redisKeys: keys }, 'erasure finished');
         }
+        return done;
       },
-      { timeout: 300_000 },
+      { timeout: 60_000 },
     );
+    // Committed: the messages it queued may go now.
+    if (finished > 0) this.purger.poke();
   }
 }

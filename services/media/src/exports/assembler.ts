@@ -5,6 +5,7 @@ import {
   EXPORTING_SERVICES,
   exportPartName,
   exportParts,
+  queuePurges,
   startConsumer,
   type Bus,
   type ExportingService,
@@ -287,9 +288,12 @@ export async function startExportAssembler(options: AssemblerDeps & { durable: s
     // A zip of a lived-in account takes a while; the consumer says it is still working meanwhile.
     ackWaitMs: 120_000,
     handlers: {
-      'user.export.contributed.v1': async (event) => {
+      'user.export.contributed.v1': async (event, { message }) => {
         const { exportId, userId, service } = event.data;
         await assembler.contributed(exportId, userId, service, event.requestId);
+        // Read, the contribution has no further use, and no outbox row records where it is: its message
+        // is queued at once for media's stream purger (runtime bus/purge.ts), not left naming the person.
+        await queuePurges(options.prisma, [message]);
       },
     },
   });

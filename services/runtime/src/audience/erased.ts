@@ -76,11 +76,21 @@ export async function anyErased(db: SqlClient, ids: readonly string[]): Promise<
  *
  * `ids`: the people's ids (uuids). Found by the rows' `people` column, the
  * ids each event names (bus/people-named.ts), through its GIN index: the cost
- * follows the person's events, not the outbox's length (issue 41).
+ * follows the person's events, not the outbox's length (issue 41). The
+ * messages of the published ones are queued in stream_purges for the
+ * purger (bus/purge.ts); resolves to how many were queued.
  */
-export async function forgetEventsNaming(tx: SqlClient, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.$executeRawUnsafe('DELETE FROM "outbox" WHERE "people" && $1::uuid[]', ids.map((id) => id.toLowerCase()));
+export async function forgetEventsNaming(tx: SqlClient, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  // The published ones' messages are queued for the purger (bus/purge.ts) in the same statement: the
+  // rows that said where they were stored go with the commit that remembers it instead.
+  return tx.$executeRawUnsafe(
+    `WITH "gone" AS (DELETE FROM "outbox" WHERE "people" && $1::uuid[] RETURNING "stream", "stream_seq", "subject")
+     INSERT INTO "stream_purges" ("stream", "seq", "subject")
+     SELECT "stream", "stream_seq", "subject" FROM "gone" WHERE "stream_seq" IS NOT NULL
+     ON CONFLICT DO NOTHING`,
+    ids.map((id) => id.toLowerCase()),
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import { ensureStreams } from '../bus/connection';
 import { startConsumer, type RunningConsumer } from '../bus/consumer';
+import { StreamPurger } from '../bus/purge';
 import { publishNow } from '../bus/publish-now';
 import type { SqlClient } from '../db/sql';
 import { forgetAnswersNaming } from '../http/idempotency';
@@ -14,6 +15,8 @@ export { ERASING_SERVICES, type ErasingService } from '@hoptrack/proto';
 export interface ErasureOptions<Tx extends SqlClient> {
   bus: Bus;
   db: { $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: { timeout?: number }): Promise<R> };
+  /** The service's database as plain statements, for its stream purger's queue (stream_purges; bus/purge.ts). */
+  purges: SqlClient;
   /** Durable-name prefix of the service (one per deployment): the consumer is `<durable>-erasure`. */
   durable: string;
   service: ErasingService;
@@ -31,8 +34,9 @@ export interface ErasureOptions<Tx extends SqlClient> {
 /**
  * A service's part of an account deletion (issue 24): on user.deleted.v1 it
  * erases what it holds of the person, forgets its own outbox events that
- * name them, keeps a tombstone, and reports user.erased.v1 to auth, which
- * scrubs the streams once every service reported.
+ * name them (their messages queued for the service's purger, bus/purge.ts),
+ * keeps a tombstone, and reports user.erased.v1 to auth, which deletes the
+ * deletion's message and the reports, and finishes once every service reported.
  *
  * No inbox: everything here is a delete, so a redelivery (or a replayed
  * deletion) erases nothing more and reports again; a crash before the report
@@ -42,7 +46,10 @@ export interface ErasureOptions<Tx extends SqlClient> {
 export async function startErasure<Tx extends SqlClient>(options: ErasureOptions<Tx>): Promise<RunningConsumer> {
   const logger = options.logger.child({ component: 'erasure' });
   await ensureStreams(options.bus, ['USERS']);
-  return startConsumer({
+  // The messages of the outbox rows the erasure forgot leave the streams once every consumer has them.
+  const purger = new StreamPurger({ bus: options.bus, db: options.purges, logger: logger.child({ component: 'stream-purger' }) });
+  purger.start();
+  const consumer = await startConsumer({
     bus: options.bus,
     stream: 'USERS',
     durable: `${options.durable}-erasure`,
@@ -50,7 +57,7 @@ export async function startErasure<Tx extends SqlClient>(options: ErasureOptions
     // Deleting a lived-in account's files can take a while.
     ackWaitMs: 120_000,
     handlers: {
-      'user.deleted.v1': async (event) => {
+      'user.deleted.v1': async (event, { message }) => {
         const { userId } = event.data;
         await options.db.$transaction(async (tx) => {
           await markErased(tx, userId);
@@ -60,15 +67,22 @@ export async function startErasure<Tx extends SqlClient>(options: ErasureOptions
           // The answers kept for their Idempotency-Keys (and others' answers that name them) go too.
           await forgetAnswersNaming(tx, [userId]);
         }, { timeout: 120_000 });
-        await reportErased(options.bus, event, options.service);
+        purger.poke();
+        await reportErased(options.bus, event, message.seq, options.service);
         logger.info({ eventId: event.id }, 'person erased');
       },
     },
   });
+  return {
+    async stop() {
+      await consumer.stop();
+      await purger.stop();
+    },
+  };
 }
 
-async function reportErased(bus: Bus, deleted: EventEnvelope<'user.deleted.v1'>, service: ErasingService): Promise<void> {
-  await publishNow(bus, 'user.erased.v1', { userId: deleted.data.userId, service }, `erased:${service}:${deleted.id}`, deleted.requestId);
+async function reportErased(bus: Bus, deleted: EventEnvelope<'user.deleted.v1'>, deletedSeq: number, service: ErasingService): Promise<void> {
+  await publishNow(bus, 'user.erased.v1', { userId: deleted.data.userId, service, deletedSeq }, `erased:${service}:${deleted.id}`, deleted.requestId);
 }
 
 /**
@@ -76,9 +90,9 @@ async function reportErased(bus: Bus, deleted: EventEnvelope<'user.deleted.v1'>,
  * definition says which database, durable and rows; the bus and the logger
  * are the service's. Only a service whose contract promises erasure may.
  */
-export function erasureConsumer<X extends { connections: { bus: Bus }; logger: Logger }, Tx extends SqlClient>(
+export function erasureConsumer<X extends { connections: { bus: Bus; prisma: SqlClient }; logger: Logger }, Tx extends SqlClient>(
   service: ErasingService,
-  part: (context: X) => Omit<ErasureOptions<Tx>, 'bus' | 'logger' | 'service'>,
+  part: (context: X) => Omit<ErasureOptions<Tx>, 'bus' | 'logger' | 'service' | 'purges'>,
 ): (context: X) => Promise<RunningConsumer> {
-  return (context) => startErasure<Tx>({ ...part(context), bus: context.connections.bus, logger: context.logger, service });
+  return (context) => startErasure<Tx>({ ...part(context), bus: context.connections.bus, purges: context.connections.prisma, logger: context.logger, service });
 }

@@ -33,6 +33,8 @@ export interface HandlerContext<Tx = SqlClient> {
   /** The transaction that also records the event as processed (with an inbox). */
   tx?: Tx;
   redeliveryCount: number;
+  /** Where the message is stored: what a handler queues for deletion when the event names a person (bus/purge.ts). */
+  message: { stream: string; seq: number; subject: string };
 }
 
 /** Records processed event ids so a redelivered event changes nothing twice. */
@@ -353,6 +355,8 @@ function keepInProgress<Tx>(messages: readonly JsMsg[], options: ConsumerOptions
   return () => clearInterval(timer);
 }
 
+const stored = (msg: JsMsg): HandlerContext['message'] => ({ stream: msg.info.stream, seq: msg.seq, subject: msg.subject });
+
 async function handleMessage<Tx>(msg: JsMsg, options: ConsumerOptions<Tx>): Promise<void> {
   const delivery = await read(msg, options);
   if (delivery) await applyAlone(delivery, options);
@@ -367,10 +371,10 @@ async function applyAlone<Tx>({ msg, event, handler, log }: Delivery<Tx>, option
   try {
     let ran = true;
     if (options.inbox) {
-      ran = await options.inbox.runOnce(options.durable, event, (tx) => handler(event, { logger: log, tx, redeliveryCount }));
+      ran = await options.inbox.runOnce(options.durable, event, (tx) => handler(event, { logger: log, tx, redeliveryCount, message: stored(msg) }));
       if (!ran) log.debug('duplicate event skipped');
     } else {
-      await handler(event, { logger: log, redeliveryCount });
+      await handler(event, { logger: log, redeliveryCount, message: stored(msg) });
     }
     if (ran) options.afterCommit?.();
     msg.ack();
@@ -420,7 +424,7 @@ async function handleBatch<Tx>(messages: readonly JsMsg[], options: ConsumerOpti
       options.durable,
       deliveries.map(({ msg, event, handler, log }) => ({
         event,
-        apply: (tx: Tx) => handler(event, { logger: log, tx, redeliveryCount: msg.info.redeliveryCount }),
+        apply: (tx: Tx) => handler(event, { logger: log, tx, redeliveryCount: msg.info.redeliveryCount, message: stored(msg) }),
       })),
     );
   } catch (err) {

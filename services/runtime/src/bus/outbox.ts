@@ -214,9 +214,14 @@ export class OutboxRelay {
         });
         published(rows.map((r) => r.id));
         if (rows.length > 0) {
+          // Where each event was stored, from its ack (a duplicate's ack gives the first copy's place):
+          // an erasure deletes exactly those messages (bus/purge.ts) instead of reading the streams.
           await tx.$executeRawUnsafe(
-            'UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])',
+            `UPDATE "outbox" SET "published_at" = now(), "stream" = v."stream", "stream_seq" = v."seq"
+             FROM unnest($1::uuid[], $2::text[], $3::bigint[]) AS v("id", "stream", "seq") WHERE "outbox"."id" = v."id"`,
             rows.map((r) => r.id),
+            acks.map((a) => a.stream),
+            acks.map((a) => a.seq),
           );
         }
       },

@@ -17,6 +17,8 @@ export const PLATFORM_PARTS = {
   positions: { tables: ['consumer_positions'], migrations: 'migrations/positions' },
   // A column of the outbox every service made itself (and its Prisma schema declares): the ids each event names, for erasure (issue 41).
   outboxPeople: { tables: [], migrations: 'migrations/outbox-people' },
+  // Where each event was stored (two outbox columns) and the messages an erasure queued for deletion (bus/purge.ts).
+  streamPurges: { tables: ['stream_purges'], migrations: 'migrations/stream-purges' },
 } as const;
 
 export function platformMigrationDirs(): string[] {

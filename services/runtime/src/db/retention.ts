@@ -16,6 +16,8 @@ import type { SqlClient } from './sql';
  *   long gone;
  * - the inbox (processed_events), past the streams' age and a day: an event
  *   can only come again while its stream still holds it;
+ * - messages an erasure queued for deletion (stream_purges), past the
+ *   streams' age: the age limit took them;
  * - Idempotency-Key answers, past their 24 hours.
  *
  * Each service's processes run it on their own database; two copies deleting
@@ -33,6 +35,8 @@ interface Store {
 export const BOUNDED_STORES: readonly Store[] = [
   { table: 'outbox', expired: (now) => sql`"published_at" < ${new Date(now.getTime() - STREAM_MAX_AGE_MS)}` },
   { table: 'processed_events', expired: (now) => sql`"processed_at" < ${new Date(now.getTime() - STREAM_MAX_AGE_MS - DAY_MS)}` },
+  // A queued purge past the streams' age: its message is gone with the age limit anyway.
+  { table: 'stream_purges', expired: (now) => sql`"queued_at" < ${new Date(now.getTime() - STREAM_MAX_AGE_MS)}` },
   { table: 'idempotent_requests', expired: (now) => sql`"created_at" < ${new Date(now.getTime() - IDEMPOTENCY_TTL_MS)}` },
 ];
 
