@@ -2,8 +2,9 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { BenchContext, Benchmark } from './lib/context';
 import { openLoop } from './lib/load';
-import { LOAD_GENERATOR, ProcessMeter, type ProcessCost } from './lib/procstat';
-import { capacitySummary, compare, round, stepSummary, type Comparison } from './lib/report';
+import { ProcessMeter, type ProcessCost } from './lib/procstat';
+import { capacitySummary, round, stepSummary } from './lib/report';
+import { againstGoal, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
 import { describeCapacity, httpStep, measureCapacity, warmUp } from './lib/targets';
 import { userId } from './seed';
@@ -32,18 +33,8 @@ const GOALS = {
   idleCores: 0.05,
 };
 
-/** Every process of the stack, each copy, the gateway first. */
-function stackProcesses(ctx: BenchContext) {
-  const copies = Object.entries(ctx.stack.instances).flatMap(([name, list]) => list.map((p, i) => ({ name: list.length > 1 ? `${name} #${i + 1}` : name, pid: p.child.pid ?? 0 })));
-  return [{ name: 'gateway', pid: ctx.stack.gateway.child.pid ?? 0 }, ...copies];
-}
-
-const stackCpu = (costs: ProcessCost[]) => costs.filter((c) => c.process !== LOAD_GENERATOR).reduce((sum, c) => sum + (c.cpuMs ?? 0), 0);
 const ofProcess = (costs: ProcessCost[], name: string) => costs.find((c) => c.process === name)?.cpuMs ?? 0;
-const goal = (c: Omit<Comparison, 'ratio' | 'reference'>): Comparison => ({
-  ...compare({ ...c, reference: 'the goal (issue 41)' }),
-  referenceIsGoal: true,
-});
+const goal = againstGoal;
 
 /** A labelled counter's samples summed per label value, from a process's /metrics. */
 async function scrape(url: string, metric: string, label: string): Promise<Map<string, number>> {
@@ -158,14 +149,7 @@ export const benchCost: Benchmark = async (ctx) => {
   const createStarted = performance.now();
   const createStep = await openLoop(ctx.stack.baseUrl, { rate: createRate, seconds: measureSeconds, request: createRequest });
   if (createStep.errors > 0) throw new Error(`creates answered ${JSON.stringify(createStep.statuses)}`);
-  // Quiet again: a second whose whole-stack CPU is within 50 % of the idle stack's (bounded: 30 s).
-  const quietBy = performance.now() + 30_000;
-  for (;;) {
-    const probe = ProcessMeter.of(stackProcesses(ctx));
-    probe.begin();
-    await new Promise((r) => setTimeout(r, 1_000));
-    if (stackCpu(probe.end(1)) / 1000 <= idleCores * 1.5 + 0.01 || performance.now() > quietBy) break;
-  }
+  await untilQuiet(ctx, idleCores);
   const createCosts = meter.end(createStep.requests);
   const createWindowMs = performance.now() - createStarted;
   const createCommits = (await commits(ctx)) - commitsBefore - idleCommitsPerSecond * ((performance.now() - createStarted) / 1000);

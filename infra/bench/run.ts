@@ -21,6 +21,7 @@ import { benchNearby } from './nearby';
 import { benchNotifications } from './notifications';
 import { benchWeb } from './web';
 import { benchCost } from './cost';
+import { benchErasure } from './erasure';
 
 /**
  * `make bench`: seeds the data set into a stack of its own (databases
@@ -54,6 +55,8 @@ const BENCHMARKS: Array<[string, Benchmark]> = [
   ['notifications', benchNotifications],
   ['cost', benchCost],
   ['web', benchWeb],
+  // Last: it erases people, and stores 10 M events for a while.
+  ['erasure', benchErasure],
 ];
 
 const namespace = smoke ? 'benchsmoke' : 'bench';
