@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
+import { streamNameFor } from '@hoptrack/proto';
+import { connectBus, createLogger } from '@hoptrack/runtime';
 import { bullConnection, bullmq, queuePrefix } from '@hoptrack/runtime/queues';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -36,7 +38,7 @@ import { seededSessionIdSql, userId } from './seed';
  *   fan-out reaches last stops being bounded (p99 over LAG_BOUND_MS within a
  *   5-second step); each rung's inserts are counted from Redis too. Each
  *   broken rung says what broke first: a fan-out behind its input holds a
- *   backlog of waiting jobs; creates that miss their own target while the
+ *   backlog (events its consumer has not read, jobs waiting); creates that miss their own target while the
  *   queue stays short put the limit in the create path, and the figure is
  *   then a floor of the fan-out ("≥").
  * - **The 5,000-friend author**: the time until one session reaches every friend.
@@ -52,6 +54,8 @@ const run = promisify(execFile);
 
 /** The queue the stack's worker consumes (FANOUT_QUEUE's default; the stack does not override it). */
 const FANOUT_QUEUE = 'feed-fanout';
+/** Its consumer of the sessions' events (FANOUT_CONSUMER's default, `-sessions`). */
+const FANOUT_SESSIONS_CONSUMER = 'sessions-fanout-sessions';
 /** TIMELINE_CAP's default: a timeline at it may have been trimmed, so a count over it is a floor. */
 const TIMELINE_CAP = 120;
 /** A rung holds while the create → last friend lag stays under this at p99 (5-second steps: 1.4× over capacity piles ~2 s). */
@@ -116,6 +120,12 @@ export const benchFanout: Benchmark = async (ctx) => {
   await db.connect();
   const http = new Pool(ctx.stack.baseUrl, { connections: 32 });
   const queue = new bullmq.Queue<FanoutJob>(FANOUT_QUEUE, { connection: bullConnection(ctx.redisUrl), prefix: queuePrefix(ctx.namespace) });
+  // The consumer runs a create's first batch itself (issue 41, item 3): its unread events are the fan-out's backlog too.
+  const bus = await connectBus({ url: ctx.natsUrl, name: 'bench-fanout', namespace: ctx.namespace, logger: createLogger('bench', 'silent') });
+  const consumerBacklog = async (withRunning: boolean) => {
+    const info = await bus.jsm.consumers.info(streamNameFor(ctx.namespace, 'SESSIONS'), FANOUT_SESSIONS_CONSUMER);
+    return info.num_pending + (withRunning ? info.num_ack_pending : 0);
+  };
   const timeline = (user: string) => `${ctx.namespace}:timeline:${user}`;
   const everyone = Array.from({ length: ctx.seed.scale.users }, (_, i) => userId(i + 1));
   // Fan-out writes only the timelines of people active in the last 30 days (issue 41): here everyone
@@ -139,15 +149,15 @@ export const benchFanout: Benchmark = async (ctx) => {
     if (res.statusCode !== 201 || !body.id) throw new Error(`create answered ${res.statusCode}`);
     return { sessionId: body.id, sentAt, answeredAt: performance.now() };
   };
-  /** Jobs waiting or running in the fan-out queue. */
+  /** Jobs waiting or running in the fan-out queue, and events its consumer has not settled. */
   const queued = async () => {
     const counts = await queue.getJobCounts('waiting', 'paused', 'active', 'delayed', 'prioritized', 'waiting-children');
-    return Object.values(counts).reduce((a, b) => a + b, 0);
+    return Object.values(counts).reduce((a, b) => a + b, 0) + (await consumerBacklog(true));
   };
-  /** Jobs waiting for the worker (not those it is running: up to FANOUT_CONCURRENCY of them). */
+  /** Jobs and events waiting for the fan-out (not those it is running). */
   const backlog = async () => {
     const counts = await queue.getJobCounts('waiting', 'prioritized');
-    return Object.values(counts).reduce((a, b) => a + b, 0);
+    return Object.values(counts).reduce((a, b) => a + b, 0) + (await consumerBacklog(false));
   };
   const untilIdle = async (deadlineMs: number, pollMs = 5) => {
     const deadline = performance.now() + deadlineMs;
@@ -332,7 +342,7 @@ export const benchFanout: Benchmark = async (ctx) => {
       const limit = holds
         ? undefined
         : fanoutBehind
-          ? `fan-out worker (${queueMax} jobs waiting)`
+          ? `fan-out (${queueMax} events and jobs waiting)`
           : createMissed
             ? `create path (create p99 ${round(step.p99, 0)} ms, fan-out queue ≤ ${queueMax})`
             : `between the create and the queue (relay, bus, consumer): creates in time, queue ≤ ${queueMax}`;
@@ -514,6 +524,7 @@ export const benchFanout: Benchmark = async (ctx) => {
     // Never leave the stack's fan-out paused, whatever failed.
     await queue.resume().catch(() => undefined);
     await queue.close();
+    await bus.close();
     await http.close();
     await db.end();
     redis.disconnect();

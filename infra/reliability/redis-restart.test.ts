@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FeedSession } from '@hoptrack/proto';
+import { streamNameFor, type FeedSession } from '@hoptrack/proto';
 import { connectBus, createLogger, createTokenService, DEV_SIGNING_KEY, ensureStreams, type Bus } from '@hoptrack/runtime';
 import { bullConnection, queuePrefix } from '@hoptrack/runtime/queues';
 import { eventually, publishEvent, testDatabaseUrl, testNamespace, testUserSnapshot } from '@hoptrack/testing';
@@ -12,15 +12,17 @@ import { privateRedis, type PrivateServer } from '@hoptrack/testing/servers';
 
 /**
  * Issue 9, item 6 (issue 18, item 3): Redis (timelines and the fan-out queue)
- * killed -9 while fan-out jobs are queued and one is half-way through its
- * batch (the worker held between two timeline writes by
- * FANOUT_FAULT_GATE_FILE), then restarted. Logging keeps answering 201 (the
- * session is committed; the author's own timeline entry is best-effort), the
- * feed is served from Postgres meanwhile, the queued jobs survive in the
- * append-only file, the fan-out events that could not become jobs are
- * redelivered by JetStream: every follower's timeline ends with every session
- * exactly once — counted by session id in Redis before any read rebuilds it,
- * and again after the rebuild.
+ * killed -9 while fan-out work waits and two batches are half-way (the
+ * worker held between two timeline writes by FANOUT_FAULT_GATE_FILE: the
+ * first batch, which the consumer runs itself since issue 41, and the
+ * chained one a BullMQ job runs), then restarted. Logging keeps answering
+ * 201 (the session is committed; the author's own timeline entry is
+ * best-effort), the feed is served from Postgres meanwhile, the events held
+ * behind the gated one wait in JetStream, the queued job survives in the
+ * append-only file, the fan-out work refused while Redis was down is
+ * redelivered by JetStream: every follower's timeline ends with every
+ * session exactly once — counted by session id in Redis before any read
+ * rebuilds it, and again after the rebuild.
  */
 const namespace = testNamespace('redisrestart');
 let redis: PrivateServer;
@@ -48,12 +50,12 @@ beforeAll(async () => {
     FANOUT_BATCH: '2',
   };
   sessions = await startProcess({ name: 'sessions', entry: 'services/sessions/src/server.ts', port: await freePort(), env });
-  // One job at a time, so the jobs behind the one held at the gate wait in the queue.
+  // One job at a time: the chained batch held at the gate holds the worker.
   worker = await startProcess({
     name: 'sessions-fanout',
     entry: 'services/sessions/src/workers/fanout/main.ts',
     port: await freePort(),
-    env: { ...env, FANOUT_CONCURRENCY: '1', FANOUT_LOCK_MS: '2000', FANOUT_STALLED_INTERVAL_MS: '1000', FANOUT_FAULT_GATE_FILE: gate.path },
+    env: { ...env, FANOUT_CONCURRENCY: '1', FANOUT_LOCK_MS: '2000', FANOUT_STALLED_INTERVAL_MS: '1000', FANOUT_ACK_WAIT_MS: '2000', FANOUT_FAULT_GATE_FILE: gate.path },
   });
 });
 afterAll(async () => {
@@ -78,7 +80,7 @@ async function feed(userId: string): Promise<FeedSession[]> {
 }
 
 describe('Redis killed and restarted under the feed', () => {
-  it('with jobs queued and a batch half written: keeps logging and reading, then brings every session to every follower exactly once', { timeout: 300_000 }, async () => {
+  it('with fan-out events waiting and two batches half written: keeps logging and reading, then brings every session to every follower exactly once', { timeout: 300_000 }, async () => {
     const author = randomUUID();
     const followers = Array.from({ length: 4 }, () => randomUUID());
     for (const id of [author, ...followers]) await publishEvent(bus, 'user.registered.v1', testUserSnapshot(id));
@@ -107,13 +109,19 @@ describe('Redis killed and restarted under the feed', () => {
       await eventually(async () => (await Promise.all(followers.map(holding))).every(Boolean), 'fanned out before the fault', 30_000);
       await eventually(async () => Object.values(await queue.getJobCounts('waiting', 'active', 'delayed')).every((n) => n === 0), 'fan-out idle before the fault', 30_000);
 
-      // Close the gate: the next fan-out job writes its batch's first follower and holds; the jobs behind it queue up.
+      // Close the gate: the next session's two batches (FANOUT_BATCH 2, four followers) each write their first
+      // follower and hold — the consumer's own, and the chained job's; the events behind them wait in JetStream.
       gate.close();
       await logOne('held');
-      await eventually(async () => (await Promise.all(followers.map(holding))).filter(Boolean).length === 1, 'a batch half written at the gate', 30_000);
+      await eventually(async () => (await Promise.all(followers.map(holding))).filter(Boolean).length === 2, 'both batches half written at the gate', 30_000);
       for (let i = 0; i < 3; i++) await logOne(`queued ${i}`);
-      await eventually(async () => ((await queue.getJobCounts('waiting')).waiting ?? 0) >= 3, 'fan-out jobs queued behind the held one', 30_000);
-      const atKill = await queue.getJobCounts('waiting', 'active');
+      // Behind the held event: unread, or read and waiting in the consumer's queue (delivered, not acknowledged).
+      const pending = async () => {
+        const info = await bus.jsm.consumers.info(streamNameFor(namespace, 'SESSIONS'), 'sessions-fanout-sessions');
+        return info.num_pending + info.num_ack_pending - 1;
+      };
+      await eventually(async () => (await pending()) >= 3, 'fan-out events waiting behind the held one', 30_000);
+      const atKill = { active: (await queue.getJobCounts('active')).active ?? 0, pending: await pending() };
       await redis.kill();
 
       for (let i = 0; i < 3; i++) await logOne(`during ${i}`);
@@ -138,9 +146,9 @@ describe('Redis killed and restarted under the feed', () => {
       const entries = logged.length * followers.length;
       const fmt = (x: Tally) => `ok ${x.ok}, lost ${x.lost}, duplicated ${x.duplicated}`;
       console.info(
-        `[figure] Redis kill -9 with ${atKill.waiting} fan-out jobs queued and ${atKill.active} half-way through its batch: ${logged.length} sessions × ${followers.length} followers = ${entries} timeline entries; ` +
+        `[figure] Redis kill -9 with ${atKill.pending} fan-out events waiting, one batch half-way in the consumer and ${atKill.active} in a job: ${logged.length} sessions × ${followers.length} followers = ${entries} timeline entries; ` +
           `from Redis before any read: ${fmt(fromRedis)}; after the reads' rebuild: ${fmt(afterRebuild)}; feeds: ${fmt(feeds)}; unknown 0 (every POST answered 201); failed jobs ${failed} ` +
-          `(jobs run at least once: the held batch may run again once its lock lapses; its writes are idempotent)`,
+          `(work runs at least once: a held batch may run again once its ack wait or lock lapses; its writes are idempotent)`,
       );
       for (const x of [fromRedis, afterRebuild, feeds]) expect(x).toEqual({ ok: entries, lost: 0, duplicated: 0, extraCopies: 0, unexpected: 0 });
       expect(failed).toBe(0);

@@ -31,6 +31,8 @@ export const sessionsConfigSchema = serviceConfigSchema(
     FANOUT_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(16),
     FANOUT_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
     FANOUT_LOCK_MS: z.coerce.number().int().min(500).default(30_000),
+    /** How soon an event whose fan-out consumer died is delivered again (its first batch runs in the consumer; JetStream's ack wait). */
+    FANOUT_ACK_WAIT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
     FANOUT_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).default(30_000),
     /**
      * Entries kept per timeline; older pages come from Postgres. 120 keeps a

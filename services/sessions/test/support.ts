@@ -121,6 +121,8 @@ export async function startTestSessions(overrides: Record<string, string> = {}, 
     CARDS_CONSUMER: `cards-${namespace}`,
     FANOUT_CONSUMER: `fanout-${namespace}`,
     FANOUT_BATCH: '3',
+    // A dead fan-out consumer's event comes back after 2 s, not production's 30 (worker-crash.test.ts kills one).
+    FANOUT_ACK_WAIT_MS: '2000',
     FANOUT_STALLED_INTERVAL_MS: '1000',
     FANOUT_LOCK_MS: '2000',
     ...overrides,

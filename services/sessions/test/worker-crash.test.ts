@@ -11,9 +11,12 @@ import { startTestSessions, type Client, type TestSessions } from './support';
 /**
  * The real fan-out worker process, stopped between two timeline writes of one
  * batch (FANOUT_FAULT_GATE_FILE holds it there after the batch's first
- * follower): SIGKILLed, the next process runs the half-written batch again
- * (at-least-once) and, the writes being idempotent, every timeline ends with
- * the session once; SIGTERMed, the worker finishes the batch before it exits.
+ * follower) — the first batch, which its consumer runs itself, and the
+ * chained one a BullMQ job runs: SIGKILLed, the next process runs the
+ * half-written batches again (at-least-once: the event once its ack wait
+ * lapses, the job once its lock does) and, the writes being idempotent,
+ * every timeline ends with the session once; SIGTERMed, the worker finishes
+ * its batches before it exits.
  * Copies are counted by session id in Redis, and again after a feed read has
  * merged Postgres into the timeline (the rebuild), never by sorted-set member.
  */
@@ -107,7 +110,8 @@ describe('the fan-out worker killed mid-batch', () => {
     const writtenAtKill = await holders(batch, sessionId);
     expect(writtenAtKill).toBe(1);
 
-    // The next worker (no gate) finds the stalled job once its lock lapses and runs the whole batch again.
+    // The next worker (no gate) gets the event again once its ack wait lapses (and the chained job once its lock
+    // does) and runs the whole batch again.
     await startWorker();
     await eventually(async () => (await holders(friends, sessionId)) === friends.length, 'every friend reached after the restart', 60_000);
     const failed = await drained();

@@ -41,13 +41,15 @@ export function createFanoutWorker(settings: FanoutQueueSettings, run: (job: Fan
 }
 
 /**
- * Which timeline work each event means. Job ids derive from the event id
- * (BullMQ refuses ':' in ids), so the same event never queues twice.
+ * Which timeline work each event means, handed to `run` (the consumer runs
+ * it at once; the chained batches it queues go to BullMQ). Job ids derive
+ * from the event id (BullMQ refuses ':' in ids), and a chained batch's from
+ * its job's, so a redelivered event queues nothing twice.
  */
-export function fanoutHandlers(add: (job: FanoutJob, jobId: string) => Promise<void>): EventHandlers {
+export function fanoutHandlers(run: (job: FanoutJob, jobId: string) => Promise<void>): EventHandlers {
   const on = <T extends EventType>(jobs: (event: EventEnvelope<T>) => FanoutJob[]) => async (event: EventEnvelope<T>) => {
     const list = jobs(event);
-    await Promise.all(list.map((job, i) => add(job, `${event.id}-${i}`)));
+    await Promise.all(list.map((job, i) => run(job, `${event.id}-${i}`)));
   };
   return {
     'session.created.v1': on<'session.created.v1'>(({ data }) => [

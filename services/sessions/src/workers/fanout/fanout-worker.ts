@@ -4,7 +4,7 @@ import { Histogram, type Registry } from 'prom-client';
 import type { Worker } from 'bullmq';
 import type { SessionsConfig } from '../../config';
 import type { SessionsConnections } from '../../connections';
-import { runFanoutJob, type FanoutJob } from '../../feed/fanout';
+import { runFanoutJob, type FanoutDeps, type FanoutJob } from '../../feed/fanout';
 import { createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings } from '../../feed/queue';
 import { skipErased } from '../../domain/erasure';
 import { timelinesFor } from '../../feed/timelines';
@@ -19,18 +19,21 @@ interface FanoutOptions {
 const enqueuer = ({ config, connections }: FanoutOptions) => (job: FanoutJob, jobId: string, delayMs?: number) =>
   enqueueFanout(connections.fanoutQueue, job, jobId, config.FANOUT_ATTEMPTS, delayMs);
 
-/** The BullMQ worker running the fan-out jobs: timeline writes, a batch of followers per job. */
-export function startFanoutWorker(
+/**
+ * What the fan-out's jobs run on, built once per process and shared by its
+ * consumers (which run an event's first batch themselves) and its BullMQ
+ * worker (which runs the batches chained after it, and the announcements).
+ */
+export function fanoutDeps(
   options: FanoutOptions & {
     /** Fault injection for tests (see FanoutDeps.faultGate). */
     faultGate?: () => Promise<void>;
-    /** The process's metrics: fan-out lag and job durations (the worker process passes it; tests may). */
+    /** The process's metrics: the fan-out lag (the worker process passes it; tests may). */
     registry?: Registry;
   },
-): Worker<FanoutJob, void> {
+): FanoutDeps {
   const { config, connections, logger } = options;
-  const settings = fanoutQueueSettings(config);
-  const deps = {
+  return {
     prisma: connections.prisma,
     prepared: connections.prepared,
     timelines: timelinesFor(connections.timelineRedis, config),
@@ -42,6 +45,12 @@ export function startFanoutWorker(
     fanoutDone: options.registry ? fanoutLag(options.registry) : undefined,
     faultGate: options.faultGate,
   };
+}
+
+/** The BullMQ worker running the chained fan-out jobs: a batch of followers per job, and the announcements. */
+export function startFanoutWorker(options: FanoutOptions & { deps: FanoutDeps; registry?: Registry }): Worker<FanoutJob, void> {
+  const { config, logger, deps } = options;
+  const settings = fanoutQueueSettings(config);
   const worker: Worker<FanoutJob, void> = createFanoutWorker(
     settings,
     // (No logger per job: a job logs nothing itself; a failure is logged with its job id by the queue worker.)
@@ -53,14 +62,20 @@ export function startFanoutWorker(
 }
 
 /**
- * The JetStream consumer of one stream (sessions, or graph changes) turning
- * its events into fan-out jobs; its durable is `<FANOUT_CONSUMER>-<stream>`.
+ * The JetStream consumer of one stream (sessions, or graph changes); its
+ * durable is `<FANOUT_CONSUMER>-<stream>`. It runs each event's work itself
+ * (issue 41, item 3): an audience that fits one batch — nearly everyone's —
+ * is written before the event is acknowledged, with no queue round trip; a
+ * bigger one queues its next batch (chain) for the BullMQ worker, which
+ * spreads a celebrity's fan-out over its workers. A failure naks the event
+ * and JetStream delivers it again with backoff; the work is idempotent, and
+ * the chained job's id derives from the event's, so a rerun forks nothing.
  */
-export function startFanoutConsumer(options: FanoutOptions & { stream: 'SESSIONS' | 'SOCIAL' }): Promise<RunningConsumer> {
-  const { config, connections, logger, stream } = options;
-  // An event about an erased person (published before the deletion, delivered after) queues nothing.
-  const handlers = skipErased(connections.prisma, fanoutHandlers(enqueuer(options)), logger);
-  return startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers });
+export function startFanoutConsumer(options: FanoutOptions & { deps: FanoutDeps; stream: 'SESSIONS' | 'SOCIAL' }): Promise<RunningConsumer> {
+  const { config, connections, logger, stream, deps } = options;
+  // An event about an erased person (published before the deletion, delivered after) writes nothing.
+  const handlers = skipErased(connections.prisma, fanoutHandlers((job, jobId) => runFanoutJob(deps, job, jobId)), logger);
+  return startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers, ackWaitMs: config.FANOUT_ACK_WAIT_MS });
 }
 
 export interface RunningFanout {
@@ -77,8 +92,9 @@ export interface RunningFanout {
  */
 export async function startFanout(options: FanoutOptions & { registry?: Registry }): Promise<RunningFanout> {
   const queue = options.connections.fanoutQueue;
-  const worker = startFanoutWorker(options);
-  const consumers = await Promise.all((['SESSIONS', 'SOCIAL'] as const).map((stream) => startFanoutConsumer({ ...options, stream })));
+  const deps = fanoutDeps(options);
+  const worker = startFanoutWorker({ ...options, deps });
+  const consumers = await Promise.all((['SESSIONS', 'SOCIAL'] as const).map((stream) => startFanoutConsumer({ ...options, deps, stream })));
   return {
     async idle() {
       const counts = await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
