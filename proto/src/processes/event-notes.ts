@@ -45,7 +45,7 @@ export const EVENT_NOTES: { readonly [T in EventType]: string } = {
   'session.reacted.v1': 'a reaction is added',
   'session.unreacted.v1': 'a reaction is taken back',
   'session.timeline.backfilled.v1':
-    'a backfill job (a request, a new friendship, an unmute) wrote at least one of authorId\'s sessions onto userId\'s timeline; straight to the bus (msg id per job), so a retried job announces once. The live hub pushes `feed` to userId only, whose feed refetches',
+    'a backfill (a request, a new friendship, an unmute) wrote at least one of authorId\'s sessions onto userId\'s timeline and the sessions read model has committed the relationship: whichever of the two comes second publishes it (the fan-out, or the sessions service after the graph commit), straight to the bus with the backfill\'s msg id, so it goes once. The live hub pushes `feed` to userId only, whose feed refetches',
   'place.review.created.v1': 'a bar is reviewed (one review per person and bar; a changed review is a new one)',
   'place.review.deleted.v1': 'a review is deleted',
   'message.sent.v1': 'a direct message is stored (either API); the live hub pushes it to both participants',

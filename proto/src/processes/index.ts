@@ -73,13 +73,14 @@ export const PROCESS_CONTRACTS = defineProcesses({
   sessions: {
     service: 'sessions',
     role: 'beer sessions, likes, comments, reactions; the feed',
-    publishes: [...SESSION_CHANGES, ...SESSION_INTERACTIONS, 'session.comment.edited.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
+    // The backfill's announcement too, when the graph's read model commits after the fan-out's copy (feed/backfill-announce.ts).
+    publishes: [...SESSION_CHANGES, ...SESSION_INTERACTIONS, 'session.comment.edited.v1', 'session.timeline.backfilled.v1', ...ASKS_PEOPLE_CHANGES, ...ERASES.publishes, ...EXPORTS.publishes],
     consumes: [...PEOPLE, ...GRAPH, 'session.updated.v1', 'session.deleted.v1', ...SESSION_INTERACTIONS, 'session.comment.edited.v1', ...ERASES.consumes, ...EXPORTS.consumes],
     lifecycle: { erase: true, export: true },
   },
   'sessions-fanout': {
     service: 'sessions',
-    role: 'feed fan-out into Redis timelines (BullMQ)',
+    role: 'feed fan-out into Redis timelines (first batch in its consumer, the rest as BullMQ jobs)',
     publishes: ['session.timeline.backfilled.v1'],
     consumes: [
       'session.created.v1',

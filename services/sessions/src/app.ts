@@ -8,6 +8,7 @@ import type { SessionsConnections } from './connections';
 import { Interactions } from './domain/interactions';
 import { Sessions } from './domain/sessions';
 import { Feed } from './feed/feed';
+import { BackfillAnnouncer } from './feed/backfill-announce';
 import { timelinesFor, type Timelines } from './feed/timelines';
 import { MediaClient } from './photos/media-client';
 import { PhotoUrls } from './photos/photo-urls';
@@ -32,6 +33,8 @@ export interface SessionsApp {
   people: PeopleCache;
   /** The cards themselves (Redis, and parsed in this process's memory). */
   cardStore: VersionedCache<Card>;
+  /** The read model's half of a backfill's announcement (its consumer calls it after each graph commit). */
+  backfills: BackfillAnnouncer;
 }
 
 export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
@@ -74,5 +77,6 @@ export function buildSessionsApp(deps: SessionsDepsIn): SessionsApp {
       this.inc({ source: 'postgres' }, cardStore.stats.loads);
     },
   });
-  return { app, relay, feed, timelines, cards, people, cardStore };
+  const backfills = new BackfillAnnouncer({ prisma, redis, bus, namespace: config.BUS_NAMESPACE, logger: logger.child({ component: 'backfill-announcer' }) });
+  return { app, relay, feed, timelines, cards, people, cardStore, backfills };
 }

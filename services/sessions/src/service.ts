@@ -20,7 +20,17 @@ export const sessionsService = defineService({
   build: ({ config, logger, metrics, clock, connections }) => buildSessionsApp({ config, logger, metrics, clock, ...connections }),
   consumers: {
     // People and the graph; sessions' people also live in Redis (the feed's names and pictures, every request's token version), written as each snapshot is applied.
-    audience: ({ config, connections, parts, logger }) => startAudience({ bus: connections.bus, logger, db: connections.prisma, durable: config.READ_MODEL_CONSUMER, parts: AUDIENCE, peopleCache: parts.people }),
+    // After each graph commit, the backfills its fan-out copied before it are announced (feed/backfill-announce.ts).
+    audience: ({ config, connections, parts, logger }) =>
+      startAudience({
+        bus: connections.bus,
+        logger,
+        db: connections.prisma,
+        durable: config.READ_MODEL_CONSUMER,
+        parts: AUDIENCE,
+        peopleCache: parts.people,
+        afterGraphCommit: (events) => parts.backfills.committed(events),
+      }),
     cards: ({ config, connections, parts, logger }) => startCardsConsumer({ bus: connections.bus, cards: parts.cards, durable: config.CARDS_CONSUMER, logger }),
     // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table:
     // Redis (timelines, cards, people, fan-out jobs) swept before the rows go and again once they are gone (SessionsErasure).

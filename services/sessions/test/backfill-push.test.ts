@@ -3,8 +3,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIVE_EVENTS_PATH, LIVE_PUSHES, type LiveFeedEvent } from '@hoptrack/proto';
 import { ensureStreams, LiveHub, startLiveFeed, type RunningLiveFeed } from '@hoptrack/runtime';
-import { CONDITION_BOUND_MS, memoryLogger, readEvents } from '@hoptrack/testing';
+import { CONDITION_BOUND_MS, eventually, memoryLogger, readEvents } from '@hoptrack/testing';
 import { openLive, type LiveClient } from '@hoptrack/testing/live';
+import pg from 'pg';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberOf } from '../src/feed/timelines';
@@ -14,7 +15,9 @@ import { startTestSessions, type Client, type TestSessions } from './support';
 /**
  * The backfill's live push (issue 40, item 8, without the web's 2-second
  * guess): once the fan-out has copied an author's earlier sessions onto a
- * person's timeline it announces it (session.timeline.backfilled.v1), and the
+ * person's timeline and the graph's read model has committed the same event
+ * (the feed re-checks against it), whichever comes second announces it
+ * (session.timeline.backfilled.v1, issue 41 item 4), and the
  * declared `feed` push takes it to that person's open streams only. The
  * fan-out runs in-process beside the API (startTestSessions); the streams are
  * the platform's own hub and feed with every declared push, as messaging
@@ -98,6 +101,37 @@ describe("the backfill's live push", () => {
     await relayedUpTo(follower, followerStream);
     expect(feedPushes(followerStream).filter((p) => p.authorId === author.id)).toHaveLength(1);
     const announced = (await readEvents(t.bus, 'SESSIONS', 'session.timeline.backfilled.v1')).filter((e) => e.data.authorId === author.id || e.data.authorId === follower.id);
+    expect(announced.map((e) => e.data)).toEqual([{ userId: follower.id, authorId: author.id }]);
+  });
+
+  it('waits for the read model: a copy made before the graph commits the friendship is announced by that commit', async () => {
+    const author = await t.user({ private: true });
+    const follower = await t.user();
+    const sessionId = await logged(author, 'Held pints');
+    await readFeeds(follower, author);
+    const followerStream = await live(follower);
+    // The graph's read model cannot write `follows` while this transaction holds the table in share mode; reads go on.
+    const lock = new pg.Client({ connectionString: t.config.DATABASE_URL });
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('LOCK TABLE follows IN SHARE MODE');
+    try {
+      await t.publish('social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: follower.id, recipientId: author.id });
+      // The fan-out copies (the event says "friends") while the read model waits for the lock.
+      await eventually(() => onTimeline(follower, author, sessionId), 'the copy on the timeline', CONDITION_BOUND_MS);
+      // The feed does not show a private author's session to someone not yet their friend here: nothing to announce.
+      expect(await feedIds(follower)).toEqual([]);
+      await relayedUpTo(follower, followerStream);
+      expect(feedPushes(followerStream).filter((p) => p.authorId === author.id)).toEqual([]);
+    } finally {
+      await lock.query('COMMIT');
+      await lock.end();
+    }
+    // The commit announces it (the fan-out looked before it and saw no friendship); at the push the feed shows it.
+    await followerStream.waitFor((e) => e.event === 'feed' && (e.data as LiveFeedEvent).authorId === author.id, "the follower's feed push after the commit", CONDITION_BOUND_MS);
+    expect(await feedIds(follower)).toEqual([sessionId]);
+    await t.settle();
+    const announced = (await readEvents(t.bus, 'SESSIONS', 'session.timeline.backfilled.v1')).filter((e) => e.data.authorId === author.id);
     expect(announced.map((e) => e.data)).toEqual([{ userId: follower.id, authorId: author.id }]);
   });
 

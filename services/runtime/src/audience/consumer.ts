@@ -1,4 +1,4 @@
-import { streamNameFor, type StreamName, type UserSnapshot } from '@hoptrack/proto';
+import { streamNameFor, type EventEnvelope, type StreamName, type UserSnapshot } from '@hoptrack/proto';
 import type { Logger } from 'pino';
 import type { Bus } from '../bus/connection';
 import type { RunningConsumer } from '../bus/consumer';
@@ -78,6 +78,12 @@ export interface AudienceOptions<Tx extends SqlClient> {
   peopleCache?: PeopleCache;
   /** Older durables of this service to delete (besides `<durable>-users` and `<durable>-social`). */
   retired?: Array<{ stream: StreamName; durable: string }>;
+  /**
+   * After the graph's read model commits, with the events it applied: what the
+   * service does once its reads see a relationship (sessions announces a
+   * backfill its fan-out copied before the commit). Must not throw.
+   */
+  afterGraphCommit?: (events: readonly EventEnvelope[]) => void;
 }
 
 /**
@@ -138,6 +144,7 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
         logger,
         inbox,
         streams: { SOCIAL: graphHandlers },
+        ...(options.afterGraphCommit ? { afterCommit: options.afterGraphCommit } : {}),
         // Missed graph events cannot be asked for again (a removal leaves nothing to announce): the whole graph is.
         onGap: async () => {
           await rebuildGraph<Tx>({ bus: options.bus, db: options.db, logger, tombstones: options.parts.includes('people') });

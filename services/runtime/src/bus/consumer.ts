@@ -160,11 +160,12 @@ export interface ConsumerOptions<Tx = SqlClient> {
   maxDeliver?: number;
   ackWaitMs?: number;
   /**
-   * Called once a handler's writes are committed (and not for a duplicate):
-   * e.g. to poke an outbox relay the handler wrote events to, which could not
-   * see them before the commit.
+   * Called once a handler's writes are committed (and not for a duplicate),
+   * with the events committed: e.g. to poke an outbox relay the handler wrote
+   * events to, which could not see them before the commit, or to act on what
+   * the commit made visible (sessions' backfill announcements).
    */
-  afterCommit?: () => void;
+  afterCommit?: (events: readonly EventEnvelope[]) => void;
   /**
    * The most events applied in one inbox transaction (default 64, the most
    * in flight): the consumer takes what it has received, up to this, and
@@ -376,7 +377,7 @@ async function applyAlone<Tx>({ msg, event, handler, log }: Delivery<Tx>, option
     } else {
       await handler(event, { logger: log, redeliveryCount, message: stored(msg) });
     }
-    if (ran) options.afterCommit?.();
+    if (ran) options.afterCommit?.([event]);
     msg.ack();
     count(event.type, ran ? 'ok' : 'duplicate');
   } catch (err) {
@@ -437,7 +438,7 @@ async function handleBatch<Tx>(messages: readonly JsMsg[], options: ConsumerOpti
   if (ran.some(Boolean)) {
     // A poke after the commit; its failure must not undo what is committed.
     try {
-      options.afterCommit?.();
+      options.afterCommit?.(deliveries.filter((_, i) => ran[i]).map((d) => d.event));
     } catch (err) {
       options.logger.warn({ err, consumer: options.durable }, 'afterCommit failed after an event batch');
     }

@@ -19,6 +19,8 @@ export interface ReadModelOptions<Tx extends SqlClient> {
   streams: Partial<Record<StreamName, ReadModelHandlers<Tx>>>;
   /** What a consumer that missed events past its stream's age does about it (ConsumerOptions.onGap). */
   onGap?: ConsumerOptions<Tx>['onGap'];
+  /** After each commit, with the events it applied (ConsumerOptions.afterCommit). */
+  afterCommit?: ConsumerOptions<Tx>['afterCommit'];
 }
 
 function inTransaction<Tx, T extends EventType>(handler: ReadModelHandler<Tx, T>) {
@@ -53,6 +55,7 @@ export async function startReadModels<Tx extends SqlClient>(options: ReadModelOp
         durable: entries.length === 1 ? options.durable : `${options.durable}-${stream.toLowerCase()}`,
         handlers: wrap<Tx>(handlers),
         ...(options.onGap ? { onGap: options.onGap } : {}),
+        ...(options.afterCommit ? { afterCommit: options.afterCommit } : {}),
       }),
     ),
   );

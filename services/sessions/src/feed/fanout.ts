@@ -1,6 +1,7 @@
-import { anyErased, publishNow, type Bus, type Logger } from '@hoptrack/runtime';
+import { anyErased, type Logger } from '@hoptrack/runtime';
 import type { PreparedSql, PrismaClient } from '../db';
 import { feedRepository } from '../repositories/feed.repository';
+import type { BackfillAnnouncer } from './backfill-announce';
 import type { TimelineEntry, Timelines } from './timelines';
 
 /** The jobs of the fan-out queue. Every one is idempotent: run twice, the timelines end the same. */
@@ -13,12 +14,11 @@ export type FanoutJob =
   | { kind: 'unlink'; userId: string; otherId: string; bothWays: boolean }
   /** Copy an author's recent sessions onto a follower's timeline (new friendship or follow, unmute). */
   | { kind: 'backfill'; followerId: string; authorId: string; asFriend: boolean; unmuted?: boolean }
-  /** Tell the follower a backfill is on their timeline, once their feed would show it (`round`: the looks taken so far). */
+  /**
+   * Queued by the version before issue 41's item 4 (a look for the read model, again and again): a job
+   * still queued at the upgrade announces at once. Nothing queues it any more.
+   */
   | { kind: 'announce'; followerId: string; authorId: string; round: number };
-
-/** How often, and how far apart, an announcement looks for the read model to agree before it goes anyway. */
-export const ANNOUNCE_ROUNDS = 10;
-export const ANNOUNCE_DELAY_MS = 250;
 
 export interface FanoutDeps {
   prisma: PrismaClient;
@@ -28,10 +28,10 @@ export interface FanoutDeps {
   batch: number;
   cap: number;
   logger: Logger;
-  /** Where a finished backfill is announced (session.timeline.backfilled.v1: the person's live `feed` push). */
-  bus: Bus;
-  /** Queues the next batch of a chained job (or, after `delayMs`, the next look of an announcement). */
-  enqueue(job: FanoutJob, jobId: string, delayMs?: number): Promise<void>;
+  /** Where a finished backfill is announced, once the read model agrees (session.timeline.backfilled.v1: the person's live `feed` push). */
+  backfills: Pick<BackfillAnnouncer, 'copied' | 'announce'>;
+  /** Queues the next batch of a chained job. */
+  enqueue(job: FanoutJob, jobId: string): Promise<void>;
   /** Told, in seconds, how long after its creation a session reached its last follower's timeline. */
   fanoutDone?(lagSeconds: number): void;
   /**
@@ -92,35 +92,13 @@ export async function runFanoutJob(deps: FanoutDeps, job: FanoutJob, jobId: stri
         rows.map((r) => ({ sessionId: r.id, authorId: job.authorId, score: r.created_at.getTime() })),
       );
       // Nothing copied, nothing to refetch; else the person's open tabs are told (the live `feed` push), once their feed shows it.
-      if (rows.length > 0) await announce(deps, { kind: 'announce', followerId: job.followerId, authorId: job.authorId, round: 0 }, jobId);
+      if (rows.length > 0) await deps.backfills.copied(jobId, job.followerId, job.authorId);
       return;
     }
     case 'announce':
-      await announce(deps, job, jobId);
+      await deps.backfills.announce(jobId.split('_announce_')[0] ?? jobId, job.followerId, job.authorId);
       return;
   }
-}
-
-/**
- * The live `feed` push of a backfill (session.timeline.backfilled.v1), sent when the person's feed
- * would show the copied sessions. The feed's read re-checks visibility against the read model of the
- * graph, which another consumer of the same event writes and may write after the copy: announced
- * before it, the refetch would find nothing and nothing would say to look again. So the job looks;
- * while the read model disagrees it queues a later look (a delayed job: no worker waits), and after
- * ANNOUNCE_ROUNDS it announces anyway (the relationship may have ended meanwhile: a refetch too many
- * costs little). The msg id is the backfill's: a retried job announces once.
- */
-async function announce(deps: FanoutDeps, job: Extract<FanoutJob, { kind: 'announce' }>, jobId: string): Promise<void> {
-  // An erased person is named on the bus no more (a look queued before the deletion).
-  if (await anyErased(deps.prisma, [job.followerId, job.authorId])) return;
-  const backfill = jobId.split('_announce_')[0] ?? jobId;
-  const shown = await feedRepository.anyShownInFeed(deps.prisma, job.followerId, job.authorId);
-  if (!shown && job.round < ANNOUNCE_ROUNDS) {
-    const round = job.round + 1;
-    await deps.enqueue({ ...job, round }, `${backfill}_announce_${round}`, ANNOUNCE_DELAY_MS);
-    return;
-  }
-  await publishNow(deps.bus, 'session.timeline.backfilled.v1', { userId: job.followerId, authorId: job.authorId }, `backfilled:${backfill}`);
 }
 
 /** Queues the next batch when this one was full; false when this was the last. */

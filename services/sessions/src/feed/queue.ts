@@ -25,10 +25,9 @@ export function createFanoutQueue(settings: FanoutQueueSettings): Queue<FanoutJo
 }
 
 /** Adds a job once: BullMQ ignores a job id it already holds, so a redelivered event queues nothing new. */
-export async function enqueueFanout(queue: Queue<FanoutJob>, job: FanoutJob, jobId: string, attempts: number, delayMs?: number): Promise<void> {
+export async function enqueueFanout(queue: Queue<FanoutJob>, job: FanoutJob, jobId: string, attempts: number): Promise<void> {
   await queue.add(job.kind, job, {
     jobId,
-    ...(delayMs ? { delay: delayMs } : {}),
     attempts,
     backoff: { type: 'exponential', delay: 500 },
     removeOnComplete: { count: 5000 },
@@ -40,41 +39,42 @@ export function createFanoutWorker(settings: FanoutQueueSettings, run: (job: Fan
   return createQueueWorker<FanoutJob, void>(settings, (job) => run(job.data, job.id ?? job.name), logger);
 }
 
+type JobsOf = { [T in EventType]?: (event: EventEnvelope<T>) => FanoutJob[] };
+
+/** Which timeline work each event means. */
+const FANOUT_JOBS: JobsOf = {
+  'session.created.v1': ({ data }) => [{ kind: 'fanout', sessionId: data.sessionId, authorId: data.userId, score: new Date(data.createdAt).getTime(), after: null }],
+  'session.deleted.v1': ({ data }) => [{ kind: 'retract', sessionId: data.sessionId, authorId: data.userId, after: null }],
+  'social.friendship.requested.v1': ({ data }) => [{ kind: 'backfill', followerId: data.requesterId, authorId: data.recipientId, asFriend: false }],
+  'social.friendship.accepted.v1': ({ data }) => [
+    { kind: 'backfill', followerId: data.requesterId, authorId: data.recipientId, asFriend: true },
+    { kind: 'backfill', followerId: data.recipientId, authorId: data.requesterId, asFriend: true },
+  ],
+  'social.friendship.rejected.v1': ({ data }) => [{ kind: 'unlink', userId: data.requesterId, otherId: data.recipientId, bothWays: true }],
+  'social.friendship.removed.v1': ({ data }) => [{ kind: 'unlink', userId: data.userId, otherId: data.friendId, bothWays: true }],
+  'social.user.blocked.v1': ({ data }) => [{ kind: 'unlink', userId: data.blockerId, otherId: data.blockedId, bothWays: true }],
+  'social.friend.muted.v1': ({ data }) => [{ kind: 'unlink', userId: data.userId, otherId: data.friendId, bothWays: false }],
+  'social.friend.unmuted.v1': ({ data }) => [{ kind: 'backfill', followerId: data.userId, authorId: data.friendId, asFriend: true, unmuted: true }],
+};
+
 /**
- * Which timeline work each event means, handed to `run` (the consumer runs
- * it at once; the chained batches it queues go to BullMQ). Job ids derive
- * from the event id (BullMQ refuses ':' in ids), and a chained batch's from
- * its job's, so a redelivered event queues nothing twice.
+ * The fan-out work of one event, each with its id. Ids derive from the event
+ * id (BullMQ refuses ':' in ids), and a chained batch's from its job's, so a
+ * redelivered event queues nothing twice; the graph's read model finds a
+ * backfill's announcement by the same id (backfill-announce.ts).
  */
+export function fanoutJobsOf(event: EventEnvelope): Array<{ job: FanoutJob; jobId: string }> {
+  const jobs = (FANOUT_JOBS[event.type] as ((e: EventEnvelope) => FanoutJob[]) | undefined)?.(event) ?? [];
+  return jobs.map((job, i) => ({ job, jobId: `${event.id}-${i}` }));
+}
+
+/** The consumer's handlers: each event's work handed to `run` (the consumer runs it at once; the chained batches it queues go to BullMQ). */
 export function fanoutHandlers(run: (job: FanoutJob, jobId: string) => Promise<void>): EventHandlers {
-  const on = <T extends EventType>(jobs: (event: EventEnvelope<T>) => FanoutJob[]) => async (event: EventEnvelope<T>) => {
-    const list = jobs(event);
-    await Promise.all(list.map((job, i) => run(job, `${event.id}-${i}`)));
-  };
-  return {
-    'session.created.v1': on<'session.created.v1'>(({ data }) => [
-      { kind: 'fanout', sessionId: data.sessionId, authorId: data.userId, score: new Date(data.createdAt).getTime(), after: null },
-    ]),
-    'session.deleted.v1': on<'session.deleted.v1'>(({ data }) => [{ kind: 'retract', sessionId: data.sessionId, authorId: data.userId, after: null }]),
-    'social.friendship.requested.v1': on<'social.friendship.requested.v1'>(({ data }) => [
-      { kind: 'backfill', followerId: data.requesterId, authorId: data.recipientId, asFriend: false },
-    ]),
-    'social.friendship.accepted.v1': on<'social.friendship.accepted.v1'>(({ data }) => [
-      { kind: 'backfill', followerId: data.requesterId, authorId: data.recipientId, asFriend: true },
-      { kind: 'backfill', followerId: data.recipientId, authorId: data.requesterId, asFriend: true },
-    ]),
-    'social.friendship.rejected.v1': on<'social.friendship.rejected.v1'>(({ data }) => [
-      { kind: 'unlink', userId: data.requesterId, otherId: data.recipientId, bothWays: true },
-    ]),
-    'social.friendship.removed.v1': on<'social.friendship.removed.v1'>(({ data }) => [
-      { kind: 'unlink', userId: data.userId, otherId: data.friendId, bothWays: true },
-    ]),
-    'social.user.blocked.v1': on<'social.user.blocked.v1'>(({ data }) => [
-      { kind: 'unlink', userId: data.blockerId, otherId: data.blockedId, bothWays: true },
-    ]),
-    'social.friend.muted.v1': on<'social.friend.muted.v1'>(({ data }) => [{ kind: 'unlink', userId: data.userId, otherId: data.friendId, bothWays: false }]),
-    'social.friend.unmuted.v1': on<'social.friend.unmuted.v1'>(({ data }) => [
-      { kind: 'backfill', followerId: data.userId, authorId: data.friendId, asFriend: true, unmuted: true },
-    ]),
-  };
+  const handlers: Record<string, (event: EventEnvelope) => Promise<void>> = {};
+  for (const type of Object.keys(FANOUT_JOBS)) {
+    handlers[type] = async (event) => {
+      await Promise.all(fanoutJobsOf(event).map(({ job, jobId }) => run(job, jobId)));
+    };
+  }
+  return handlers as EventHandlers;
 }

@@ -4,6 +4,7 @@ import { Histogram, type Registry } from 'prom-client';
 import type { Worker } from 'bullmq';
 import type { SessionsConfig } from '../../config';
 import type { SessionsConnections } from '../../connections';
+import { BackfillAnnouncer } from '../../feed/backfill-announce';
 import { runFanoutJob, type FanoutDeps, type FanoutJob } from '../../feed/fanout';
 import { createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings } from '../../feed/queue';
 import { skipErased } from '../../domain/erasure';
@@ -16,13 +17,13 @@ interface FanoutOptions {
 }
 
 /** Queues a fan-out job once (its id derives from the event, or from the job that chains it). */
-const enqueuer = ({ config, connections }: FanoutOptions) => (job: FanoutJob, jobId: string, delayMs?: number) =>
-  enqueueFanout(connections.fanoutQueue, job, jobId, config.FANOUT_ATTEMPTS, delayMs);
+const enqueuer = ({ config, connections }: FanoutOptions) => (job: FanoutJob, jobId: string) =>
+  enqueueFanout(connections.fanoutQueue, job, jobId, config.FANOUT_ATTEMPTS);
 
 /**
  * What the fan-out's jobs run on, built once per process and shared by its
  * consumers (which run an event's first batch themselves) and its BullMQ
- * worker (which runs the batches chained after it, and the announcements).
+ * worker (which runs the batches chained after it).
  */
 export function fanoutDeps(
   options: FanoutOptions & {
@@ -40,14 +41,14 @@ export function fanoutDeps(
     batch: config.FANOUT_BATCH,
     cap: config.TIMELINE_CAP,
     logger,
-    bus: connections.bus,
+    backfills: new BackfillAnnouncer({ prisma: connections.prisma, redis: connections.redis, bus: connections.bus, namespace: config.BUS_NAMESPACE, logger }),
     enqueue: enqueuer(options),
     fanoutDone: options.registry ? fanoutLag(options.registry) : undefined,
     faultGate: options.faultGate,
   };
 }
 
-/** The BullMQ worker running the chained fan-out jobs: a batch of followers per job, and the announcements. */
+/** The BullMQ worker running the chained fan-out jobs: a batch of followers per job. */
 export function startFanoutWorker(options: FanoutOptions & { deps: FanoutDeps; registry?: Registry }): Worker<FanoutJob, void> {
   const { config, logger, deps } = options;
   const settings = fanoutQueueSettings(config);
