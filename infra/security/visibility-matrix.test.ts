@@ -337,7 +337,11 @@ describe('visibility matrix (issue 9, item 12)', () => {
     const summary = `mismatched cells ${mismatches.length} of ${cells.length}`;
     writeFileSync(REPORT_FILE, JSON.stringify({ run: RUN, summary, mismatched: mismatches.length, cells: cells.length, mismatches, matrix: cells }, null, 2));
     console.info(`visibility matrix: ${summary} (${REPORT_FILE})\n${grid(cells)}`);
-    expect(mismatches.length, `${summary}:\n${describeMismatches(mismatches)}`).toBe(0);
+    // A cell that answered 5xx says why in its service's log: the errors of every process, beside the cells.
+    const errors = mismatches.some((m) => /status:5/.test(m.actual))
+      ? Object.values(stack.instances).flatMap((list) => list.flatMap((p) => p.lines.filter((line) => /"level":(50|60)/.test(line)).slice(-5).map((line) => `[${p.name}] ${line.slice(0, 1500)}`)))
+      : [];
+    expect(mismatches.length, `${summary}:\n${describeMismatches(mismatches)}${errors.length ? `\n${errors.join('\n')}` : ''}`).toBe(0);
   }, 180_000);
 });
 
