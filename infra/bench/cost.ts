@@ -4,7 +4,7 @@ import type { BenchContext, Benchmark } from './lib/context';
 import { openLoop } from './lib/load';
 import { ProcessMeter, type ProcessCost } from './lib/procstat';
 import { capacitySummary, round, stepSummary } from './lib/report';
-import { againstGoal, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
+import { againstGoal, measureIdle, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
 import { describeCapacity, httpStep, measureCapacity, warmUp } from './lib/targets';
 import { userId } from './seed';
@@ -83,12 +83,8 @@ export const benchCost: Benchmark = async (ctx) => {
   // --- The idle stack: nobody uses it; its commits too (relays, pollers), to subtract from the create's.
   await new Promise((r) => setTimeout(r, ctx.smoke ? 1_000 : 10_000));
   const idleCommitsBefore = await commits(ctx);
-  meter.begin();
   const idleStarted = performance.now();
-  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-  const idleCosts = meter.end(1);
-  const idleMs = performance.now() - idleStarted;
-  const idleCores = stackCpu(idleCosts) / idleMs;
+  const { cores: idleCores, costs: idleCosts, ms: idleMs } = await measureIdle(ctx, idleSeconds);
   const idleCommitsPerSecond = ((await commits(ctx)) - idleCommitsBefore) / ((performance.now() - idleStarted) / 1000);
   details.idle = { seconds: round(idleMs / 1000, 1), cores: round(idleCores, 4), commitsPerSecond: round(idleCommitsPerSecond, 2), costs: idleCosts };
   ctx.log(`  idle stack: ${idleCores.toFixed(3)} cores over ${Math.round(idleMs / 1000)} s`);

@@ -6,7 +6,7 @@ import type { BenchContext, Benchmark } from './lib/context';
 import { ProcessMeter, type ProcessCost } from './lib/procstat';
 import { compare, round } from './lib/report';
 import { BENCH_SESSION_FORM, SESSION_FORM_CONTENT_TYPE } from './lib/session-form';
-import { againstGoal, idleCores, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
+import { againstGoal, measureIdle, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
 import { SEED_PASSWORD, userId } from './seed';
 
 /**
@@ -39,9 +39,22 @@ async function streamTotals(bus: Bus): Promise<{ messages: number; lastSeq: numb
   return { messages, lastSeq };
 }
 
-/** Stores filler messages until the namespace's streams hold `target` in all. */
+/** The filler's stream and subject: a type no contract declares, in a stream no durable reads. */
+const FILLER_STREAM: StreamName = 'NOTIFICATIONS';
+const fillerSubject = (namespace: string) => `${namespace}.notification.bench-filler.v1`;
+
+/**
+ * Stores filler messages until the namespace's streams hold `target` in all.
+ * Refuses when a durable consumer reads the filler's stream: it would have to
+ * read (and park, as no contract declares the type) every filler message, and
+ * the figure would be that consumer's, not the erasure's.
+ */
 async function fill(bus: Bus, target: number, log: (m: string) => void): Promise<number> {
-  const subject = `${bus.namespace}.notification.bench-filler.v1`;
+  const stream = streamNameFor(bus.namespace, FILLER_STREAM);
+  for await (const c of bus.jsm.consumers.list(stream)) {
+    if (c.config.durable_name) throw new Error(`durable ${c.config.durable_name} reads ${stream}: the filler needs a stream no durable reads`);
+  }
+  const subject = fillerSubject(bus.namespace);
   const payloads = Array.from({ length: 1_000 }, (_, i) =>
     Buffer.from(JSON.stringify({ id: randomUUID(), type: 'bench.filler', occurredAt: new Date().toISOString(), data: { userId: randomUUID(), unreadCount: i % 9 } })),
   );
@@ -82,7 +95,7 @@ async function erase(ctx: BenchContext, bus: Bus, people: number[]): Promise<Era
     const created = await call('POST', '/api/sessions', token, BENCH_SESSION_FORM, SESSION_FORM_CONTENT_TYPE);
     if (created.status !== 201) throw new Error(`a session create answered ${created.status}: ${await created.text()}`);
   }
-  const idle = await idleCores(ctx, ctx.smoke ? 2 : 10);
+  const idle = await measureIdle(ctx, ctx.smoke ? 2 : 10);
   const before = await streamTotals(bus);
   const auth = new pg.Client({ connectionString: ctx.databases.auth });
   const others = Object.values(ctx.databases).map((url) => new pg.Client({ connectionString: url }));
@@ -143,7 +156,7 @@ export const benchErasure: Benchmark = async (ctx) => {
   // Ordinary people (friends, sessions, likes of their own), none of the other benchmarks' readers or authors.
   const group = (from: number) => Array.from({ length: k }, (_, i) => Math.floor(users * 0.8) + from + i * 7);
   const bus = await connectBus({ url: ctx.natsUrl, name: 'bench-erasure', namespace: ctx.namespace, logger: createLogger('bench', 'silent') });
-  const filler = streamNameFor(ctx.namespace, 'NOTIFICATIONS');
+  const filler = streamNameFor(ctx.namespace, FILLER_STREAM);
   try {
     const small = await erase(ctx, bus, group(0));
     ctx.log(`  erasure with ${small.streamMessages.toLocaleString('en-GB')} events stored: ${small.cpuSeconds.toFixed(2)} CPU-s a person (${small.messagesPurged} messages purged)`);
@@ -175,7 +188,7 @@ export const benchErasure: Benchmark = async (ctx) => {
     };
   } finally {
     // The filler goes (one purge by subject): the bench's databases and streams stay for a look, not its 10 M fillers on disk.
-    await bus.jsm.streams.purge(filler, { filter: `${ctx.namespace}.notification.bench-filler.v1` }).catch(() => undefined);
+    await bus.jsm.streams.purge(filler, { filter: fillerSubject(ctx.namespace) }).catch(() => undefined);
     await bus.close();
   }
 };

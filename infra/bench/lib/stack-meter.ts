@@ -12,7 +12,7 @@ export function stackProcesses(ctx: BenchContext): Measured[] {
 export const stackCpu = (costs: ProcessCost[]): number => costs.filter((c) => c.process !== LOAD_GENERATOR).reduce((sum, c) => sum + (c.cpuMs ?? 0), 0);
 
 /** The stack's CPU with nobody using it, in cores (CPU-ms per ms), over `seconds`. */
-export async function idleCores(ctx: BenchContext, seconds: number): Promise<{ cores: number; costs: ProcessCost[]; ms: number }> {
+export async function measureIdle(ctx: BenchContext, seconds: number): Promise<{ cores: number; costs: ProcessCost[]; ms: number }> {
   const meter = ProcessMeter.of(stackProcesses(ctx));
   meter.begin();
   const started = performance.now();
