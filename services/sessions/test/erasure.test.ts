@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedSession, PublicSession } from '@hoptrack/proto';
-import { audienceDurables, uuidsInBytes } from '@hoptrack/runtime';
+import { audienceDurables, createLogger, uuidsInBytes } from '@hoptrack/runtime';
 import { consumersSettled, eventually, readEvents } from '@hoptrack/testing';
 import { Client as S3Client } from 'minio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fanoutJobsOf, REMOVAL_EVENTS, REMOVAL_KINDS } from '../src/feed/queue';
+import { startFanout } from '../src/workers/fanout/fanout-worker';
 import { feedIds, jpeg, ok } from './helpers';
 import { snapshot, startTestSessions, type Client, type TestSessions } from './support';
 
@@ -179,5 +181,54 @@ describe('erasing a deleted account', () => {
     expect(await rowsNaming(gone.id)).toEqual([]);
     expect(await redisNaming(gone.id)).toEqual([]);
     expect(await tableSizes()).toEqual(sizes);
+  });
+
+  it('sweeps the timelines of the people who follow them, and an unfollow the fan-out applies after the erasure still takes their entries out', async () => {
+    const [gone, dora, eve] = [await t.user(), await t.user(), await t.user()];
+    await t.befriend(gone, dora);
+    await t.befriend(gone, eve);
+    const theirs = await t.logSession(gone, { title: 'Leaving soon' });
+    for (const viewer of [dora, eve]) expect(await feedIds(viewer)).toContain(theirs.id);
+    const holds = async (viewer: Client) => (await t.timelines.members(viewer.id)).some((m) => m.startsWith(`${gone.id}:`));
+    expect(await holds(dora)).toBe(true);
+
+    // Dora unfriends them: the graph's read model applies it at once, the fan-out (held) not yet.
+    await t.fanout.stop();
+    const graph = audienceDurables(t.config.READ_MODEL_CONSUMER).graph.durable;
+    await t.publish('social.friendship.removed.v1', { userId: dora.id, friendId: gone.id });
+    await consumersSettled(t.bus, [{ stream: 'SOCIAL', durable: graph }]);
+    const follows = async () => t.prisma.$queryRawUnsafe<Array<{ n: number }>>('SELECT count(*)::int AS n FROM follows WHERE follower_id = $1::uuid AND followee_id = $2::uuid', dora.id, gone.id);
+    expect(await follows()).toEqual([{ n: 0 }]);
+
+    await t.publish('user.deleted.v1', { userId: gone.id });
+    await eventually(async () => (await erasedReports(gone.id, 'sessions')).length === 1, 'user.erased.v1 from sessions');
+    await consumersSettled(t.bus, [{ stream: 'USERS', durable: `${t.config.READ_MODEL_CONSUMER}-erasure` }]);
+    // A follower's timeline was swept; Dora, who no longer follows them, was not: her unfriend's fan-out is to come.
+    expect(await holds(eve)).toBe(false);
+    expect(await holds(dora)).toBe(true);
+
+    // The fan-out runs the unfriend although it names an erased person: a removal writes nothing of theirs.
+    const again = await startFanout({ config: t.config, connections: t, logger: createLogger('sessions-test', 'silent') });
+    try {
+      await settled();
+      expect(await holds(dora)).toBe(false);
+      expect(await redisNaming(gone.id)).toEqual([]);
+      expect(await feedIds(dora)).not.toContain(theirs.id);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('lets through only events whose fan-out work removes entries', () => {
+    const id = randomUUID();
+    // Every field an id or a date: enough for each event's jobs to be built.
+    const data = new Proxy({}, { get: (_target, name) => (name === 'createdAt' ? new Date().toISOString() : id) });
+    for (const type of REMOVAL_EVENTS) {
+      const jobs = fanoutJobsOf({ id: randomUUID(), type, data } as Parameters<typeof fanoutJobsOf>[0]);
+      expect(jobs.length, type).toBeGreaterThan(0);
+      for (const { job } of jobs) expect(REMOVAL_KINDS.has(job.kind), `${type} → ${job.kind}`).toBe(true);
+    }
+    // And the events that write are not among them.
+    for (const type of ['session.created.v1', 'social.friendship.accepted.v1', 'social.friend.unmuted.v1'] as const) expect(REMOVAL_EVENTS.has(type)).toBe(false);
   });
 });

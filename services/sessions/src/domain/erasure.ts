@@ -10,44 +10,33 @@ import { authorSuffix, type Timelines } from '../feed/timelines';
 import { erasureRepository } from '../repositories/erasure.repository';
 
 /**
- * One pass over a batch of the namespace's keys (KEYS), for one person
- * (ARGV[1], lower case; ARGV[4], their id's 16 bytes): a timeline (ARGV[2]
- * prefix) loses every entry of theirs (32-byte members ending with the
- * author's bytes), a cached card (ARGV[3] prefix) that names them anywhere (author,
- * likers, commenters, reactors) is dropped. Returns how many entries and
- * cards went.
+ * The person's entries out of a batch of timelines (KEYS: their followers'),
+ * ARGV[1] their id's 16 bytes: a member is 32 bytes, session then author.
+ * Returns how many entries went. A batch is bounded (SWEEP_KEYS) so one call
+ * holds Redis for milliseconds, not for a celebrity's whole audience.
  */
 const SWEEP_SCRIPT = `
-local id = ARGV[1]
-local entry = ARGV[4]
+local author = ARGV[1]
 local removed = 0
 for i = 1, #KEYS do
   local key = KEYS[i]
-  if string.sub(key, 1, #ARGV[2]) == ARGV[2] then
-    if redis.call('TYPE', key).ok == 'zset' then
-      for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-        if #member == 32 and string.sub(member, 17) == entry then
-          removed = removed + redis.call('ZREM', key, member)
-        end
-      end
-    end
-  elseif string.sub(key, 1, #ARGV[3]) == ARGV[3] then
-    if redis.call('TYPE', key).ok == 'string' then
-      local value = redis.call('GET', key)
-      if value and string.find(string.lower(value), id, 1, true) then
-        removed = removed + redis.call('DEL', key)
+  if redis.call('TYPE', key).ok == 'zset' then
+    for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+      if #member == 32 and string.sub(member, 17) == author then
+        removed = removed + redis.call('ZREM', key, member)
       end
     end
   end
 end
 return removed`;
+/** Timelines per sweep call: at the 800-entry cap, about 80,000 members read in one call. */
+const SWEEP_KEYS = 100;
 const SWEEP_COMMAND = 'hoptrackErasureSweep';
 type SweepingRedis = Redis & { [SWEEP_COMMAND](keys: number, ...args: Array<string | Buffer>): Promise<number> };
 
 /** The fan-out queue's job states a job can sit in (active ones are locked by a worker: waited for). */
 const SETTLED_STATES = ['completed', 'failed', 'wait', 'delayed', 'prioritized', 'paused', 'waiting-children'] as const;
 
-const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface SessionsErasureDeps {
@@ -67,10 +56,11 @@ export interface SessionsErasureDeps {
   logger: Logger;
 }
 
-/** What one erasure found before deleting: the sessions whose cards change. */
+/** What one erasure found before deleting: the sessions whose cards change, and the timelines that hold the person's entries. */
 interface Pending {
   userId: string;
-  sessionIds: string[];
+  sessionIds: Set<string>;
+  followers: Set<string>;
 }
 
 /**
@@ -79,8 +69,17 @@ interface Pending {
  * them, and the likes, comments and reactions they left on others'; their
  * people and graph rows too (the audience consumer removes them as well, in
  * whatever order the two run). Outside: their timeline, their entries in
- * everyone's timelines, the cards that name them or count them, their
- * people-cache entry, and the fan-out jobs that name them.
+ * their followers' timelines, the cards of the sessions they wrote or acted
+ * on, their people-cache entry, and the fan-out jobs that name them.
+ *
+ * What is swept is read from the person's rows, so an erasure costs in
+ * proportion to the person (their followers, the sessions they touched), not
+ * to how many timelines and cards Redis holds (issue 41; until then every key
+ * of the namespace was scanned, 3.3 CPU-s a person with 5,000 timelines). Only
+ * followers' timelines hold the person's entries: fan-out and back-fill write
+ * to followers only, and an unfollow, block or mute takes the entries out
+ * (unlink), which runs even for an erased person (REMOVAL_EVENTS), so an
+ * unfollow the graph has applied but the fan-out has not still cleans up.
  *
  * Redis is swept twice: before the rows go (startErasure's `outside`, so a
  * crash leaves nothing pointing nowhere), and again once the transaction has
@@ -92,14 +91,12 @@ interface Pending {
  */
 export class SessionsErasure {
   private readonly pending = new WeakMap<object, Pending>();
-  /** The Redis instances to sweep: one, or the main one and the timelines'. */
-  private readonly stores: SweepingRedis[];
+  /** Where the timelines are (TIMELINE_REDIS_URL), with the sweep defined on it. */
+  private readonly timelineStore: SweepingRedis;
 
   constructor(private readonly deps: SessionsErasureDeps) {
-    this.stores = [...new Set([deps.redis, deps.timelineRedis])].map((redis) => {
-      if (!(SWEEP_COMMAND in redis)) redis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
-      return redis as SweepingRedis;
-    });
+    if (!(SWEEP_COMMAND in deps.timelineRedis)) deps.timelineRedis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
+    this.timelineStore = deps.timelineRedis as SweepingRedis;
   }
 
   /** startErasure's database: the service's, with the second sweep once a transaction that erased someone committed. */
@@ -119,16 +116,27 @@ export class SessionsErasure {
   /** startErasure's `outside`: notes the sessions whose cards change, then sweeps Redis. */
   readonly outside = async (userId: string, tx: SqlClient): Promise<void> => {
     const id = userId.toLowerCase();
-    const found: Pending = { userId: id, sessionIds: await erasureRepository.sessionIdsTouchedBy(tx, id) };
+    const found: Pending = {
+      userId: id,
+      sessionIds: new Set(await erasureRepository.sessionIdsTouchedBy(tx, id)),
+      followers: new Set(await erasureRepository.followersOf(tx, id)),
+    };
     this.pending.set(tx, found);
     await this.sweep(found, { waitForActiveJobs: false });
   };
 
   /** startErasure's `rows`. Others' sessions lose the person's likes, comments and reactions; their counts are counted from the rows. */
   readonly rows = async (tx: Prisma.TransactionClient, userId: string): Promise<void> => {
-    await erasureRepository.deleteAllOf(tx, userId);
+    // What the rows say now, not only what `outside` read: a like or a follow committed in between is swept after the commit too.
+    const found = this.pending.get(tx);
+    const touched = await erasureRepository.deleteAllOf(tx, userId);
+    const followers = await erasureRepository.followersOf(tx, userId);
     // The audience's rows of them (its consumer deletes them too): gone with this commit, whichever runs first.
     await forgetPerson(tx, userId, { graph: true });
+    if (found) {
+      for (const id of touched) found.sessionIds.add(id);
+      for (const id of followers) found.followers.add(id);
+    }
   };
 
   private async afterCommit(done: Pending): Promise<void> {
@@ -137,29 +145,24 @@ export class SessionsErasure {
   }
 
   private async sweep(done: Pending, options: { waitForActiveJobs: boolean }): Promise<void> {
-    const { userId, sessionIds } = done;
+    const { userId, sessionIds, followers } = done;
     await this.deps.timelineRedis.del(this.deps.timelines.key(userId));
-    let removed = 0;
-    for (const store of this.stores) removed += await this.sweepKeys(store, userId);
-    // Others' sessions the person acted on count differently now; the person's own are gone.
-    await this.deps.cards.invalidate(sessionIds);
+    const removed = await this.sweepTimelines([...followers], userId);
+    // Their cards go, and others' sessions the person acted on count differently now.
+    await this.deps.cards.invalidate([...sessionIds]);
     await this.deps.people.forget(userId);
     const jobs = await this.sweepQueue(userId, options.waitForActiveJobs);
-    this.deps.logger.debug({ removed, sessions: sessionIds.length, jobs }, 'erasure swept Redis');
+    this.deps.logger.debug({ removed, sessions: sessionIds.size, followers: followers.size, jobs }, 'erasure swept Redis');
   }
 
-  /** Timelines' entries and cached cards naming the person, across the namespace's keys of one Redis. */
-  private async sweepKeys(store: SweepingRedis, userId: string): Promise<number> {
-    const timelinePrefix = this.deps.timelines.key('');
-    const cardPrefix = `${this.deps.namespace}:card:`;
+  /** The person's entries out of their followers' timelines, SWEEP_KEYS timelines a call. */
+  private async sweepTimelines(followers: string[], userId: string): Promise<number> {
+    const author = authorSuffix(userId);
     let removed = 0;
-    let cursor = '0';
-    do {
-      const [next, keys] = await store.scan(cursor, 'MATCH', `${globEscape(this.deps.namespace)}:*`, 'COUNT', 1000);
-      cursor = next;
-      const wanted = keys.filter((k) => k.startsWith(timelinePrefix) || k.startsWith(cardPrefix));
-      if (wanted.length > 0) removed += await store[SWEEP_COMMAND](wanted.length, ...wanted, userId, timelinePrefix, cardPrefix, authorSuffix(userId));
-    } while (cursor !== '0');
+    for (let i = 0; i < followers.length; i += SWEEP_KEYS) {
+      const keys = followers.slice(i, i + SWEEP_KEYS).map((id) => this.deps.timelines.key(id));
+      removed += await this.timelineStore[SWEEP_COMMAND](keys.length, ...keys, author);
+    }
     return removed;
   }
 
@@ -213,10 +216,16 @@ export class SessionsErasure {
  * Handlers that leave alone any event naming an erased person (for the
  * consumers without an inbox, whose guard is the inbox's): published before
  * the deletion, delivered after, it must not queue work that names them.
+ * `removals` are let through (REMOVAL_EVENTS).
  */
-export function skipErased(db: SqlClient, handlers: EventHandlers, logger: Logger): EventHandlers {
+export function skipErased(db: SqlClient, handlers: EventHandlers, logger: Logger, options: { removals?: ReadonlySet<string> } = {}): EventHandlers {
   const guarded: Record<string, (event: EventEnvelope, context: HandlerContext) => Promise<void>> = {};
   for (const [type, handler] of Object.entries(handlers) as Array<[string, (event: EventEnvelope, context: HandlerContext) => Promise<void>]>) {
+    // Work that only takes entries out runs whoever it names: it writes nothing of an erased person's, and may be what removes them.
+    if (options.removals?.has(type)) {
+      guarded[type] = handler;
+      continue;
+    }
     guarded[type] = async (event, context) => {
       if (await anyErased(db, idsMentioned(event.type, event.data))) {
         logger.debug({ eventId: event.id, type: event.type }, 'event about an erased person skipped');

@@ -58,6 +58,23 @@ const FANOUT_JOBS: JobsOf = {
 };
 
 /**
+ * The events whose work only takes entries out (unlink, retract): run even
+ * when they name an erased person, because a removal writes nothing of theirs,
+ * and the erasure sweeps only current followers' timelines — an unfollow the
+ * graph read model applied before the erasure, and the fan-out after, is
+ * cleaned up by this event (SessionsErasure).
+ */
+export const REMOVAL_EVENTS: ReadonlySet<EventType> = new Set<EventType>([
+  'session.deleted.v1',
+  'social.friendship.rejected.v1',
+  'social.friendship.removed.v1',
+  'social.user.blocked.v1',
+  'social.friend.muted.v1',
+]);
+/** The job kinds that only remove (what REMOVAL_EVENTS' jobs must be: the queue's unit test checks). */
+export const REMOVAL_KINDS: ReadonlySet<FanoutJob['kind']> = new Set<FanoutJob['kind']>(['unlink', 'retract']);
+
+/**
  * The fan-out work of one event, each with its id. Ids derive from the event
  * id (BullMQ refuses ':' in ids), and a chained batch's from its job's, so a
  * redelivered event queues nothing twice; the graph's read model finds a
