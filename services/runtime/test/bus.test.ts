@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { streamNameFor, type UserSnapshot } from '@hoptrack/proto';
 import { connectBus, deleteStreams, ensureStreams, type Bus } from '../src/bus/connection';
 import { sqlInbox, startConsumer } from '../src/bus/consumer';
+import { startEffectConsumers } from '../src/bus/read-models';
 import { instrumentBus } from '../src/bus/metrics';
 import { discardDeadLetter, listDeadLetters, replayDeadLetter } from '../src/bus/dead-letters';
 import { Outbox, OutboxRelay } from '../src/bus/outbox';
@@ -497,6 +498,47 @@ describe('bus metrics', () => {
     } finally {
       await consumer.stop();
       delete bus.metrics;
+    }
+  });
+});
+
+describe('effect consumers', () => {
+  it('poke the relay after a commit that wrote events, and not after one that wrote none', async () => {
+    const db = pgSqlClient(pool);
+    const outbox = new Outbox(bus.namespace);
+    let pokes = 0;
+    const durable = `effects-${randomUUID().slice(0, 8)}`;
+    const consumers = await startEffectConsumers({
+      bus,
+      durable,
+      logger,
+      inbox: sqlInbox(db),
+      streams: { USERS: { 'user.registered.v1': async (_tx, event) => event.data } },
+      // Only a "loud" person's registration writes an event (as a notification or a completed challenge does, now and then).
+      then: async (tx, user) => {
+        if (user.displayName.startsWith('Loud')) await outbox.enqueue(tx, 'user.updated.v1', user);
+      },
+      afterCommit: () => {
+        pokes += 1;
+      },
+    });
+    const registered = async (...users: UserSnapshot[]) => {
+      for (const user of users) await outbox.enqueue(db, 'user.registered.v1', user);
+      await new OutboxRelay({ db, bus, logger }).drain();
+      await consumerSettled(bus, 'USERS', `${durable}-users`);
+    };
+    try {
+      await registered(snapshot({ displayName: 'Quiet One' }), snapshot({ displayName: 'Quiet Two' }));
+      const written = async () => Number((await pool.query(`SELECT count(*) AS n FROM outbox WHERE subject LIKE '%user.updated.v1'`)).rows[0].n);
+      expect(await written()).toBe(0);
+      // The control: commits happened (the inbox recorded the events), and none of them poked.
+      expect(Number((await pool.query('SELECT count(*) AS n FROM processed_events')).rows[0].n)).toBeGreaterThanOrEqual(2);
+      expect(pokes).toBe(0);
+      await registered(snapshot({ displayName: 'Loud Three' }));
+      expect(await written()).toBe(1);
+      await eventually(() => pokes === 1, 'a poke after the commit that wrote an event');
+    } finally {
+      await Promise.all(consumers.map((c) => c.stop()));
     }
   });
 });

@@ -19,6 +19,18 @@ const INSERT_ROW = 'INSERT INTO "outbox" ("id", "subject", "payload", "people") 
  * never published for a rolled-back change, and never lost when the process
  * dies between commit and publish: the row waits for the next relay run.
  */
+/**
+ * The transactions (the client objects handed to `enqueue`) that wrote an
+ * event. A consumer pokes its relay only after a commit of one of them
+ * (read-models.ts): a poke after every commit made an empty relay pass — a
+ * BEGIN, a SELECT … FOR UPDATE and a COMMIT — per event in every consumer
+ * that only sometimes writes events (issue 41: two per session create).
+ */
+const writers = new WeakSet<object>();
+
+/** Whether `tx` wrote an event through an Outbox. */
+export const wroteEvents = (tx: object): boolean => writers.has(tx);
+
 export class Outbox {
   constructor(
     private readonly namespace: string,
@@ -34,6 +46,7 @@ export class Outbox {
   ): Promise<EventEnvelope<T>> {
     const { envelope, row } = this.prepare(type, data, requestId);
     await tx.$executeRawUnsafe(INSERT_ROW, ...row);
+    writers.add(tx);
     return envelope;
   }
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { SqlClient } from '../db/sql';
 import type { Bus } from './connection';
 import { startConsumer, type ConsumerOptions, type HandlerContext, type Inbox, type RunningConsumer } from './consumer';
+import { wroteEvents } from './outbox';
 
 /** A read-model handler: the event's data, applied inside the inbox transaction. */
 export type ReadModelHandler<Tx, T extends EventType> = (data: EventEnvelope<T>['data'], tx: Tx) => Promise<void>;
@@ -75,7 +76,7 @@ export interface EffectConsumersOptions<Tx extends SqlClient, R> {
   streams: Partial<Record<StreamName, Effects<Tx, R>>>;
   /** After each effect, in the same transaction, with its result: e.g. announce whose inbox changed, recompute whose progress moved. */
   then: (tx: Tx, result: R, event: EventEnvelope) => Promise<void>;
-  /** After each commit: poke the outbox relay `then` wrote to. */
+  /** After a commit in which `then` wrote events (Outbox.enqueue on its tx): poke the outbox relay. A commit that wrote none calls nothing. */
   afterCommit?: () => void;
 }
 
@@ -89,12 +90,16 @@ export async function startEffectConsumers<Tx extends SqlClient, R>(options: Eff
   return Promise.all(
     entries.map(([stream, effects]) => {
       const handlers: Record<string, unknown> = {};
+      // The events whose `then` wrote events, until the commit that applied them (a rolled-back batch's are applied again, alone).
+      const wrote = new Set<string>();
       for (const [type, effect] of Object.entries(effects) as Array<[EventType, Effect<Tx, EventType, R>]>) {
         handlers[type] = async (event: EventEnvelope, context: HandlerContext<Tx>) => {
           if (!context.tx) throw new Error('effect consumers run inside the inbox transaction');
           await options.then(context.tx, await effect(context.tx, event), event);
+          if (wroteEvents(context.tx)) wrote.add(event.id);
         };
       }
+      const afterCommit = options.afterCommit;
       return startConsumer<Tx>({
         bus: options.bus,
         logger: options.logger.child({ stream: stream.toLowerCase() }),
@@ -102,7 +107,15 @@ export async function startEffectConsumers<Tx extends SqlClient, R>(options: Eff
         stream,
         durable: `${options.durable}-${stream.toLowerCase()}`,
         handlers: handlers as { [T in EventType]?: (event: EventEnvelope<T>, context: HandlerContext<Tx>) => Promise<void> },
-        ...(options.afterCommit ? { afterCommit: options.afterCommit } : {}),
+        ...(afterCommit
+          ? {
+              afterCommit: (events: readonly EventEnvelope[]) => {
+                let any = false;
+                for (const event of events) any = wrote.delete(event.id) || any;
+                if (any) afterCommit();
+              },
+            }
+          : {}),
       });
     }),
   );

@@ -216,13 +216,13 @@ export class SessionsErasure {
  * Handlers that leave alone any event naming an erased person (for the
  * consumers without an inbox, whose guard is the inbox's): published before
  * the deletion, delivered after, it must not queue work that names them.
- * `removals` are let through (REMOVAL_EVENTS).
+ * `letThrough` names the event types run unguarded (UNGUARDED_EVENTS).
  */
-export function skipErased(db: SqlClient, handlers: EventHandlers, logger: Logger, options: { removals?: ReadonlySet<string> } = {}): EventHandlers {
+export function skipErased(db: SqlClient, handlers: EventHandlers, logger: Logger, options: { letThrough?: ReadonlySet<string> } = {}): EventHandlers {
   const guarded: Record<string, (event: EventEnvelope, context: HandlerContext) => Promise<void>> = {};
   for (const [type, handler] of Object.entries(handlers) as Array<[string, (event: EventEnvelope, context: HandlerContext) => Promise<void>]>) {
-    // Work that only takes entries out runs whoever it names: it writes nothing of an erased person's, and may be what removes them.
-    if (options.removals?.has(type)) {
+    // Work that only takes entries out, or that reads what an erasure deletes before it writes, runs whoever it names.
+    if (options.letThrough?.has(type)) {
       guarded[type] = handler;
       continue;
     }

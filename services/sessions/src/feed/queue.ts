@@ -71,8 +71,18 @@ export const REMOVAL_EVENTS: ReadonlySet<EventType> = new Set<EventType>([
   'social.user.blocked.v1',
   'social.friend.muted.v1',
 ]);
-/** The job kinds that only remove (what REMOVAL_EVENTS' jobs must be: the queue's unit test checks). */
+/** The job kinds that only remove (what REMOVAL_EVENTS' jobs must be: the erasure test checks). */
 export const REMOVAL_KINDS: ReadonlySet<FanoutJob['kind']> = new Set<FanoutJob['kind']>(['unlink', 'retract']);
+
+/**
+ * The events the fan-out consumer runs without asking whether they name an
+ * erased person (skipErased's `letThrough`): the removals, and
+ * session.created.v1, whose job's one statement reads the session and the
+ * author's followers before writing anything — an erasure deletes both in
+ * its commit, so an erased author's late event writes nothing, and the
+ * guard's query per create is saved (issue 41: commits per create).
+ */
+export const UNGUARDED_EVENTS: ReadonlySet<EventType> = new Set<EventType>([...REMOVAL_EVENTS, 'session.created.v1']);
 
 /**
  * The fan-out work of one event, each with its id. Ids derive from the event

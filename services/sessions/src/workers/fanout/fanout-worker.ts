@@ -6,7 +6,7 @@ import type { SessionsConfig } from '../../config';
 import type { SessionsConnections } from '../../connections';
 import { BackfillAnnouncer } from '../../feed/backfill-announce';
 import { runFanoutJob, type FanoutDeps, type FanoutJob } from '../../feed/fanout';
-import { createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings, REMOVAL_EVENTS } from '../../feed/queue';
+import { createFanoutWorker, enqueueFanout, fanoutHandlers, fanoutQueueSettings, UNGUARDED_EVENTS } from '../../feed/queue';
 import { skipErased } from '../../domain/erasure';
 import { timelinesFor } from '../../feed/timelines';
 
@@ -75,7 +75,7 @@ export function startFanoutWorker(options: FanoutOptions & { deps: FanoutDeps; r
 export function startFanoutConsumer(options: FanoutOptions & { deps: FanoutDeps; stream: 'SESSIONS' | 'SOCIAL' }): Promise<RunningConsumer> {
   const { config, connections, logger, stream, deps } = options;
   // An event about an erased person (published before the deletion, delivered after) writes nothing; one that only removes entries still removes them.
-  const handlers = skipErased(connections.prisma, fanoutHandlers((job, jobId) => runFanoutJob(deps, job, jobId)), logger, { removals: REMOVAL_EVENTS });
+  const handlers = skipErased(connections.prisma, fanoutHandlers((job, jobId) => runFanoutJob(deps, job, jobId)), logger, { letThrough: UNGUARDED_EVENTS });
   return startConsumer({ bus: connections.bus, stream, durable: `${config.FANOUT_CONSUMER}-${stream.toLowerCase()}`, logger, handlers, ackWaitMs: config.FANOUT_ACK_WAIT_MS });
 }
 
