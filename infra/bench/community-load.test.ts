@@ -25,11 +25,29 @@ const count = async (url: string, sql: string): Promise<number> => {
   }
 };
 
+/** Every key, index and foreign key of a database, as Postgres would write them again. */
+async function schemaOf(url: string): Promise<string[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const rows = await db.query<{ def: string }>(
+      `SELECT conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+       UNION ALL SELECT pg_get_indexdef(indexrelid) FROM pg_index JOIN pg_class c ON c.oid = indexrelid WHERE c.relnamespace = 'public'::regnamespace
+       ORDER BY 1`,
+    );
+    return rows.rows.map((r) => r.def);
+  } finally {
+    await db.end();
+  }
+}
+
 describe('a community-shaped load', () => {
   let info: SeedInfo;
+  const migrated: Record<string, string[]> = {};
   beforeAll(async () => {
     await freshBenchDatabases(databases);
-    info = await seed(scale, databases);
+    for (const [name, url] of Object.entries(databases)) migrated[name] = await schemaOf(url);
+    info = await seed(scale, databases, { deferIndexes: true });
   });
   afterAll(() => dropDatabases(Object.values(databases)));
 
@@ -48,6 +66,13 @@ describe('a community-shaped load', () => {
     expect(info.readerFriends).toBeGreaterThanOrEqual(90);
     expect(info.readerFriends).toBeLessThanOrEqual(110);
     expect(info.celebrityFriends).toBeGreaterThan(5 * info.readerFriends);
+  });
+
+  it('leaves every key, index and foreign key the migrations made, built after the rows', async () => {
+    for (const [name, url] of Object.entries(databases)) {
+      expect(migrated[name]?.length, name).toBeGreaterThan(3);
+      expect(await schemaOf(url), name).toEqual(migrated[name]);
+    }
   });
 
   it('fails the load’s check when a table holds fewer rows than the scale says', async () => {

@@ -91,7 +91,10 @@ export const benchCost: Benchmark = async (ctx) => {
 
   // --- The feed: rotating readers, many more than the card and token caches hold.
   const readerCount = Math.min(ctx.seed.scale.users - 1, ctx.smoke ? 100 : 5_000);
-  const readers = Array.from({ length: readerCount }, (_, i) => i + 2);
+  // Spread over everyone: in the community set people are numbered by how many friends they have
+  // (graph.ts), so the first 5,000 would be its best-connected 5 %. (At the full scale the stride is 1.)
+  const stride = Math.max(1, Math.floor((ctx.seed.scale.users - 1) / readerCount));
+  const readers = Array.from({ length: readerCount }, (_, i) => 2 + i * stride);
   const tokens = await Promise.all(readers.map((i) => ctx.token(i)));
   const feedRequest = (i: number) => ({ path: '/api/sessions?limit=20', headers: { authorization: `Bearer ${tokens[i % tokens.length]}` } });
   // Every reader's first read builds their timeline: a page as someone active gets it.

@@ -10,7 +10,8 @@ import { machineInfo } from './lib/machine';
 import { ProcessMeter } from './lib/procstat';
 import type { Section } from './lib/report';
 import { writeResults } from './lib/write';
-import { COMMUNITY_SCALE, FULL_SCALE, seed, SMOKE_SCALE, userId, type Scale } from './seed';
+import { benchDatabases, COMMUNITY_SUFFIX, copyDatabases } from './lib/bench-databases';
+import { COMMUNITY_SCALE, FULL_SCALE, loadedSeedInfo, seed, SMOKE_SCALE, userId, type Scale } from './seed';
 import { benchGatewayHop } from './gateway-hop';
 import { benchFeedRead } from './feed-read';
 import { benchSessionCreate } from './session-create';
@@ -32,8 +33,8 @@ import { benchErasure } from './erasure';
  * (CI) runs the same code on a tiny data set with 1-second steps and one
  * short search per capacity, and writes nothing but a JSON in a temp folder.
  * `--only=feed,fanout` runs a subset (while working on one figure).
- * BENCH_SCALE=community runs it on COMMUNITY_SCALE (100,000 people; the load
- * alone is about 35 minutes, docs/benchmarks.md).
+ * BENCH_SCALE=community runs it on COMMUNITY_SCALE (100,000 people), copied
+ * from the databases `make bench-load` loaded (docs/benchmarks.md).
  */
 const args = process.argv.slice(2);
 const smoke = args.includes('--smoke') || process.env.BENCH_SMOKE === '1';
@@ -106,6 +107,14 @@ const started = performance.now();
 const startedAt = new Date().toISOString();
 log(`${smoke ? 'smoke' : 'full'} run on the ${scaleName} scale${only ? ` (only ${only.join(', ')})` : ''}`);
 await reset();
+// The community set is loaded once (make bench-load, the better part of an hour) and copied for each run.
+const community = scaleName === 'community';
+if (community) {
+  log("copying the community data set (make bench-load's databases)");
+  const copyStarted = performance.now();
+  await copyDatabases(benchDatabases(COMMUNITY_SUFFIX), benchDatabases(suffix));
+  log(`copied in ${((performance.now() - copyStarted) / 1000).toFixed(0)} s`);
+}
 log('starting the stack');
 let stack: Stack | undefined;
 const sections: Section[] = [];
@@ -124,7 +133,7 @@ try {
     },
   });
   log(`stack up, logging at ${logLevel}; seeding`);
-  const seedInfo = await seed(scale, databases);
+  const seedInfo = community ? await loadedSeedInfo(scale, databases) : await seed(scale, databases);
   log(
     `seeded ${seedInfo.scale.users} people, ${seedInfo.friendships} friendships, ${seedInfo.scale.sessions} sessions (${seedInfo.photos} with a photo), ` +
       `${seedInfo.blocks} blocks, ${seedInfo.mutes} mutes in ${seedInfo.seconds.toFixed(1)} s; median reader ${seedInfo.reader} (${seedInfo.readerFriends} friends), ` +

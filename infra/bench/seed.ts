@@ -3,6 +3,7 @@ import { FILES_PREFIX } from '@hoptrack/runtime';
 import pg from 'pg';
 import { hashPassword } from '../../services/auth/src/domain/passwords';
 import { adjacency, apportion, communityGraph, degrees, logNormals, random, type CommunityShape, type FriendGraph } from './lib/graph';
+import { withIndexesDeferred } from './lib/deferred-indexes';
 import { checkSeedCounts, expectedCounts } from './lib/seed-check';
 
 /**
@@ -174,12 +175,80 @@ function blocksAndMutes(scale: Scale, graph: FriendGraph): { blocks: Array<[numb
   return { blocks, mutes };
 }
 
-async function inDatabase(url: string, work: (db: pg.Client) => Promise<void>): Promise<void> {
+/** The graph and the blocks and mutes a scale draws (deterministic: the same on every call). */
+interface Shape {
+  graph: FriendGraph;
+  blocks: Array<[number, number]>;
+  mutes: Array<[number, number]>;
+}
+
+function shapeOf(scale: Scale): Shape {
+  const graph = friendPairs(scale);
+  return { graph, ...blocksAndMutes(scale, graph) };
+}
+
+/** What the benchmarks need to know of a data set: its readers, from the graph it was drawn with. */
+function infoOf(scale: Scale, { graph, blocks, mutes }: Shape, photos: number): SeedInfo {
+  const { lo, hi } = graph;
+  const n = scale.users;
+  const degree = degrees(graph);
+  // People in the order they first appear in the pairs (the order the readers were always picked in on ties).
+  const order: number[] = [];
+  const listed = new Uint8Array(n + 1);
+  for (let k = 0; k < lo.length; k++) {
+    for (const i of [lo[k]!, hi[k]!]) {
+      if (listed[i]) continue;
+      listed[i] = 1;
+      order.push(i);
+    }
+  }
+  const byDegree = order.filter((i) => i !== 1 && i % 10 !== 0).sort((x, y) => degree[x]! - degree[y]!);
+  const reader = byDegree[Math.floor(byDegree.length / 2)] ?? 2;
+  const heavyReader = byDegree[byDegree.length - 1] ?? 2;
+  return {
+    scale,
+    friendships: lo.length,
+    celebrity: 1,
+    celebrityFriends: degree[1] ?? 0,
+    reader,
+    readerFriends: degree[reader] ?? 0,
+    heavyReader,
+    heavyReaderFriends: degree[heavyReader] ?? 0,
+    photos,
+    blocks: blocks.length,
+    mutes: mutes.length,
+    seconds: 0,
+  };
+}
+
+/**
+ * The SeedInfo of a data set already loaded (a copy of `make bench-load`'s
+ * databases): the graph drawn again (deterministic, seconds at 100,000
+ * people), the photos counted, and the loader's check of every table.
+ */
+export async function loadedSeedInfo(scale: Scale, databases: Record<BenchDatabase, string>): Promise<SeedInfo> {
+  const started = performance.now();
+  const db = new pg.Client({ connectionString: databases.sessions });
+  await db.connect();
+  const photos = Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM beer_sessions WHERE photo IS NOT NULL')).rows[0]?.n ?? 0);
+  await db.end();
+  const info = infoOf(scale, shapeOf(scale), photos);
+  await checkSeedCounts(databases, expectedCounts(info));
+  return { ...info, seconds: (performance.now() - started) / 1000 };
+}
+
+export interface SeedOptions {
+  /** Drop the empty tables' keys and indexes for the load and build them after (lib/deferred-indexes.ts): only where no stack runs. */
+  deferIndexes?: boolean;
+}
+
+async function inDatabase(url: string, work: (db: pg.Client) => Promise<void>, options: SeedOptions): Promise<void> {
   const db = new pg.Client({ connectionString: url });
   await db.connect();
   try {
     await db.query('BEGIN');
-    await work(db);
+    if (options.deferIndexes) await withIndexesDeferred(db, () => work(db));
+    else await work(db);
     await db.query('COMMIT');
     await db.query('ANALYZE');
   } finally {
@@ -271,11 +340,10 @@ function authorsSql(scale: Scale): { sql: string; counts?: number[] } {
 /** Session facts are copied from sessions to social-graph this many at a time (keyset on the id). */
 const FACTS_BATCH = 100_000;
 
-export async function seed(scale: Scale, databases: Record<BenchDatabase, string>): Promise<SeedInfo> {
+export async function seed(scale: Scale, databases: Record<BenchDatabase, string>, options: SeedOptions = {}): Promise<SeedInfo> {
   const started = performance.now();
-  const graph = friendPairs(scale);
+  const { graph, blocks, mutes } = shapeOf(scale);
   const { lo, hi } = graph;
-  const { blocks, mutes } = blocksAndMutes(scale, graph);
   const byPerson = (list: Array<[number, number]>) => [list.map((p) => p[0]), list.map((p) => p[1])];
   const password = await hashPassword(SEED_PASSWORD);
   const n = scale.users;
@@ -304,7 +372,7 @@ export async function seed(scale: Scale, databases: Record<BenchDatabase, string
        SELECT id, 'bench' || i || '@hoptrack.bench', username, $1, display_name, private, joined, joined FROM (${people}) p`,
       [password],
     );
-  });
+  }, options);
   await inDatabase(databases.socialGraph, async (db) => {
     await db.query(
       `INSERT INTO users (id, email, username, display_name, is_profile_private, allow_direct_messages, show_online_status, token_version, created_at, updated_at)
@@ -320,19 +388,19 @@ export async function seed(scale: Scale, databases: Record<BenchDatabase, string
     // social-graph's own rows behind the events: blocked_users, and the muter's side of the friendship.
     await db.query(`INSERT INTO blocked_users (id, blocker_id, blocked_id, created_at) SELECT gen_random_uuid(), a, b, now() FROM (${oneWay}) f`, byPerson(blocks));
     await db.query(`UPDATE friendships f SET is_muted = true FROM (${oneWay}) m WHERE f.user_id = m.a AND f.friend_id = m.b`, byPerson(mutes));
-  });
+  }, options);
   await inDatabase(databases.media, async (db) => {
     await db.query(`INSERT INTO users (id, is_profile_private, updated_at) SELECT id, private, joined FROM (${people}) p`);
     await graphTables(db);
-  });
+  }, options);
   await inDatabase(databases.messaging, async (db) => {
     await db.query(
       `INSERT INTO users (id, username, display_name, allow_direct_messages, token_version, updated_at)
        SELECT id, username, display_name, true, 0, joined FROM (${people}) p`,
     );
     await graphTables(db);
-  });
-  await inDatabase(databases.places, graphTables);
+  }, options);
+  await inDatabase(databases.places, graphTables, options);
   // The notifications service's people (with the address its mails go to) and graph: without
   // them every seeded actor is unknown there, so no like or comment of theirs would show.
   await inDatabase(databases.notifications, async (db) => {
@@ -341,7 +409,7 @@ export async function seed(scale: Scale, databases: Record<BenchDatabase, string
        SELECT id, username, display_name, 'bench' || i || '@hoptrack.bench', private, true, true, 0, joined, joined FROM (${people}) p`,
     );
     await graphTables(db);
-  });
+  }, options);
   await inDatabase(databases.sessions, async (db) => {
     await db.query('SELECT setseed(0.42)');
     await db.query(`INSERT INTO users (id, username, display_name, is_profile_private, updated_at) SELECT id, username, display_name, private, joined FROM (${people}) p`);
@@ -379,7 +447,7 @@ export async function seed(scale: Scale, databases: Record<BenchDatabase, string
        FROM (${interactionsSql('reactions', scale)}) i`,
       [EMOJIS],
     );
-  });
+  }, options);
   // The stats card's read model in social-graph: one fact per session, as its consumer writes them,
   // copied a batch at a time (a year of a community's sessions is millions of rows).
   const source = new pg.Client({ connectionString: databases.sessions });
@@ -402,37 +470,10 @@ export async function seed(scale: Scale, databases: Record<BenchDatabase, string
       );
       after = rows[rows.length - 1]!.id;
     }
-  });
+  }, options);
   await source.end();
 
-  const degree = degrees(graph);
-  // People in the order they first appear in the pairs (the order the readers were always picked in on ties).
-  const order: number[] = [];
-  const listed = new Uint8Array(n + 1);
-  for (let k = 0; k < lo.length; k++) {
-    for (const i of [lo[k]!, hi[k]!]) {
-      if (listed[i]) continue;
-      listed[i] = 1;
-      order.push(i);
-    }
-  }
-  const byDegree = order.filter((i) => i !== 1 && i % 10 !== 0).sort((x, y) => degree[x]! - degree[y]!);
-  const reader = byDegree[Math.floor(byDegree.length / 2)] ?? 2;
-  const heavyReader = byDegree[byDegree.length - 1] ?? 2;
-  const info: SeedInfo = {
-    scale,
-    friendships: lo.length,
-    celebrity: 1,
-    celebrityFriends: degree[1] ?? 0,
-    reader,
-    readerFriends: degree[reader] ?? 0,
-    heavyReader,
-    heavyReaderFriends: degree[heavyReader] ?? 0,
-    photos,
-    blocks: blocks.length,
-    mutes: mutes.length,
-    seconds: 0,
-  };
+  const info = infoOf(scale, { graph, blocks, mutes }, photos);
   // The loader's own check: every table holds what the scale says, or the load fails here, loudly.
   await checkSeedCounts(databases, expectedCounts(info));
   return { ...info, seconds: (performance.now() - started) / 1000 };

@@ -34,6 +34,33 @@ export async function dropDatabases(urls: readonly string[]): Promise<void> {
   }
 }
 
+/** The community data set's databases, `make bench-load`'s: kept as templates, copied for each run. */
+export const COMMUNITY_SUFFIX = '_community';
+
+const nameOf = (url: string) => new URL(url).pathname.slice(1);
+
+/**
+ * Copies loaded databases under new names (`CREATE DATABASE … TEMPLATE …
+ * STRATEGY FILE_COPY`: the files copied at disk speed, no WAL for the rows),
+ * so each `make bench BENCH_SCALE=community` starts from the same data set
+ * without loading it again. Fails naming the databases that are not there.
+ */
+export async function copyDatabases(from: Record<BenchDatabase, string>, to: Record<BenchDatabase, string>): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${pgBase()}/postgres` });
+  await admin.connect();
+  try {
+    const present = new Set((await admin.query<{ datname: string }>('SELECT datname FROM pg_database')).rows.map((r) => r.datname));
+    const missing = Object.values(from).map(nameOf).filter((name) => !present.has(name));
+    if (missing.length > 0) throw new Error(`the community data set is not loaded (no ${missing.join(', ')}): run make bench-load first (docs/benchmarks.md)`);
+    for (const db of Object.keys(from) as BenchDatabase[]) {
+      await admin.query(`DROP DATABASE IF EXISTS "${nameOf(to[db])}" WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE "${nameOf(to[db])}" TEMPLATE "${nameOf(from[db])}" STRATEGY FILE_COPY`);
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Drops and re-creates every loader database, migrated and empty. */
 export async function freshBenchDatabases(databases: Record<BenchDatabase, string>): Promise<void> {
   await dropDatabases(Object.values(databases));
