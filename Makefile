@@ -16,7 +16,7 @@ help:
 	@echo "make soak   - 10 minutes of mixed traffic with faults (SOAK_SECONDS to change)"
 	@echo "make up     - the whole stack in Docker, with Prometheus, Grafana and the queue board (writes .env on first use); make down stops it"
 	@echo "make bench  - benchmarks against the local servers, with the machine they ran on (BENCH_SCALE=community: on 100,000 people)"
-	@echo "make bench-load - load the 100,000-person community data set into the bench databases (about 35 min, 14 GB)"
+	@echo "make bench-load - load the 100,000-person community data set (hoptrack_*_community: about 30 min, 18 GB; BENCH_SCALE=community make bench copies it)"
 
 $(NODE_STAMP): package-lock.json package.json */package.json services/*/package.json infra/testing/package.json
 	npm ci --no-audit --no-fund
@@ -114,9 +114,9 @@ logs:
 bench: install build infra build-web tools
 	npx tsx infra/bench/run.ts
 
-# The community data set (100,000 people, median 100 friends, a year of sessions) loaded into the
-# *_bench databases and its counts checked: about 35 minutes and 14 GB (docs/benchmarks.md,
-# 'A community-sized data set'). `make bench BENCH_SCALE=community` runs the benchmarks on it.
+# The community data set (100,000 people, median 100 friends, a year of sessions) loaded into
+# hoptrack_*_community and its counts checked: about 30 minutes and 18 GB (docs/benchmarks.md,
+# 'A community-sized data set'). `make bench BENCH_SCALE=community` copies it for each run.
 bench-load: install build infra
 	npx tsx infra/bench/load.ts
 

@@ -3,7 +3,7 @@ import { buildSessionsApp } from './app';
 import { sessionsConfigSchema } from './config';
 import { AUDIENCE, database, openConnections } from './connections';
 import { startCardsConsumer } from './consumers/cards.consumer';
-import { SessionsErasure } from './domain/erasure';
+import { SessionsErasure, TimelineSweeper } from './domain/erasure';
 import { exportSessions } from './domain/export';
 
 /**
@@ -30,6 +30,8 @@ export const sessionsService = defineService({
         parts: AUDIENCE,
         peopleCache: parts.people,
         afterGraphCommit: (events) => parts.backfills.committed(events),
+        // The person's entries leave their followers' timelines before the graph rows that list them go (whichever of this and the erasure runs first).
+        beforeForget: new TimelineSweeper(connections.timelineRedis, parts.timelines).beforeForget,
       }),
     cards: ({ config, connections, parts, logger }) => startCardsConsumer({ bus: connections.bus, cards: parts.cards, durable: config.CARDS_CONSUMER, logger }),
     // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table:

@@ -232,3 +232,30 @@ describe('erasing a deleted account', () => {
     for (const type of ['session.created.v1', 'social.friendship.accepted.v1', 'social.friend.unmuted.v1'] as const) expect(REMOVAL_EVENTS.has(type)).toBe(false);
   });
 });
+
+describe('the audience consumer alone applying a deletion (its erasure not run yet)', () => {
+  let alone: TestSessions;
+  beforeAll(async () => {
+    alone = await startTestSessions({}, { consumers: ['audience', 'cards'] });
+  });
+  afterAll(async () => {
+    await alone?.close();
+  });
+
+  it('takes the person out of their followers’ timelines before their graph rows, which list those followers, go', async () => {
+    const [gone, fan] = [await alone.user(), await alone.user()];
+    await alone.befriend(gone, fan);
+    const theirs = await alone.logSession(gone, { title: 'Last round' });
+    expect(await feedIds(fan)).toContain(theirs.id);
+    const holds = async () => (await alone.timelines.members(fan.id)).some((m) => m.startsWith(`${gone.id}:`));
+    expect(await holds()).toBe(true);
+
+    await alone.publish('user.deleted.v1', { userId: gone.id });
+    await alone.settle();
+    await consumersSettled(alone.bus, [{ stream: 'USERS', durable: audienceDurables(alone.config.READ_MODEL_CONSUMER).people.durable }]);
+    // The graph rows are gone (so the erasure, whenever it runs, finds no followers to sweep) and so are the entries.
+    const follows = await alone.prisma.$queryRawUnsafe<Array<{ n: number }>>('SELECT count(*)::int AS n FROM follows WHERE followee_id = $1::uuid', gone.id);
+    expect(follows).toEqual([{ n: 0 }]);
+    expect(await holds()).toBe(false);
+  });
+});

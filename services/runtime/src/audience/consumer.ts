@@ -84,6 +84,13 @@ export interface AudienceOptions<Tx extends SqlClient> {
    * backfill its fan-out copied before the commit). Must not throw.
    */
   afterGraphCommit?: (events: readonly EventEnvelope[]) => void;
+  /**
+   * On user.deleted.v1, in the transaction, before the person's rows go:
+   * what the service does with them that its erasure cannot do once they are
+   * gone (sessions sweeps the person out of their followers' timelines, whose
+   * list is the graph rows). Its failure rolls the event back, to be retried.
+   */
+  beforeForget?: (tx: Tx, userId: string) => Promise<void>;
 }
 
 /**
@@ -116,6 +123,7 @@ export async function startAudience<Tx extends SqlClient>(options: AudienceOptio
     // auth's barrier, so from the moment DELETE /api/me answers nobody sees or finds them here.
     // The tombstone keeps their tokens refused and late events about them out (runOnce's guard).
     const erase = async ({ userId }: { userId: string }, tx: Tx) => {
+      await options.beforeForget?.(tx, userId);
       await forgetPerson(tx, userId, { graph: keepsGraph });
       await cache?.forget(userId);
     };

@@ -34,6 +34,41 @@ const SWEEP_KEYS = 100;
 const SWEEP_COMMAND = 'hoptrackErasureSweep';
 type SweepingRedis = Redis & { [SWEEP_COMMAND](keys: number, ...args: Array<string | Buffer>): Promise<number> };
 
+/**
+ * Takes a person's entries out of their followers' timelines, the followers
+ * read from `db`'s graph rows (SWEEP_KEYS timelines a call). Two callers: the
+ * erasure's passes, and the audience consumer, which deletes the graph rows
+ * on user.deleted.v1 in whatever order it and the erasure run — so it sweeps
+ * first, in its transaction, while the list is still there.
+ */
+export class TimelineSweeper {
+  private readonly store: SweepingRedis;
+
+  constructor(
+    timelineRedis: Redis,
+    private readonly timelines: Pick<Timelines, 'key'>,
+  ) {
+    if (!(SWEEP_COMMAND in timelineRedis)) timelineRedis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
+    this.store = timelineRedis as SweepingRedis;
+  }
+
+  /** The audience consumer's `beforeForget`: the followers as the graph rows say now, swept. */
+  readonly beforeForget = async (tx: SqlClient, userId: string): Promise<void> => {
+    const id = userId.toLowerCase();
+    await this.sweep(await erasureRepository.followersOf(tx, id), id);
+  };
+
+  async sweep(followers: readonly string[], userId: string): Promise<number> {
+    const author = authorSuffix(userId);
+    let removed = 0;
+    for (let i = 0; i < followers.length; i += SWEEP_KEYS) {
+      const keys = followers.slice(i, i + SWEEP_KEYS).map((id) => this.timelines.key(id));
+      removed += await this.store[SWEEP_COMMAND](keys.length, ...keys, author);
+    }
+    return removed;
+  }
+}
+
 /** The fan-out queue's job states a job can sit in (active ones are locked by a worker: waited for). */
 const SETTLED_STATES = ['completed', 'failed', 'wait', 'delayed', 'prioritized', 'paused', 'waiting-children'] as const;
 
@@ -80,6 +115,8 @@ interface Pending {
  * to followers only, and an unfollow, block or mute takes the entries out
  * (unlink), which runs even for an erased person (REMOVAL_EVENTS), so an
  * unfollow the graph has applied but the fan-out has not still cleans up.
+ * The audience consumer deletes the graph rows too, and may run first: it
+ * sweeps the followers' timelines before (TimelineSweeper.beforeForget).
  *
  * Redis is swept twice: before the rows go (startErasure's `outside`, so a
  * crash leaves nothing pointing nowhere), and again once the transaction has
@@ -91,12 +128,10 @@ interface Pending {
  */
 export class SessionsErasure {
   private readonly pending = new WeakMap<object, Pending>();
-  /** Where the timelines are (TIMELINE_REDIS_URL), with the sweep defined on it. */
-  private readonly timelineStore: SweepingRedis;
+  private readonly sweeper: TimelineSweeper;
 
   constructor(private readonly deps: SessionsErasureDeps) {
-    if (!(SWEEP_COMMAND in deps.timelineRedis)) deps.timelineRedis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
-    this.timelineStore = deps.timelineRedis as SweepingRedis;
+    this.sweeper = new TimelineSweeper(deps.timelineRedis, deps.timelines);
   }
 
   /** startErasure's database: the service's, with the second sweep once a transaction that erased someone committed. */
@@ -147,23 +182,12 @@ export class SessionsErasure {
   private async sweep(done: Pending, options: { waitForActiveJobs: boolean }): Promise<void> {
     const { userId, sessionIds, followers } = done;
     await this.deps.timelineRedis.del(this.deps.timelines.key(userId));
-    const removed = await this.sweepTimelines([...followers], userId);
+    const removed = await this.sweeper.sweep([...followers], userId);
     // Their cards go, and others' sessions the person acted on count differently now.
     await this.deps.cards.invalidate([...sessionIds]);
     await this.deps.people.forget(userId);
     const jobs = await this.sweepQueue(userId, options.waitForActiveJobs);
     this.deps.logger.debug({ removed, sessions: sessionIds.size, followers: followers.size, jobs }, 'erasure swept Redis');
-  }
-
-  /** The person's entries out of their followers' timelines, SWEEP_KEYS timelines a call. */
-  private async sweepTimelines(followers: string[], userId: string): Promise<number> {
-    const author = authorSuffix(userId);
-    let removed = 0;
-    for (let i = 0; i < followers.length; i += SWEEP_KEYS) {
-      const keys = followers.slice(i, i + SWEEP_KEYS).map((id) => this.deps.timelines.key(id));
-      removed += await this.timelineStore[SWEEP_COMMAND](keys.length, ...keys, author);
-    }
-    return removed;
   }
 
   /**

@@ -59,6 +59,8 @@ export function startFanoutWorker(options: FanoutOptions & { deps: FanoutDeps; r
     logger,
   );
   if (options.registry) observeQueueWorker(options.registry, worker, settings.name);
+  // Earlier releases kept the last 5,000 completed jobs (enqueueFanout keeps none now): dropped once, so an erasure has none to read.
+  void options.connections.fanoutQueue.clean(0, 0, 'completed').catch((err: unknown) => logger.warn({ err }, 'completed fan-out jobs of an earlier release not dropped'));
   return worker;
 }
 
