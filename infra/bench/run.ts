@@ -192,6 +192,9 @@ try {
   log(`results in ${file}`);
 } finally {
   await stack?.stop();
+  // The machine as it was found: a run's databases, keys and streams would slow everything after it (the next
+  // test run's erasure search reads all of Redis; CI runs on the machine a session leaves). BENCH_KEEP=1 keeps them.
+  if (!process.env.BENCH_KEEP) await reset();
 }
 // A section fails when it threw, or (the smoke's check that the harness works) when it produced a figure that is not a number.
 const broken = (s: Section) => s.comparisons.length === 0 || s.comparisons.some((c) => !Number.isFinite(c.value) || !Number.isFinite(c.referenceValue));
