@@ -27,6 +27,7 @@ import type { ErasureLedger } from './repositories/erasure-ledger.repository';
 import { createMailer, type Mailer } from './domain/mailer';
 import { ErasureScrubber } from './erasure/erasure-scrubber';
 import { MailRelay } from './mail/mail-relay';
+import { personLimitKeys } from './domain/limit-keys';
 import { mailLimits } from './domain/mail-limits';
 import { authHandlers, passwordAttempts } from './routes/auth.handlers';
 import { exportHandlers } from './routes/export.handlers';
@@ -140,7 +141,11 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
   const scrubber = new ErasureScrubber({
     prisma,
     bus,
-    redis,
+    forgetLimits: async (userId, email) => {
+      const keys = personLimitKeys(userId, email);
+      const counts = await Promise.all([limits.limiter, limits.resend.perMinute, limits.resend.perDay].map((limiter) => limiter.forget(keys)));
+      return counts.reduce((sum, n) => sum + n, 0);
+    },
     logger: logger.child({ component: 'erasure-scrubber' }),
     pollMs: config.ERASURE_POLL_MS,
     outbox: new Outbox(config.BUS_NAMESPACE, clock),

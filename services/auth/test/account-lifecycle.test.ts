@@ -4,6 +4,7 @@ import { eventually, readEvents } from '@hoptrack/testing';
 import { startMailCatcher, type MailCatcher } from '@hoptrack/testing/mail';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailKey, limitKeys, personLimitKeys } from '../src/domain/limit-keys';
 import { bearer, startTestAuth, type TestAuth } from './support';
 
 /**
@@ -153,7 +154,25 @@ describe('delete the account', () => {
   it('once every service reported both passes, Redis and the erasure record forget the person, and the purger empties the streams of them', async () => {
     const { body, token, userId } = await auth.register();
     const kept = await auth.register();
-    await auth.redis.set(`${auth.config.BUS_NAMESPACE}:some-cache:${userId}`, 'x');
+    // Every window auth counts that names a person, for both: a failed login, a resend, an e-mail change (the mail from
+    // them and the mail to the new address), and the deletion's own password check (reauth, below).
+    const windows = async (person: { body: { email: string; password: string }; token: string }) => {
+      expect((await login(person.body.email, 'wrong-password')).statusCode).toBe(401);
+      expect((await call('POST', '/api/auth/resend-verification', person.token, {})).statusCode).toBe(200);
+      const newEmail = `moved-${randomUUID().slice(0, 8)}@example.com`;
+      expect((await call('PUT', '/api/me/email', person.token, { currentPassword: person.body.password, newEmail })).statusCode).toBe(200);
+      return newEmail;
+    };
+    const [movedTo, keptMovedTo] = [await windows({ body, token }), await windows(kept)];
+    // Each under its limiter's prefix (the 15-minute one, the minute's and the day's); what is not there is no window.
+    const limitKeysIn = async (userId: string, email: string, also: string[] = []) => {
+      const ns = auth.config.BUS_NAMESPACE;
+      const keys = [...personLimitKeys(userId, email), ...also].flatMap((key) =>
+        ['auth-limit', 'auth-limit-minute', 'auth-limit-day'].map((prefix) => `${ns}:${prefix}:${key}`),
+      );
+      const found = await Promise.all(keys.map(async (key) => ((await auth.redis.exists(key)) === 1 ? key.slice(ns.length + 1) : null)));
+      return found.filter((key) => key !== null).map((key) => key.replace(userId, '<id>'));
+    };
     expect((await call('DELETE', '/api/me', token, { password: body.password, confirm: 'DELETE' })).statusCode).toBe(200);
     await auth.relay.drain();
     const names = async () => {
@@ -190,7 +209,23 @@ describe('delete the account', () => {
     // every consumer has them: nothing in the queue names the person (stream, sequence and subject only).
     const queued = async () => (await auth.prisma.$queryRawUnsafe<Array<{ n: number }>>('SELECT count(*)::int AS n FROM "stream_purges"'))[0]?.n;
     await eventually(async () => (await names()) === 0 && (await queued()) === 0, 'the streams forgot the person', 30_000);
-    expect(await auth.redis.exists(`${auth.config.BUS_NAMESPACE}:some-cache:${userId}`)).toBe(0);
+    // The deletion's password check counted under reauth; the windows are gone by name, the other person's stay.
+    expect(await limitKeysIn(userId, body.email)).toEqual([]);
+    // Not the window of the address they asked to move to: it protects that address's owner (an erasure must not
+    // reset it), is counted by address alone and holds its hash.
+    expect(await limitKeysIn(userId, body.email, [limitKeys.mailTo(movedTo)])).toEqual([`auth-limit-day:mail-to:${emailKey(movedTo)}`]);
+    expect((await limitKeysIn(kept.userId, kept.body.email, [limitKeys.mailTo(keptMovedTo)])).sort()).toEqual(
+      [
+        'auth-limit:reauth:<id>',
+        `auth-limit:login-failed:${emailKey(kept.body.email)}`,
+        'auth-limit-minute:resend-verification:<id>',
+        'auth-limit-day:resend-verification:<id>',
+        'auth-limit-minute:mail-from:<id>',
+        'auth-limit-day:mail-from:<id>',
+        `auth-limit-day:mail-to:${emailKey(kept.body.email)}`, // the resend's mail
+        `auth-limit-day:mail-to:${emailKey(keptMovedTo)}`,
+      ].sort(),
+    );
     const outbox = await auth.prisma.$queryRawUnsafe<Array<{ n: number }>>(
       `SELECT count(*)::int AS n FROM "outbox" WHERE strpos("payload"::text, $1) > 0 OR strpos("payload"::text, $2) > 0`,
       userId,

@@ -76,5 +76,4 @@ export { defineService, type BuildContext, type ConnectContext, type DatabasePar
 export { assembleService, checkSubscriptions, migrateDatabase, type AssembleOptions, type AssembledService } from './service/assemble';
 export { scrubDeadLetters } from './bus/scrub';
 export { purgeQueued, queuePurges, settledEverywhere, StreamPurger, subjectMatches, type PurgeResult, type QueuedMessage } from './bus/purge';
-export { scrubRedisKeys } from './cache/scrub-keys';
 export { uuidFromBytes, uuidsInBytes, uuidToBytes } from './uuid-bytes';

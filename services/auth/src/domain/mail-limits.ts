@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
 import { tooManyRequests, type FixedWindowLimiter } from '@hoptrack/runtime';
-
-/** A Redis key for an e-mail address: a hash, so no key carries an address (an erased person's would outlive their account by a window, docs/decisions.md). */
-export const emailKey = (email: string): string => createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 32);
+import { limitKeys } from './limit-keys';
 
 export const TOO_MANY_MAILS = 'Too many e-mails requested, please try again later.';
 export const TOO_MANY_TO_ADDRESS = 'Too many e-mails were sent to that address today, please try again tomorrow.';
@@ -24,11 +21,11 @@ export interface MailLimits {
 export function mailLimits(options: { perMinute: FixedWindowLimiter; perDay: FixedWindowLimiter; senderDayMax: number; addressDayMax: number }): MailLimits {
   return {
     async sender(userId) {
-      if ((await options.perMinute.hit(`mail-from:${userId}`)) > 1) throw tooManyRequests(TOO_MANY_MAILS);
-      if ((await options.perDay.hit(`mail-from:${userId}`)) > options.senderDayMax) throw tooManyRequests(TOO_MANY_MAILS);
+      if ((await options.perMinute.hit(limitKeys.mailFrom(userId))) > 1) throw tooManyRequests(TOO_MANY_MAILS);
+      if ((await options.perDay.hit(limitKeys.mailFrom(userId))) > options.senderDayMax) throw tooManyRequests(TOO_MANY_MAILS);
     },
     async address(address) {
-      if ((await options.perDay.hit(`mail-to:${emailKey(address)}`)) > options.addressDayMax) throw tooManyRequests(TOO_MANY_TO_ADDRESS);
+      if ((await options.perDay.hit(limitKeys.mailTo(address))) > options.addressDayMax) throw tooManyRequests(TOO_MANY_TO_ADDRESS);
     },
   };
 }

@@ -1,5 +1,4 @@
-import { forgetAnswersNaming, forgetEventsNaming, Poller, scrubDeadLetters, scrubRedisKeys, StreamPurger, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
-import type { Redis } from 'ioredis';
+import { forgetAnswersNaming, forgetEventsNaming, Poller, scrubDeadLetters, StreamPurger, type Bus, type Logger, type Outbox } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import { erasuresRepository as erasures } from '../repositories/erasures.repository';
 
@@ -9,8 +8,10 @@ const BATCH = 10;
  * The last step of an erasure: once every service reported (complete_at),
  * auth's own outbox events that name the person go (their messages queued
  * for the purger, which deletes them from the streams once every consumer
- * has them, with the reports and deletions the coordinator queued), their
- * keys leave Redis, their dead letters go, and last the erasure's row, the
+ * has them, with the reports and deletions the coordinator queued), auth's
+ * rate-limit windows that name them leave Redis (by name: every other key
+ * naming a person is its service's, gone with its erasure), their dead
+ * letters go, and last the erasure's row, the
  * last place that named them. A dead letter some consumer has not
  * acknowledged yet keeps the row for the next pass. Replicas share the
  * table: each row is worked by one of them at a time (SKIP LOCKED).
@@ -23,7 +24,8 @@ export class ErasureScrubber {
     private readonly options: {
       prisma: PrismaClient;
       bus: Bus;
-      redis: Redis;
+      /** Deletes the Redis windows that name the person (auth's limits, by name: limit-keys.ts); resolves how many there were. */
+      forgetLimits: (userId: string, email: string | null) => Promise<number>;
       logger: Logger;
       pollMs: number;
       /** Sends the second pass's user.deleted.v1 (auth's outbox, with the erasure's row in one transaction). */
@@ -84,7 +86,7 @@ export class ErasureScrubber {
   }
 
   private async scrub(): Promise<void> {
-    const { prisma, bus, redis, logger } = this.options;
+    const { prisma, bus, forgetLimits, logger } = this.options;
     const finished = await prisma.$transaction(
       async (tx) => {
         const due = await erasures.lockDue(tx, BATCH);
@@ -92,7 +94,7 @@ export class ErasureScrubber {
         for (const { userId, email } of due) {
           const needles = email ? [userId, email] : [userId];
           const deadLetters = await scrubDeadLetters(bus, needles, logger);
-          const keys = await scrubRedisKeys(redis, needles);
+          const keys = await forgetLimits(userId, email);
           if (deadLetters.waiting > 0) continue;
           // By id alone: auth's events name the address only beside the id (the user snapshot).
           const queued = await forgetEventsNaming(tx, [userId]);

@@ -1,6 +1,6 @@
 import type { authApi } from '@hoptrack/proto';
 import { HttpError, tooManyRequests, type FixedWindowLimiter, type Handlers } from '@hoptrack/runtime';
-import { emailKey } from '../domain/mail-limits';
+import { limitKeys } from '../domain/limit-keys';
 import type { Accounts, PasswordAttempts } from '../domain/accounts';
 import { toCurrentUser } from '../domain/user-views';
 import { clientOf } from './client';
@@ -36,11 +36,11 @@ export function passwordAttempts(limits: Pick<AuthRouteLimits, 'loginMax' | 'acc
   const { limiter } = limits;
   return {
     async allow(user) {
-      if ((await limiter.hit(`reauth:${user.id}`)) > limits.loginMax) throw tooManyRequests(TOO_MANY_PASSWORD_ATTEMPTS);
-      if ((await limiter.count(`login-failed:${emailKey(user.email)}`)) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_PASSWORD_ATTEMPTS);
+      if ((await limiter.hit(limitKeys.reauth(user.id))) > limits.loginMax) throw tooManyRequests(TOO_MANY_PASSWORD_ATTEMPTS);
+      if ((await limiter.count(limitKeys.loginFailed(user.email))) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_PASSWORD_ATTEMPTS);
     },
     async failed(user) {
-      await limiter.hit(`login-failed:${emailKey(user.email)}`);
+      await limiter.hit(limitKeys.loginFailed(user.email));
     },
   };
 }
@@ -57,29 +57,28 @@ export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthF
 
   return {
     register: async (request) => {
-      if ((await limiter.hit(`register:${request.ip}`)) > limits.registerMax) throw tooManyRequests(TOO_MANY_REGISTRATIONS);
+      if ((await limiter.hit(limitKeys.register(request.ip))) > limits.registerMax) throw tooManyRequests(TOO_MANY_REGISTRATIONS);
       const { token, user } = await accounts.register(request.body, request.id, clientOf(request));
       return { token, message: 'Account created successfully', user: toCurrentUser(user) };
     },
 
     login: async (request) => {
-      const email = emailKey(request.body.email);
       // After validation, so the key has the e-mail. Two limits, both counted in Redis across replicas:
       // per address and account (slows guessing one password without locking out a shared network), and
       // failures per account from every address (credential stuffing spread over many addresses).
-      if ((await limiter.hit(`login:${request.ip}:${email}`)) > limits.loginMax) throw tooManyRequests(TOO_MANY_LOGINS);
-      if ((await limiter.count(`login-failed:${email}`)) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_LOGINS);
+      if ((await limiter.hit(limitKeys.login(request.ip, request.body.email))) > limits.loginMax) throw tooManyRequests(TOO_MANY_LOGINS);
+      if ((await limiter.count(limitKeys.loginFailed(request.body.email))) >= limits.accountFailuresMax) throw tooManyRequests(TOO_MANY_LOGINS);
       try {
         const { token, user } = await accounts.login(request.body, clientOf(request));
         return { token, message: 'Login successful', user: toCurrentUser(user) };
       } catch (err) {
-        if (err instanceof HttpError && err.statusCode === 401) await limiter.hit(`login-failed:${email}`);
+        if (err instanceof HttpError && err.statusCode === 401) await limiter.hit(limitKeys.loginFailed(request.body.email));
         throw err;
       }
     },
 
     forgotPassword: async (request) => {
-      if ((await limiter.hit(`forgot:${request.ip}`)) > limits.forgotMax) throw tooManyRequests('Too many password reset requests, please try again later.');
+      if ((await limiter.hit(limitKeys.forgot(request.ip))) > limits.forgotMax) throw tooManyRequests('Too many password reset requests, please try again later.');
       const extra = await accounts.forgotPassword(request.body.email);
       return { message: FORGOT_MESSAGE, ...extra };
     },
@@ -99,8 +98,8 @@ export function authHandlers(accounts: Accounts, limits: AuthRouteLimits): AuthF
     resendVerification: async (request) => {
       const { userId } = request.auth;
       // Per person (not per address): each resend is a mail to someone's inbox, so one person cannot flood it.
-      if ((await limits.resend.perMinute.hit(`resend-verification:${userId}`)) > 1) throw tooManyRequests(TOO_MANY_RESENDS);
-      if ((await limits.resend.perDay.hit(`resend-verification:${userId}`)) > limits.resend.dayMax) throw tooManyRequests(TOO_MANY_RESENDS);
+      if ((await limits.resend.perMinute.hit(limitKeys.resendVerification(userId))) > 1) throw tooManyRequests(TOO_MANY_RESENDS);
+      if ((await limits.resend.perDay.hit(limitKeys.resendVerification(userId))) > limits.resend.dayMax) throw tooManyRequests(TOO_MANY_RESENDS);
       await accounts.resendVerification(userId);
       return { message: 'A new verification e-mail has been sent.' };
     },

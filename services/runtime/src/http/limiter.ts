@@ -37,6 +37,11 @@ export class FixedWindowLimiter {
     return Number((await this.guard(this.redis.get(this.options.prefix + key))) ?? 0);
   }
 
+  /** Deletes these windows (an erased person's, by name); resolves how many there were. */
+  async forget(keys: readonly string[]): Promise<number> {
+    return keys.length > 0 ? this.redis.unlink(...keys.map((key) => this.options.prefix + key)) : 0;
+  }
+
   private async guard<T>(call: Promise<T>): Promise<T> {
     try {
       return await call;
