@@ -3,7 +3,7 @@ import { buildSessionsApp } from './app';
 import { sessionsConfigSchema } from './config';
 import { AUDIENCE, database, openConnections } from './connections';
 import { startCardsConsumer } from './consumers/cards.consumer';
-import { SessionsErasure, TimelineSweeper } from './domain/erasure';
+import { SessionsErasure, sweepFollowersBeforeForget } from './domain/erasure';
 import { exportSessions } from './domain/export';
 
 /**
@@ -31,7 +31,7 @@ export const sessionsService = defineService({
         peopleCache: parts.people,
         afterGraphCommit: (events) => parts.backfills.committed(events),
         // The person's entries leave their followers' timelines before the graph rows that list them go (whichever of this and the erasure runs first).
-        beforeForget: new TimelineSweeper(connections.timelineRedis, parts.timelines).beforeForget,
+        beforeForget: sweepFollowersBeforeForget(parts.timelines),
       }),
     cards: ({ config, connections, parts, logger }) => startCardsConsumer({ bus: connections.bus, cards: parts.cards, durable: config.CARDS_CONSUMER, logger }),
     // The account deletion's part here (issue 24), beside the audience consumer that removes the person from the people table:
@@ -40,8 +40,6 @@ export const sessionsService = defineService({
       const erasure = new SessionsErasure({
         prisma: connections.prisma,
         redis: connections.redis,
-        timelineRedis: connections.timelineRedis,
-        namespace: config.BUS_NAMESPACE,
         timelines: parts.timelines,
         cards: parts.cards,
         people: parts.people,

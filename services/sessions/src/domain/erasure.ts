@@ -6,67 +6,20 @@ import type { Redis } from 'ioredis';
 import type { CardRenderer } from '../cards/renderer';
 import type { Prisma, PrismaClient } from '../db';
 import type { FanoutJob } from '../feed/fanout';
-import { authorSuffix, type Timelines } from '../feed/timelines';
+import type { Timelines } from '../feed/timelines';
 import { erasureRepository } from '../repositories/erasure.repository';
 
 /**
- * The person's entries out of a batch of timelines (KEYS: their followers'),
- * ARGV[1] their id's 16 bytes: a member is 32 bytes, session then author.
- * Returns how many entries went. A batch is bounded (SWEEP_KEYS) so one call
- * holds Redis for milliseconds, not for a celebrity's whole audience.
+ * The audience consumer's `beforeForget`: it deletes the graph rows on
+ * user.deleted.v1 in whatever order it and the erasure run, so it takes the
+ * person's entries out of their followers' timelines first, in its
+ * transaction, while the rows still list them.
  */
-const SWEEP_SCRIPT = `
-local author = ARGV[1]
-local removed = 0
-for i = 1, #KEYS do
-  local key = KEYS[i]
-  if redis.call('TYPE', key).ok == 'zset' then
-    for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
-      if #member == 32 and string.sub(member, 17) == author then
-        removed = removed + redis.call('ZREM', key, member)
-      end
-    end
-  end
-end
-return removed`;
-/** Timelines per sweep call: at the 800-entry cap, about 80,000 members read in one call. */
-const SWEEP_KEYS = 100;
-const SWEEP_COMMAND = 'hoptrackErasureSweep';
-type SweepingRedis = Redis & { [SWEEP_COMMAND](keys: number, ...args: Array<string | Buffer>): Promise<number> };
-
-/**
- * Takes a person's entries out of their followers' timelines, the followers
- * read from `db`'s graph rows (SWEEP_KEYS timelines a call). Two callers: the
- * erasure's passes, and the audience consumer, which deletes the graph rows
- * on user.deleted.v1 in whatever order it and the erasure run — so it sweeps
- * first, in its transaction, while the list is still there.
- */
-export class TimelineSweeper {
-  private readonly store: SweepingRedis;
-
-  constructor(
-    timelineRedis: Redis,
-    private readonly timelines: Pick<Timelines, 'key'>,
-  ) {
-    if (!(SWEEP_COMMAND in timelineRedis)) timelineRedis.defineCommand(SWEEP_COMMAND, { lua: SWEEP_SCRIPT });
-    this.store = timelineRedis as SweepingRedis;
-  }
-
-  /** The audience consumer's `beforeForget`: the followers as the graph rows say now, swept. */
-  readonly beforeForget = async (tx: SqlClient, userId: string): Promise<void> => {
+export function sweepFollowersBeforeForget(timelines: Pick<Timelines, 'removeAuthorFrom'>): (tx: SqlClient, userId: string) => Promise<void> {
+  return async (tx, userId) => {
     const id = userId.toLowerCase();
-    await this.sweep(await erasureRepository.followersOf(tx, id), id);
+    await timelines.removeAuthorFrom(await erasureRepository.followersOf(tx, id), id);
   };
-
-  async sweep(followers: readonly string[], userId: string): Promise<number> {
-    const author = authorSuffix(userId);
-    let removed = 0;
-    for (let i = 0; i < followers.length; i += SWEEP_KEYS) {
-      const keys = followers.slice(i, i + SWEEP_KEYS).map((id) => this.timelines.key(id));
-      removed += await this.store[SWEEP_COMMAND](keys.length, ...keys, author);
-    }
-    return removed;
-  }
 }
 
 /** The fan-out queue's job states a job can sit in (active ones are locked by a worker: waited for). */
@@ -76,12 +29,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface SessionsErasureDeps {
   prisma: PrismaClient;
+  /** The fan-out queue's Redis (its event log is read here). */
   redis: Redis;
-  /** Where the timelines live (TIMELINE_REDIS_URL): `redis` itself unless they have a Redis of their own. */
-  timelineRedis: Redis;
-  /** BUS_NAMESPACE: every key of the deployment starts with it. */
-  namespace: string;
-  timelines: Pick<Timelines, 'key'>;
+  /** On the timelines' own Redis when they have one (TIMELINE_REDIS_URL). */
+  timelines: Pick<Timelines, 'drop' | 'removeAuthorFrom'>;
   cards: Pick<CardRenderer, 'invalidate'>;
   people: Pick<PeopleCache, 'forget'>;
   /** The fan-out worker's queue (its jobs' data and ids can name the person). */
@@ -110,13 +61,14 @@ interface Pending {
  * What is swept is read from the person's rows, so an erasure costs in
  * proportion to the person (their followers, the sessions they touched), not
  * to how many timelines and cards Redis holds (issue 41; until then every key
- * of the namespace was scanned, 3.3 CPU-s a person with 5,000 timelines). Only
+ * of the namespace was scanned: Redis 2.3 and sessions 1.0 of the 4.6 CPU-s a
+ * person cost with 5,000 timelines). Only
  * followers' timelines hold the person's entries: fan-out and back-fill write
  * to followers only, and an unfollow, block or mute takes the entries out
  * (unlink), which runs even for an erased person (REMOVAL_EVENTS), so an
  * unfollow the graph has applied but the fan-out has not still cleans up.
  * The audience consumer deletes the graph rows too, and may run first: it
- * sweeps the followers' timelines before (TimelineSweeper.beforeForget).
+ * sweeps the followers' timelines before (sweepFollowersBeforeForget).
  *
  * Redis is swept twice: before the rows go (startErasure's `outside`, so a
  * crash leaves nothing pointing nowhere), and again once the transaction has
@@ -128,11 +80,8 @@ interface Pending {
  */
 export class SessionsErasure {
   private readonly pending = new WeakMap<object, Pending>();
-  private readonly sweeper: TimelineSweeper;
 
-  constructor(private readonly deps: SessionsErasureDeps) {
-    this.sweeper = new TimelineSweeper(deps.timelineRedis, deps.timelines);
-  }
+  constructor(private readonly deps: SessionsErasureDeps) {}
 
   /** startErasure's database: the service's, with the second sweep once a transaction that erased someone committed. */
   readonly db = {
@@ -181,8 +130,8 @@ export class SessionsErasure {
 
   private async sweep(done: Pending, options: { waitForActiveJobs: boolean }): Promise<void> {
     const { userId, sessionIds, followers } = done;
-    await this.deps.timelineRedis.del(this.deps.timelines.key(userId));
-    const removed = await this.sweeper.sweep([...followers], userId);
+    await this.deps.timelines.drop(userId);
+    const removed = await this.deps.timelines.removeAuthorFrom([...followers], userId);
     // Their cards go, and others' sessions the person acted on count differently now.
     await this.deps.cards.invalidate([...sessionIds]);
     await this.deps.people.forget(userId);
@@ -191,9 +140,9 @@ export class SessionsErasure {
   }
 
   /**
-   * Removes the fan-out jobs whose id or data names the person (kept after
-   * they ran: removeOnComplete keeps the last thousands), and the queue's
-   * event-log entries naming them. A job a worker holds cannot be removed:
+   * Removes the fan-out jobs whose id or data names the person (waiting,
+   * failed ones kept for operators, and completed ones an earlier release
+   * kept), and the queue's event-log entries naming them (about 100 kept). A job a worker holds cannot be removed:
    * after the commit it is waited for, then removed.
    */
   private async sweepQueue(userId: string, waitForActiveJobs: boolean): Promise<number> {

@@ -39,8 +39,8 @@ export function parseMember(member: Buffer): { authorId: string; sessionId: stri
   if (member.length !== ENTRY_BYTES) return null;
   return { sessionId: uuidFromBytes(member.subarray(0, 16)), authorId: uuidFromBytes(member.subarray(16)) };
 }
-/** What every member of `authorId`'s ends with (erasure's sweep, removeAuthor). */
-export const authorSuffix = (authorId: string): Buffer => uuidToBytes(authorId);
+/** What every member of `authorId`'s ends with (removeAuthorFrom). */
+const authorSuffix = (authorId: string): Buffer => uuidToBytes(authorId);
 
 /**
  * Fan-out's write of one entry to many timelines in one command (KEYS: the
@@ -109,13 +109,39 @@ if not redis.call('ZSCORE', KEYS[1], '${COMPLETE}') then return 0 end
 if redis.call('TTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return 1`;
 
+/**
+ * An author's entries out of a batch of timelines (KEYS; ARGV[1] the
+ * author's 16 bytes: a member is 32 bytes, session then author). Returns how
+ * many went. One call reads each timeline where the client would read it and
+ * send a ZREM back; a batch is bounded (REMOVE_AUTHOR_KEYS) so it holds Redis
+ * for milliseconds, not for a celebrity's whole audience.
+ */
+const REMOVE_AUTHOR_SCRIPT = `
+local author = ARGV[1]
+local removed = 0
+for i = 1, #KEYS do
+  local key = KEYS[i]
+  if redis.call('TYPE', key).ok == 'zset' then
+    for _, member in ipairs(redis.call('ZRANGE', key, 0, -1)) do
+      if #member == 32 and string.sub(member, 17) == author then
+        removed = removed + redis.call('ZREM', key, member)
+      end
+    end
+  end
+end
+return removed`;
+/** Timelines per removal call: at the 800-entry cap, about 80,000 members read in one call. */
+const REMOVE_AUTHOR_KEYS = 100;
+
 const ADD_COMMAND = 'hoptrackTimelineAdd';
+const REMOVE_AUTHOR_COMMAND = 'hoptrackTimelineRemoveAuthor';
 const MERGE_COMMAND = 'hoptrackTimelineMerge';
 const TOUCH_COMMAND = 'hoptrackTimelineTouch';
 type Scripted = Redis & {
   [ADD_COMMAND](keys: number, ...args: Array<string | number | Buffer>): Promise<number>;
   [MERGE_COMMAND](keys: number, ...args: Array<string | number | Buffer>): Promise<number>;
   [TOUCH_COMMAND](keys: number, ...args: Array<string | number>): Promise<number>;
+  [REMOVE_AUTHOR_COMMAND](keys: number, ...args: Array<string | Buffer>): Promise<number>;
 };
 
 /** Newest first by createdAt, then by session id: the one order the feed, its cursor and Postgres share. */
@@ -156,6 +182,7 @@ export class Timelines {
     if (!(ADD_COMMAND in redis)) redis.defineCommand(ADD_COMMAND, { lua: ADD_SCRIPT });
     if (!(MERGE_COMMAND in redis)) redis.defineCommand(MERGE_COMMAND, { lua: MERGE_SCRIPT });
     if (!(TOUCH_COMMAND in redis)) redis.defineCommand(TOUCH_COMMAND, { lua: TOUCH_SCRIPT });
+    if (!(REMOVE_AUTHOR_COMMAND in redis)) redis.defineCommand(REMOVE_AUTHOR_COMMAND, { lua: REMOVE_AUTHOR_SCRIPT });
     this.redis = redis as Scripted;
     this.cap = options.cap;
     this.ttlSeconds = options.activeDays * DAY;
@@ -196,11 +223,23 @@ export class Timelines {
 
   /** Drops every entry by `authorId` from `userId`'s timeline (unfriend, block, mute). */
   async removeAuthor(userId: string, authorId: string): Promise<void> {
-    const key = this.key(userId);
+    await this.removeAuthorFrom([userId], authorId);
+  }
+
+  /** Drops every entry by `authorId` from each of `userIds`' timelines (an erasure: their followers'); resolves how many went. */
+  async removeAuthorFrom(userIds: readonly string[], authorId: string): Promise<number> {
     const author = authorSuffix(authorId);
-    const members = await this.redis.zrangeBuffer(key, 0, -1);
-    const gone = members.filter((m) => m.length === ENTRY_BYTES && m.subarray(16).equals(author));
-    if (gone.length > 0) await this.redis.zrem(key, ...gone);
+    let removed = 0;
+    for (let i = 0; i < userIds.length; i += REMOVE_AUTHOR_KEYS) {
+      const keys = userIds.slice(i, i + REMOVE_AUTHOR_KEYS).map((id) => this.key(id));
+      removed += await this.redis[REMOVE_AUTHOR_COMMAND](keys.length, ...keys, author);
+    }
+    return removed;
+  }
+
+  /** Deletes `userId`'s own timeline (an erasure). */
+  async drop(userId: string): Promise<void> {
+    await this.redis.del(this.key(userId));
   }
 
   async isComplete(userId: string): Promise<boolean> {
