@@ -2,7 +2,7 @@ import type { FeedFilter, FeedSession } from '@hoptrack/proto';
 import { decodeTimeCursor, encodeTimeCursor, isDependencyUnavailable } from '@hoptrack/runtime';
 import type { PrismaClient } from '../db';
 import type { CardRenderer } from '../cards/renderer';
-import { feedRepository } from '../repositories/feed.repository';
+import { feedRepository, type FeedPlan } from '../repositories/feed.repository';
 import type { TimelineEntry, Timelines } from './timelines';
 
 export interface Cursor {
@@ -97,12 +97,13 @@ export class Feed {
    */
   async ensureTimeline(viewerId: string): Promise<void> {
     if (await this.timelines.isComplete(viewerId)) return;
-    await this.timelines.rebuild(viewerId, () => this.fromPostgres(viewerId, 'all', null, this.cap));
+    // A rebuild reads a cap's worth: per author, not down everyone's sessions (FeedPlan).
+    await this.timelines.rebuild(viewerId, () => this.fromPostgres(viewerId, 'all', null, this.cap, 'per-author'));
   }
 
   /** The same feed straight from Postgres, newest first after the cursor. */
-  async fromPostgres(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number): Promise<TimelineEntry[]> {
-    const rows = await feedRepository.listEntries(this.prisma, viewerId, filter, cursor, limit);
+  async fromPostgres(viewerId: string, filter: FeedFilter, cursor: Cursor | null, limit: number, plan?: FeedPlan): Promise<TimelineEntry[]> {
+    const rows = await feedRepository.listEntries(this.prisma, viewerId, filter, cursor, limit, plan);
     return rows.map((r) => ({ sessionId: r.id, authorId: r.user_id, score: r.created_at.getTime() }));
   }
 }

@@ -10,6 +10,17 @@ export interface FeedRow {
   created_at: Date;
 }
 
+/**
+ * How the feed's statement walks the sessions. 'newest-first': down the
+ * creation-time index, keeping what the viewer may see, until the page is
+ * full; cheap for a page, where a few hundred rows fill it. 'per-author':
+ * each followed author's newest sessions (their (user_id, created_at)
+ * index), merged; for a rebuild's 800 newest among 100 friends, where
+ * walking everyone's sessions reads most of a year of them (0.3–2 s on the
+ * 100,000-person set, docs/benchmarks.md) and this reads a few thousand.
+ */
+export type FeedPlan = 'newest-first' | 'per-author';
+
 /** Whose sessions a back-fill copies: a new friend may see a private author's; an unmute brings back a muted author's. */
 export interface BackfillScope {
   asFriend: boolean;
@@ -27,7 +38,14 @@ export const feedRepository = {
    * mute; 'following': the same without their own; 'mine': only their own.
    * `cursor`: the page starts strictly after this session (its creation time in ms, its id).
    */
-  listEntries(db: Db, viewerId: string, filter: FeedFilter, cursor: { score: number; sessionId: string } | null, limit: number): Promise<FeedRow[]> {
+  listEntries(
+    db: Db,
+    viewerId: string,
+    filter: FeedFilter,
+    cursor: { score: number; sessionId: string } | null,
+    limit: number,
+    plan: FeedPlan = 'newest-first',
+  ): Promise<FeedRow[]> {
     const viewer = uuid(viewerId);
     const own = sql`s.user_id = ${viewer}`;
     const scope =
@@ -36,6 +54,21 @@ export const feedRepository = {
         : sql`(${filter === 'all' ? sql`${own} OR ` : sql``}${audienceSql.follows(viewer, SESSION_AUTHOR)})
            AND ${canSeeSession(viewer)} AND (${own} OR ${notMutedAuthor(viewer)})`;
     const where = joinSql([scope, ...(cursor ? [sql`(s.created_at, s.id) < (${new Date(cursor.score)}::timestamptz, ${uuid(cursor.sessionId)})`] : [])], ' AND ');
+    if (plan === 'per-author' && filter !== 'mine') {
+      // The same rows: every row `where` keeps is the viewer's or a followed author's, and the newest `limit` of all
+      // are among each author's newest `limit` (the same condition inside, so nothing else changes).
+      const authors = sql`SELECT audience_a."followee_id" AS id FROM "follows" audience_a WHERE audience_a."follower_id" = ${viewer}${filter === 'all' ? sql` UNION ALL SELECT ${viewer}` : sql``}`;
+      return queryRows<FeedRow[]>(
+        db,
+        sql`SELECT x.id, x.user_id, x.created_at FROM (${authors}) authors
+         CROSS JOIN LATERAL (
+           SELECT s.id, s.user_id, s.created_at FROM beer_sessions s
+           WHERE s.user_id = authors.id AND ${where}
+           ORDER BY s.created_at DESC, s.id DESC LIMIT ${limit}
+         ) x
+         ORDER BY x.created_at DESC, x.id DESC LIMIT ${limit}`,
+      );
+    }
     return queryRows<FeedRow[]>(
       db,
       sql`SELECT s.id, s.user_id, s.created_at FROM beer_sessions s
