@@ -20,7 +20,7 @@ import { PROCESSES } from '../build/catalogue';
  * the kills (reported); every acknowledged write found afterwards, none
  * stored twice; every backlog (outboxes, consumers, job queues) drained and
  * every uploaded photo processed. Production's drain (SHUTDOWN_DRAIN_MS 2 s)
- * and the gateway's readiness poll (500 ms) are used as they ship.
+ * and the gateway's readiness poll (1 s) are used as they ship.
  */
 const PEOPLE = 4;
 /**

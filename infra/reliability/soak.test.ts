@@ -44,7 +44,7 @@ beforeAll(async () => {
   // Two copies of every service and worker, as production runs (issue 20). This file and the
   // rolling restart run in the suite's 'two-copy' project, one at a time (vitest.config.ts).
   // Production's drain: with the tests' 300 ms the restarted messaging copy closed before the
-  // gateway's 500 ms readiness poll saw it draining, and a message sent to it then met Fastify's
+  // gateway's readiness poll (500 ms then; 1 s since 2026-12-04) saw it draining, and a message sent to it then met Fastify's
   // 503 for requests arriving while it closes (one in a CI run).
   stack = await startStack({
     serveWeb: false,
