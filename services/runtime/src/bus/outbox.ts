@@ -86,6 +86,8 @@ export interface RelayOptions {
   logger: Logger;
   /** How often to look for rows another process (or a crash) left behind. */
   pollMs?: number;
+  /** The longest wait between those looks while they find nothing (Poller's `idleMaxMs`; 8 × pollMs by default). */
+  idlePollMs?: number;
   batchSize?: number;
 }
 
@@ -127,6 +129,9 @@ export class OutboxRelay {
     // The poller's passes leave their marks committing: a poke during a commit starts the next pass at once.
     this.poller = new Poller(async ({ poked }) => (poked ? (await this.publish()).count : this.publishLeftovers()), {
       pollMs: options.pollMs ?? 1000,
+      // Another process's leftovers (its relay off, or it crashed between commit and publish) wait at most this long
+      // on an idle stack; the relay's own commits poke it, and a restarted process publishes at once.
+      idleMaxMs: options.idlePollMs ?? 8 * (options.pollMs ?? 1000),
       logger: options.logger,
       failure: 'outbox relay failed; will retry',
     });

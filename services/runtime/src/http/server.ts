@@ -31,8 +31,13 @@ export interface ServerOptions {
 export type ServiceApp = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 
 const READY_TIMEOUT_MS = 2000;
-/** How old a dependency check may be before /readyz starts the next one (readiness.ts). */
-const READY_FRESH_MS = 1000;
+/**
+ * How old a dependency check may be before /readyz starts the next one
+ * (readiness.ts): a lost dependency shows within this and READY_TIMEOUT_MS.
+ * 3 s, not 1: every check is a statement in Postgres and a round trip to
+ * Redis, NATS or S3, in every process, with nobody using the stack (issue 41).
+ */
+const READY_FRESH_MS = 3000;
 
 /** Apps shutting down: their /readyz answers 503 while they finish serving. */
 const draining = new WeakSet<object>();
