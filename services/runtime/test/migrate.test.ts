@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../src/db/database';
 import { migrate } from '../src/db/migrate';
+import { prepareDatabase } from '../src/db/prepare';
 import { directDatabaseUrl } from '../src/config';
 import { migrateDatabase } from '../src/service/assemble';
 import { busMigrationDirs, INBOX_TABLE_SQL, OUTBOX_PEOPLE_MIGRATION, OUTBOX_TABLE_SQL, STREAM_PURGES_MIGRATION } from '../src/bus/tables';
@@ -100,6 +101,30 @@ describe('migrateDatabase', () => {
     } finally {
       await check.end();
     }
+  });
+});
+
+describe('the database settings', () => {
+  it('sets jit off on the database at start, so every new connection has it, and puts it back on a copy that lost it', async () => {
+    const db = new URL(url).pathname.slice(1);
+    await client.query(`ALTER DATABASE "${db}" RESET jit`);
+    const jitOfNewConnection = async () => {
+      const fresh = new pg.Client({ connectionString: url });
+      await fresh.connect();
+      try {
+        return (await fresh.query<{ jit: string }>('SHOW jit')).rows[0]?.jit;
+      } finally {
+        await fresh.end();
+      }
+    };
+    // The server's default (on) until a start applies the settings (a database of its own: the others' migrations stay).
+    expect(await jitOfNewConnection()).toBe('on');
+    const none = await mkdtemp(path.join(tmpdir(), 'no-migrations-'));
+    await client.query('DROP TABLE IF EXISTS "_prisma_migrations"');
+    await prepareDatabase(url, none, logger);
+    expect(await jitOfNewConnection()).toBe('off');
+    await prepareDatabase(url, none, logger);
+    expect(await jitOfNewConnection()).toBe('off');
   });
 });
 
