@@ -36,7 +36,9 @@ export class ErasureScrubber {
       clock: () => Date;
     },
   ) {
-    this.poller = new Poller(() => this.pass(), { pollMs: options.pollMs, logger: options.logger, failure: 'erasure scrub failed; next poll retries' });
+    // Idle, it looks less and less often, up to 4 × pollMs (Poller): the last report pokes it, and a second pass's
+    // grace or a dead letter's ack is found at most that long after.
+    this.poller = new Poller(() => this.pass(), { pollMs: options.pollMs, idleMaxMs: 4 * options.pollMs, logger: options.logger, failure: 'erasure scrub failed; next poll retries' });
     this.purger = new StreamPurger({ bus: options.bus, db: options.prisma, logger: options.logger.child({ component: 'stream-purger' }) });
   }
 
@@ -56,9 +58,9 @@ export class ErasureScrubber {
     this.purger.poke();
   }
 
-  private async pass(): Promise<void> {
-    await this.resweep();
-    await this.scrub();
+  /** Resolves how many erasures it moved on (0: the poller may wait longer). */
+  private async pass(): Promise<number> {
+    return (await this.resweep()) + (await this.scrub());
   }
 
   /**
@@ -68,9 +70,9 @@ export class ErasureScrubber {
    * erases once more (a replayed deletion is harmless), and the streams are
    * scrubbed after that pass, so what those writes published goes too.
    */
-  private async resweep(): Promise<void> {
+  private async resweep(): Promise<number> {
     const { prisma, outbox, logger, resweepMs } = this.options;
-    if (resweepMs <= 0) return;
+    if (resweepMs <= 0) return 0;
     const sent = await prisma.$transaction(async (tx) => {
       const due = await erasures.lockDueForResweep(tx, resweepMs, BATCH);
       for (const { userId } of due) {
@@ -83,9 +85,10 @@ export class ErasureScrubber {
       logger.info({ erasures: sent }, 'second erasure pass sent');
       this.options.onEventsCommitted();
     }
+    return sent;
   }
 
-  private async scrub(): Promise<void> {
+  private async scrub(): Promise<number> {
     const { prisma, bus, forgetLimits, logger } = this.options;
     const finished = await prisma.$transaction(
       async (tx) => {
@@ -109,5 +112,6 @@ export class ErasureScrubber {
     );
     // Committed: the messages it queued may go now.
     if (finished > 0) this.purger.poke();
+    return finished;
   }
 }

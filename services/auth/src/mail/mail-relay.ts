@@ -16,6 +16,8 @@ export interface MailRelayOptions {
 }
 
 const BATCH = 10;
+/** Housekeeping (expired links, settled jobs) at most this often: it was two deletes every second on an idle stack. */
+const HOUSEKEEPING_MS = 60_000;
 const backoffMs = (attempt: number) => Math.min(10 * 60_000, 5_000 * 2 ** (attempt - 1));
 
 /**
@@ -34,7 +36,14 @@ export class MailRelay {
   constructor(private readonly options: MailRelayOptions) {
     this.maxAttempts = options.maxAttempts ?? 8;
     this.leaseMs = options.leaseMs ?? 60_000;
-    this.poller = new Poller(() => this.sendDue(), { pollMs: options.pollMs, logger: options.logger, failure: 'mail relay pass failed; next poll retries' });
+    // Idle, it looks less and less often, up to 8 × pollMs (Poller): a queued mail pokes it, and a retry's due time
+    // is minutes away (backoffMs), so a few seconds more on top are nothing to a mail.
+    this.poller = new Poller(() => this.sendDue(), {
+      pollMs: options.pollMs,
+      idleMaxMs: 8 * options.pollMs,
+      logger: options.logger,
+      failure: 'mail relay pass failed; next poll retries',
+    });
   }
 
   /** Starts sending (server.ts runs it with the other background work); the handle stops it at shutdown. */
@@ -51,16 +60,24 @@ export class MailRelay {
   /** Waits for a pass under way, then sends every job that is due: for tests. */
   async drain(): Promise<void> {
     await this.poller.idle();
-    await this.sendDue();
+    await this.sendDue({ housekeeping: true });
   }
 
-  private async sendDue(): Promise<void> {
-    // Housekeeping first: links past their hour (and a day's grace) and settled jobs older than a week.
-    await passwordResets.deleteExpired(this.options.prisma);
-    await mailJobs.deleteSettledOlderThanAWeek(this.options.prisma);
+  private lastHousekeeping = 0;
+
+  /** Sends every due job; resolves how many it claimed (0: the poller may wait longer). */
+  private async sendDue(options: { housekeeping?: boolean } = {}): Promise<number> {
+    // Housekeeping first, once a minute: links past their hour (and a day's grace) and settled jobs older than a week.
+    if (options.housekeeping || Date.now() - this.lastHousekeeping >= HOUSEKEEPING_MS) {
+      this.lastHousekeeping = Date.now();
+      await passwordResets.deleteExpired(this.options.prisma);
+      await mailJobs.deleteSettledOlderThanAWeek(this.options.prisma);
+    }
+    let claimed = 0;
     for (;;) {
       const jobs = await mailJobs.claimDue(this.options.prisma, BATCH, this.leaseMs);
-      if (jobs.length === 0) return;
+      if (jobs.length === 0) return claimed;
+      claimed += jobs.length;
       await Promise.all(jobs.map((job) => this.send(job)));
     }
   }
