@@ -86,7 +86,10 @@ const log = (message: string) => process.stdout.write(`[bench ${new Date().toISO
 async function reset(): Promise<void> {
   const admin = new pg.Client({ connectionString: `${pgBase()}/postgres` });
   await admin.connect();
-  for (const url of Object.values(databases)) await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+  // Auth's erasure ledger lives beside its database (`<auth database>_erasure_ledger`, services/auth/src/config.ts).
+  for (const url of [...Object.values(databases), `${databases.auth}_erasure_ledger`]) {
+    await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+  }
   await admin.end();
   const redis = new Redis(redisUrl);
   for (const pattern of [`${namespace}:*`, `bull:${namespace}*`, `${namespace}-*`]) {
@@ -130,6 +133,8 @@ try {
       LOG_LEVEL: logLevel,
       // One client from one address: the per-IP limit would answer 429 within a second.
       GATEWAY_RATE_LIMIT_MAX: '1000000000',
+      // Production's pool (the runtime's default), not the tests' smaller one.
+      DATABASE_POOL_MAX: '10',
     },
   });
   log(`stack up, logging at ${logLevel}; seeding`);

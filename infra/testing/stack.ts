@@ -185,9 +185,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
             readyPath: '/readyz',
             env: {
               ...shared,
-              // Copies multiply connections: Postgres here allows 100 in all, and two files of
-              // the suite run side by side (replicas x pool under max_connections, docs/scaling.md).
-              ...(replicas > 1 ? { DATABASE_POOL_MAX: '2' } : {}),
+              // Postgres here allows 100 connections in all, and two files of the suite run side by side, each a
+              // stack of a dozen processes: 4 a process (2 for two copies) keeps both under it (replicas x pool under
+              // max_connections, docs/scaling.md). At production's 10 two stacks' bursts met "too many clients"
+              // (media answered 500 in the visibility matrix, 2026-12-04). make dev keeps 10; the bench sets its own.
+              ...(mode === 'dev' || options.env?.DATABASE_POOL_MAX ? {} : { DATABASE_POOL_MAX: replicas > 1 ? '2' : '4' }),
               S3_ENDPOINT: s3Endpoint,
               SMTP_URL: smtpUrl,
               MEDIA_INTERNAL_URL: mediaUrl,
