@@ -4,7 +4,7 @@ import type { SqlClient } from '../db/sql';
 import type { Bus } from './connection';
 import type { OutboxRelay } from './outbox';
 
-/** A consumer that delivers nothing for this long while it has events pending is not being read. */
+/** A consumer that delivers nothing and has no pull request waiting at every look for this long, while it has events pending, is not being read. */
 const UNREAD_AFTER_MS = 250;
 
 export interface BarrierOptions {
@@ -54,11 +54,14 @@ export class ReadModelBarrier {
     // 2. Applied: no durable consumer has anything pending or unacknowledged
     // (JetStream counts pending per consumer from the stream, so the events just published are in it).
     const name = streamNameFor(bus.namespace, stream);
-    const started = Date.now();
     // Where each lagging consumer's deliveries stood when first seen: one that delivers
     // nothing for a while has no process reading it (a retired service's durable), and
     // must not hold every privacy change up to the bound.
     const deliveredAtStart = new Map<string, number>();
+    // Since when each looked unread at every look: a live reader between two pull requests shows no
+    // request waiting for a moment (a loaded machine's messaging was once judged unread so, and a deleted
+    // person's token was accepted at once after the deletion answered, 2026-12-04); a retired one, always.
+    const quietSince = new Map<string, number>();
     const unread = new Set<string>();
     for (;;) {
       const lagging: string[] = [];
@@ -69,8 +72,10 @@ export class ReadModelBarrier {
         deliveredAtStart.set(consumer.name, before);
         // No pull request waiting as well: a process that reads the consumer keeps one open, even
         // when it is too busy (a loaded machine) to have taken anything for a while.
-        const idle =
-          Date.now() - started > UNREAD_AFTER_MS && consumer.num_waiting === 0 && consumer.num_ack_pending === 0 && consumer.delivered.stream_seq === before;
+        const quiet = consumer.num_waiting === 0 && consumer.num_ack_pending === 0 && consumer.delivered.stream_seq === before;
+        if (!quiet) quietSince.delete(consumer.name);
+        else if (!quietSince.has(consumer.name)) quietSince.set(consumer.name, Date.now());
+        const idle = quiet && Date.now() - (quietSince.get(consumer.name) ?? Date.now()) >= UNREAD_AFTER_MS;
         if (idle) unread.add(consumer.name);
         else lagging.push(consumer.name);
       }
