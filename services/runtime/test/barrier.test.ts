@@ -90,6 +90,36 @@ describe('ReadModelBarrier', () => {
     }
   });
 
+  it('waits for a live reader that is between two pulls when it looks (the moment after an ack, before its next pull)', async () => {
+    const db = pgSqlClient(pool);
+    const relay = new OutboxRelay({ db, bus, logger });
+    const outbox = new Outbox(bus.namespace);
+    const stream = streamNameFor(bus.namespace, 'USERS');
+    const durable = `between-${randomUUID().slice(0, 8)}`;
+    await bus.jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.New, ack_wait: 30_000_000_000 });
+    const reader = await bus.js.consumers.get(stream, durable);
+    // The reader holds an event (unacked) when the barrier starts, as a consumer in the middle of a batch does.
+    await outbox.enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+    await relay.drain();
+    const held = await reader.next({ expires: 5000 });
+    if (!held) throw new Error('the reader got no event');
+    const envelope = await outbox.enqueue(db, 'user.updated.v1', testUserSnapshot(randomUUID()));
+    let applied = false;
+    const barrier = new ReadModelBarrier({ db, bus, relay, logger, timeoutMs: 10_000 });
+    const answered = barrier.await([envelope.id], 'USERS').then((result) => ({ result, applied }));
+    // Past the barrier's 250 ms it acknowledges and pulls again 150 ms later: in between it has nothing pending,
+    // nothing delivered and no pull waiting, which one look took for a consumer nobody reads.
+    await new Promise((r) => setTimeout(r, 300));
+    await held.ackAck();
+    await new Promise((r) => setTimeout(r, 150));
+    const next = await reader.next({ expires: 5000 });
+    if (next?.seq) {
+      applied = true;
+      await next.ackAck();
+    }
+    expect(await answered).toEqual({ result: true, applied: true });
+  });
+
   it('does not wait for a durable consumer nobody reads (a retired service), and says so', async () => {
     const db = pgSqlClient(pool);
     const relay = new OutboxRelay({ db, bus, logger });
