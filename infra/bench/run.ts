@@ -2,7 +2,7 @@ import { connectBus, createLogger, createTokenService, DEV_SIGNING_KEY, deleteSt
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { keepLastLines } from '@hoptrack/testing/processes';
-import { pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
+import { BENCH_NAMESPACES, keyPatternsOf, pgBase, startStack, type Stack } from '@hoptrack/testing/stack';
 import type { BenchContext, Benchmark } from './lib/context';
 import { FULL_SEARCH, SMOKE_SEARCH } from './lib/ladder';
 import { conditionsSummary } from './lib/conditions';
@@ -60,7 +60,7 @@ const BENCHMARKS: Array<[string, Benchmark]> = [
   ['erasure', benchErasure],
 ];
 
-const namespace = smoke ? 'benchsmoke' : 'bench';
+const namespace = smoke ? BENCH_NAMESPACES.smoke : BENCH_NAMESPACES.full;
 const suffix = `_${namespace}`;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -92,7 +92,7 @@ async function reset(): Promise<void> {
   }
   await admin.end();
   const redis = new Redis(redisUrl);
-  for (const pattern of [`${namespace}:*`, `bull:${namespace}*`, `${namespace}-*`]) {
+  for (const pattern of keyPatternsOf(namespace)) {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { Client as S3Client } from 'minio';
 import { connect, type NatsConnection, type StoredMsg } from 'nats';
 import pg from 'pg';
-import type { Stack } from './stack';
+import { BENCH_NAMESPACES, DEV_NAMESPACE, isKeyOf, type Stack } from './stack';
 
 /**
  * Issue 24's proof: after an account is deleted and erased, nothing of the
@@ -266,9 +266,8 @@ function rowLabel(row: Record<string, unknown>): string {
  * (`hoptrack`), each with thousands of people's timelines. Their keys' names are searched like any other, but their
  * values are not read: a run left behind made one search read 182,000 keys (84 s) for needles unique to this run.
  */
-const OTHER_STACKS = ['bench', 'benchsmoke', 'hoptrack'];
-const ofOtherStack = (key: string, namespace: string) =>
-  OTHER_STACKS.some((other) => other !== namespace && (key.startsWith(`${other}:`) || key.startsWith(`bull:${other}`) || key.startsWith(`${other}-`)));
+const OTHER_STACKS = [...Object.values(BENCH_NAMESPACES), DEV_NAMESPACE];
+const ofOtherStack = (key: string, namespace: string) => OTHER_STACKS.some((other) => other !== namespace && isKeyOf(other, key));
 
 async function searchRedis(redisUrl: string, matcher: Matcher, label: string, namespace: string): Promise<Hit[]> {
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3, enableOfflineQueue: true });

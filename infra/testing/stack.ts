@@ -68,11 +68,21 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** `make dev`'s bus namespace (BUS_NAMESPACE's default in the runtime's config). */
+export const DEV_NAMESPACE = 'hoptrack';
+/** The benchmarks' namespaces (infra/bench/run.ts: the full run's and the smoke's). */
+export const BENCH_NAMESPACES = { full: 'bench', smoke: 'benchsmoke' } as const;
+/** SCAN patterns of every Redis key a stack's namespace owns (its own prefix, and BullMQ's older `bull:` one). */
+export const keyPatternsOf = (namespace: string): string[] => [`${namespace}:*`, `bull:${namespace}*`, `${namespace}-*`];
+/** Whether `key` is one of a namespace's keys (keyPatternsOf). */
+export const isKeyOf = (namespace: string, key: string): boolean =>
+  key.startsWith(`${namespace}:`) || key.startsWith(`bull:${namespace}`) || key.startsWith(`${namespace}-`);
+
 export const pgBase = () => (process.env.TEST_PG_URL ?? process.env.PG_URL ?? 'postgresql://postgres@127.0.0.1:5432').replace(/\/$/, '');
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const mode = options.mode ?? 'e2e';
-  const namespace = options.namespace ?? (mode === 'dev' ? (process.env.BUS_NAMESPACE ?? 'hoptrack') : `e2e${randomBytes(4).toString('hex')}`);
+  const namespace = options.namespace ?? (mode === 'dev' ? (process.env.BUS_NAMESPACE ?? DEV_NAMESPACE) : `e2e${randomBytes(4).toString('hex')}`);
   const databaseSuffix = options.databaseSuffix ?? (mode === 'dev' ? '' : `_e2e${testDatabaseSuffix()}`);
   const gatewayPort = options.gatewayPort ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
