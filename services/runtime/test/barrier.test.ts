@@ -107,11 +107,12 @@ describe('ReadModelBarrier', () => {
     let applied = false;
     const barrier = new ReadModelBarrier({ db, bus, relay, logger, timeoutMs: 10_000 });
     const answered = barrier.await([envelope.id], 'USERS').then((result) => ({ result, applied }));
-    // Past the barrier's 250 ms it acknowledges and pulls again 150 ms later: in between it has nothing pending,
+    // Past the barrier's 250 ms it acknowledges and pulls again 60 ms later: in between it has nothing pending,
     // nothing delivered and no pull waiting, which one look took for a consumer nobody reads.
     await new Promise((r) => setTimeout(r, 300));
     await held.ackAck();
-    await new Promise((r) => setTimeout(r, 150));
+    // Well under the 250 ms a reader must look unread for: a busy machine's stall has room before this test lies.
+    await new Promise((r) => setTimeout(r, 60));
     const next = await reader.next({ expires: 5000 });
     if (next?.seq) {
       applied = true;
