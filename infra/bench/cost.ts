@@ -3,10 +3,10 @@ import { Redis } from 'ioredis';
 import type { BenchContext, Benchmark } from './lib/context';
 import { openLoop } from './lib/load';
 import { ProcessMeter, type ProcessCost } from './lib/procstat';
-import { capacitySummary, round, stepSummary } from './lib/report';
+import { capacitySummary, compare, round, stepSummary, type Comparison } from './lib/report';
 import { againstGoal, measureIdle, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
-import { describeCapacity, httpStep, measureCapacity, warmUp } from './lib/targets';
+import { describeCapacity, httpStep, measureCapacity, warmUp, type RunStep } from './lib/targets';
 import { userId } from './seed';
 
 /**
@@ -20,6 +20,9 @@ import { userId } from './seed';
  * to drive down, and their machine is judged by the other sections' references.
  */
 const FEED_TARGET_P99_MS = 100;
+const CREATE_TARGET_P99_MS = 100;
+/** After a create step, the stack must be quiet again within this long for the rate to count as sustained. */
+const DRAIN_BOUND_MS = 5_000;
 const FLOOR_RPS = 25;
 /** CPU-ms a second the machine has: the ceiling of any rate is this ÷ the CPU-ms one request costs. */
 const MACHINE_CPU_MS_PER_SECOND = 2_000;
@@ -92,19 +95,44 @@ async function firstRead(ctx: BenchContext, token: string): Promise<void> {
   }
 }
 
+/** The median of a figure measured several times, with every run and their range (the table shows "median (min–max)"). */
+function medianOf(values: number[], digits: number): Pick<Comparison, 'value' | 'runs' | 'spread'> {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    value: round(sorted[Math.floor(sorted.length / 2)] ?? 0, digits),
+    runs: values.map((v) => round(v, digits)),
+    spread: { min: round(sorted[0] ?? 0, digits), max: round(sorted[sorted.length - 1] ?? 0, digits) },
+  };
+}
+
+/** The run whose value is the median: its per-process costs are the ones reported. */
+const medianRun = <T extends { value: number }>(runs: T[]): T => [...runs].sort((a, b) => a.value - b.value)[Math.floor(runs.length / 2)] as T;
+
 export const benchCost: Benchmark = async (ctx) => {
   const meter = ProcessMeter.of(stackProcesses(ctx));
   const idleSeconds = ctx.smoke ? 3 : 60;
+  const measureSeconds = ctx.smoke ? 2 : 30;
+  // The issue's figures are medians of three measurements, the spread beside them; the smoke only checks the harness.
+  const repeats = ctx.smoke ? 1 : 3;
+  // Capacity here is judged on 30-second steps (issue 41), not the other sections' five.
+  const searchCtx: BenchContext = { ...ctx, stepSeconds: ctx.smoke ? ctx.stepSeconds : 30 };
   const details: Record<string, unknown> = {};
 
   // --- The idle stack: nobody uses it; its commits too (relays, pollers), to subtract from the create's.
   await new Promise((r) => setTimeout(r, ctx.smoke ? 1_000 : 10_000));
-  const idleCommitsBefore = await commits(ctx);
-  const idleStarted = performance.now();
-  const { cores: idleCores, costs: idleCosts, ms: idleMs } = await measureIdle(ctx, idleSeconds);
-  const idleCommitsPerSecond = ((await commits(ctx)) - idleCommitsBefore) / ((performance.now() - idleStarted) / 1000);
-  details.idle = { seconds: round(idleMs / 1000, 1), cores: round(idleCores, 4), commitsPerSecond: round(idleCommitsPerSecond, 2), costs: idleCosts };
-  ctx.log(`  idle stack: ${idleCores.toFixed(3)} cores over ${Math.round(idleMs / 1000)} s`);
+  const idleRuns: Array<{ value: number; costs: ProcessCost[]; seconds: number; commitsPerSecond: number }> = [];
+  for (let run = 0; run < repeats; run++) {
+    const commitsBefore = await commits(ctx);
+    const started = performance.now();
+    const { cores, costs, ms } = await measureIdle(ctx, idleSeconds);
+    const commitsPerSecond = ((await commits(ctx)) - commitsBefore) / ((performance.now() - started) / 1000);
+    idleRuns.push({ value: cores, costs, seconds: round(ms / 1000, 1), commitsPerSecond: round(commitsPerSecond, 2) });
+  }
+  const idle = medianRun(idleRuns);
+  const idleCores = idle.value;
+  const idleCommitsPerSecond = idle.commitsPerSecond;
+  details.idle = { runs: idleRuns.map((r) => ({ ...r, value: round(r.value, 4) })) };
+  ctx.log(`  idle stack: ${idleRuns.map((r) => r.value.toFixed(3)).join(', ')} cores over ${idleSeconds} s each`);
 
   // --- The feed: rotating readers, many more than the card and token caches hold.
   const readerCount = Math.min(ctx.seed.scale.users - 1, ctx.smoke ? 100 : 5_000);
@@ -117,39 +145,33 @@ export const benchCost: Benchmark = async (ctx) => {
   // Every reader's first read builds their timeline: a page as someone active gets it.
   for (let i = 0; i < tokens.length; i += 32) await Promise.all(tokens.slice(i, i + 32).map((t) => firstRead(ctx, t)));
   await warmUp(ctx, ctx.stack.baseUrl, { request: feedRequest });
-  const capacity = await measureCapacity(ctx, meter, httpStep(ctx.stack.baseUrl, { request: feedRequest }), { floorRps: FLOOR_RPS, targetP99Ms: FEED_TARGET_P99_MS });
+  const capacity = await measureCapacity(searchCtx, meter, httpStep(ctx.stack.baseUrl, { request: feedRequest }), { floorRps: FLOOR_RPS, targetP99Ms: FEED_TARGET_P99_MS });
   ctx.log(`  feed, ${readerCount} rotating readers: ${describeCapacity(capacity)} at p99 ≤ ${FEED_TARGET_P99_MS} ms`);
   const halfRate = Math.max(FLOOR_RPS, Math.round(capacity.rps / 2));
-  const measureSeconds = ctx.smoke ? 2 : 30;
   const sessionsUrl = ctx.stack.services.sessions.metricsUrl;
-  const cardsBefore = await scrape(sessionsUrl, 'sessions_feed_card_reads_total', 'source');
-  const tokensBefore = await scrape(sessionsUrl, 'auth_token_verifications_total', 'result');
-  meter.begin();
-  const feedStep = await openLoop(ctx.stack.baseUrl, { rate: halfRate, seconds: measureSeconds, request: feedRequest });
-  const feedCosts = meter.end(feedStep.requests);
-  const cardHitRate = hitRate(cardsBefore, await scrape(sessionsUrl, 'sessions_feed_card_reads_total', 'source'), ['memory', 'redis']);
-  const tokenHitRate = hitRate(tokensBefore, await scrape(sessionsUrl, 'auth_token_verifications_total', 'result'), ['remembered']);
-  // The stack's idle share is part of a page's cost at this rate: it is what the stack spends to be there.
-  const feedCpuMs = stackCpu(feedCosts) / feedStep.requests;
-  const gatewayCpuMs = ofProcess(feedCosts, 'gateway') / feedStep.requests;
-  const ceiling = MACHINE_CPU_MS_PER_SECOND / feedCpuMs;
-  details.feed = { readers: readerCount, rate: halfRate, step: stepSummary(feedStep), cardHitRate, tokenHitRate, capacity: capacitySummary(capacity), costs: feedCosts };
-  ctx.log(`  feed at ${halfRate} rps: ${feedCpuMs.toFixed(2)} CPU-ms a page whole-stack, gateway ${gatewayCpuMs.toFixed(2)}; cards ${cardHitRate ?? '—'}, tokens ${tokenHitRate ?? '—'} from cache`);
-
-  // --- Timelines in Redis, as the readers above left them.
-  const redis = new Redis(ctx.redisUrl);
-  const sizes: number[] = [];
-  try {
-    for (const i of readers.slice(0, 500)) {
-      const bytes = await redis.call('MEMORY', 'USAGE', `${ctx.namespace}:timeline:${userId(i)}`, 'SAMPLES', '0');
-      if (typeof bytes === 'number') sizes.push(bytes);
-    }
-  } finally {
-    redis.disconnect();
+  const feedRuns: Array<{ value: number; gatewayCpuMs: number; cardHitRate: number | null; tokenHitRate: number | null; step: ReturnType<typeof stepSummary>; costs: ProcessCost[] }> = [];
+  for (let run = 0; run < repeats; run++) {
+    const cardsBefore = await scrape(sessionsUrl, 'sessions_feed_card_reads_total', 'source');
+    const tokensBefore = await scrape(sessionsUrl, 'auth_token_verifications_total', 'result');
+    meter.begin();
+    const feedStep = await openLoop(ctx.stack.baseUrl, { rate: halfRate, seconds: measureSeconds, request: feedRequest });
+    const costs = meter.end(feedStep.requests);
+    feedRuns.push({
+      // The stack's idle share is part of a page's cost at this rate: it is what the stack spends to be there.
+      value: stackCpu(costs) / feedStep.requests,
+      gatewayCpuMs: ofProcess(costs, 'gateway') / feedStep.requests,
+      cardHitRate: hitRate(cardsBefore, await scrape(sessionsUrl, 'sessions_feed_card_reads_total', 'source'), ['memory', 'redis']),
+      tokenHitRate: hitRate(tokensBefore, await scrape(sessionsUrl, 'auth_token_verifications_total', 'result'), ['remembered']),
+      step: stepSummary(feedStep),
+      costs,
+    });
   }
-  sizes.sort((a, b) => a - b);
-  const timelineBytes = sizes[Math.floor(sizes.length / 2)] ?? 0;
-  details.timelines = { measured: sizes.length, medianBytes: timelineBytes, maxBytes: sizes[sizes.length - 1] ?? 0 };
+  const feed = medianRun(feedRuns);
+  const feedCpuMs = medianOf(feedRuns.map((r) => r.value), 3);
+  const gatewayCpuMs = medianOf(feedRuns.map((r) => r.gatewayCpuMs), 3);
+  const feedCeiling = MACHINE_CPU_MS_PER_SECOND / feedCpuMs.value;
+  details.feed = { readers: readerCount, rate: halfRate, capacity: capacitySummary(capacity), runs: feedRuns };
+  ctx.log(`  feed at ${halfRate} rps: ${feedRuns.map((r) => r.value.toFixed(2)).join(', ')} CPU-ms a page whole-stack, gateway ${feedRuns.map((r) => r.gatewayCpuMs.toFixed(2)).join(', ')}; cards ${feed.cardHitRate ?? '—'}, tokens ${feed.tokenHitRate ?? '—'} from cache`);
 
   // --- Creates by ordinary people (a median author), then until the stack is quiet again: relay, consumers, fan-out.
   const { users } = ctx.seed.scale;
@@ -158,42 +180,105 @@ export const benchCost: Benchmark = async (ctx) => {
   const body = sessionFormBody({ title: 'Cost night', description: 'Logged by the cost benchmark.', location: 'The Bench Arms', beerCount: '2', duration: '90', avgAbv: '4.8', latitude: '', longitude: '', beerTypes: JSON.stringify(['Lager']), musicTrack: '' });
   const createRequest = (i: number) => ({ method: 'POST' as const, path: '/api/sessions', headers: { authorization: `Bearer ${authorTokens[i % authorTokens.length]}`, 'content-type': SESSION_FORM_CONTENT_TYPE }, body });
   const createRate = ctx.smoke ? 5 : 20;
-  const commitsBefore = await commits(ctx);
-  meter.begin();
-  const createStarted = performance.now();
-  const createStep = await openLoop(ctx.stack.baseUrl, { rate: createRate, seconds: measureSeconds, request: createRequest });
-  if (createStep.errors > 0) throw new Error(`creates answered ${JSON.stringify(createStep.statuses)}`);
-  await untilQuiet(ctx, idleCores);
-  const createCosts = meter.end(createStep.requests);
-  const createWindowMs = performance.now() - createStarted;
-  const createCommits = (await commits(ctx)) - commitsBefore - idleCommitsPerSecond * ((performance.now() - createStarted) / 1000);
-  // What the stack spends idle over the window is not the creates': taken off, so the figure is the work's.
-  const createCpuMs = (stackCpu(createCosts) - idleCores * createWindowMs) / createStep.requests;
-  const commitsPerCreate = createCommits / createStep.requests;
-  details.create = { rate: createRate, step: stepSummary(createStep), windowSeconds: round(createWindowMs / 1000, 1), commits: Math.round(createCommits), costs: createCosts };
-  ctx.log(`  create at ${createRate}/s: ${createCpuMs.toFixed(1)} CPU-ms whole-stack, ${commitsPerCreate.toFixed(1)} commits`);
+  const createRuns: Array<{ value: number; commits: number; windowSeconds: number; step: ReturnType<typeof stepSummary>; costs: ProcessCost[] }> = [];
+  for (let run = 0; run < repeats; run++) {
+    const commitsBefore = await commits(ctx);
+    meter.begin();
+    const started = performance.now();
+    const createStep = await openLoop(ctx.stack.baseUrl, { rate: createRate, seconds: measureSeconds, request: createRequest });
+    if (createStep.errors > 0) throw new Error(`creates answered ${JSON.stringify(createStep.statuses)}`);
+    await untilQuiet(ctx, idleCores);
+    const costs = meter.end(createStep.requests);
+    const windowMs = performance.now() - started;
+    const createCommits = (await commits(ctx)) - commitsBefore - idleCommitsPerSecond * ((performance.now() - started) / 1000);
+    createRuns.push({
+      // What the stack spends idle over the window is not the creates': taken off, so the figure is the work's.
+      value: (stackCpu(costs) - idleCores * windowMs) / createStep.requests,
+      commits: createCommits / createStep.requests,
+      windowSeconds: round(windowMs / 1000, 1),
+      step: stepSummary(createStep),
+      costs,
+    });
+  }
+  const create = medianRun(createRuns);
+  const createCpuMs = medianOf(createRuns.map((r) => r.value), 2);
+  const commitsPerCreate = medianOf(createRuns.map((r) => r.commits), 2);
+  ctx.log(`  create at ${createRate}/s: ${createRuns.map((r) => r.value.toFixed(1)).join(', ')} CPU-ms whole-stack, ${createRuns.map((r) => r.commits.toFixed(1)).join(', ')} commits`);
 
+  // Create capacity: the answers' p99, and the work behind them (relay, consumers, fan-out) done within
+  // DRAIN_BOUND_MS of each step's end. A rate whose backlog grows is not one the stack sustains.
+  const createStep = httpStep(ctx.stack.baseUrl, { request: createRequest });
+  const keepingUp: RunStep = async (rate, seconds) => {
+    const step = await createStep(rate, seconds);
+    const drained = await untilQuiet(ctx, idleCores, DRAIN_BOUND_MS);
+    return { ...step, keptUp: drained.quiet };
+  };
+  const createCapacity = await measureCapacity(searchCtx, meter, keepingUp, { floorRps: FLOOR_RPS, targetP99Ms: CREATE_TARGET_P99_MS });
+  const createCeiling = MACHINE_CPU_MS_PER_SECOND / createCpuMs.value;
+  details.create = { rate: createRate, runs: createRuns, capacity: capacitySummary(createCapacity) };
+  ctx.log(`  create: ${describeCapacity(createCapacity)} at p99 ≤ ${CREATE_TARGET_P99_MS} ms, drained within ${DRAIN_BOUND_MS / 1000} s`);
+
+  // --- Timelines in Redis, as the readers and the creates above left them: an active reader's, and the
+  // people between them, who never read during the run (as someone inactive 30 days: no timeline, since
+  // fan-out writes only timelines that exist and an unread one expires).
+  const timelineSizes = async (people: number[]): Promise<number[]> => {
+    const redis = new Redis(ctx.redisUrl);
+    try {
+      const sizes: number[] = [];
+      for (const i of people) {
+        const bytes = await redis.call('MEMORY', 'USAGE', `${ctx.namespace}:timeline:${userId(i)}`, 'SAMPLES', '0');
+        sizes.push(typeof bytes === 'number' ? bytes : 0);
+      }
+      return sizes.sort((a, b) => a - b);
+    } finally {
+      redis.disconnect();
+    }
+  };
+  const sizes = await timelineSizes(readers.slice(0, 500));
+  // Everyone else but the other sections' named readers, 500 of them evenly spread: about half follow one of the authors above.
+  const reading = new Set([...readers, ctx.seed.reader, ctx.seed.heavyReader]);
+  const others = Array.from({ length: users - 1 }, (_, i) => i + 2).filter((i) => !reading.has(i));
+  const inactive = Array.from({ length: Math.min(500, others.length) }, (_, k) => others[Math.floor((k * others.length) / Math.min(500, others.length))] as number);
+  const inactiveSizes = await timelineSizes(inactive);
+  const timelineBytes = sizes[Math.floor(sizes.length / 2)] ?? 0;
+  const inactiveBytes = inactiveSizes.reduce((a, b) => a + b, 0);
+  details.timelines = { measured: sizes.length, medianBytes: timelineBytes, maxBytes: sizes[sizes.length - 1] ?? 0, inactive: inactiveSizes.length, inactiveBytes };
+
+  const costsOf = (label: string, costs: ProcessCost[]) => costs.map((c) => ({ at: label, ...c }));
   return {
     id: 'cost',
     title: 'Cost per request, whole stack',
     comparisons: [
-      goal({ measure: `Feed page, whole-stack CPU-ms (${readerCount.toLocaleString('en-GB')} rotating readers at ${halfRate} rps, half of capacity; load generator apart; card cache hits ${cardHitRate ?? '—'}, token cache hits ${tokenHitRate ?? '—'})`, value: round(feedCpuMs, 3), unit: 'ms', referenceValue: GOALS.feedCpuMs }),
-      goal({ measure: 'Gateway CPU-ms per request on the feed path', value: round(gatewayCpuMs, 3), unit: 'ms', referenceValue: GOALS.gatewayCpuMs }),
-      goal({ measure: `Create, whole-stack CPU-ms (request, relay, every consumer, fan-out; median authors at ${createRate}/s, the idle stack's share taken off)`, value: round(createCpuMs, 2), unit: 'ms', referenceValue: GOALS.createCpuMs }),
-      goal({ measure: 'Postgres commits per create (every database; the idle stack’s taken off)', value: round(commitsPerCreate, 2), unit: 'commits', referenceValue: GOALS.commitsPerCreate }),
+      goal({ measure: `Feed page, whole-stack CPU-ms (${readerCount.toLocaleString('en-GB')} rotating readers at ${halfRate} rps, half of capacity; load generator apart; card cache hits ${feed.cardHitRate ?? '—'}, token cache hits ${feed.tokenHitRate ?? '—'})`, ...feedCpuMs, unit: 'ms', referenceValue: GOALS.feedCpuMs }),
+      goal({ measure: 'Gateway CPU-ms per request on the feed path', ...gatewayCpuMs, unit: 'ms', referenceValue: GOALS.gatewayCpuMs }),
+      goal({ measure: `Create, whole-stack CPU-ms (request, relay, every consumer, fan-out; median authors at ${createRate}/s, the idle stack's share taken off)`, ...createCpuMs, unit: 'ms', referenceValue: GOALS.createCpuMs }),
+      goal({ measure: 'Postgres commits per create (every database; the idle stack’s taken off)', ...commitsPerCreate, unit: 'commits', referenceValue: GOALS.commitsPerCreate }),
       goal({
-        measure: `Feed capacity ÷ CPU ceiling (capacity at p99 ≤ ${FEED_TARGET_P99_MS} ms ${capacity.rps} rps; ceiling ${Math.round(ceiling)} rps = 2,000 ÷ the page's CPU-ms)`,
-        value: round(capacity.rps / ceiling, 2),
+        measure: `Feed capacity ÷ CPU ceiling (capacity at p99 ≤ ${FEED_TARGET_P99_MS} ms on ${searchCtx.stepSeconds}-s steps ${capacity.rps} rps (${capacity.spread.min}–${capacity.spread.max}); ceiling ${Math.round(feedCeiling)} rps = 2,000 ÷ the page's CPU-ms)`,
+        value: round(capacity.rps / feedCeiling, 2),
+        unit: '',
+        referenceValue: GOALS.capacityShare,
+      }),
+      goal({
+        measure: `Create capacity ÷ CPU ceiling (capacity at p99 ≤ ${CREATE_TARGET_P99_MS} ms on ${searchCtx.stepSeconds}-s steps, the stack quiet within ${DRAIN_BOUND_MS / 1000} s of each, ${createCapacity.rps} rps (${createCapacity.spread.min}–${createCapacity.spread.max}); ceiling ${Math.round(createCeiling)} rps = 2,000 ÷ the create's CPU-ms)`,
+        value: round(createCapacity.rps / createCeiling, 2),
         unit: '',
         referenceValue: GOALS.capacityShare,
       }),
       goal({ measure: `Timeline bytes per person in Redis (median of ${sizes.length} active readers, MEMORY USAGE)`, value: timelineBytes, unit: 'B', referenceValue: GOALS.timelineBytes }),
-      goal({ measure: `Idle stack CPU, cores (every process and engine, no traffic, ${idleSeconds} s)`, value: round(idleCores, 3), unit: 'cores', referenceValue: GOALS.idleCores }),
+      {
+        ...compare({
+          measure: `Timeline bytes in Redis of ${inactiveSizes.length} people who did not read during the run (none kept for the inactive), all together`,
+          value: inactiveBytes,
+          unit: 'B',
+          reference: 'the goal (issue 41)',
+          referenceValue: 0,
+        }),
+        referenceIsGoal: true,
+      },
+      goal({ measure: `Idle stack CPU, cores (every process and engine, no traffic, ${idleSeconds} s)`, ...medianOf(idleRuns.map((r) => r.value), 3), unit: 'cores', referenceValue: GOALS.idleCores }),
     ],
-    costs: [
-      ...feedCosts.map((c) => ({ at: `feed page at ${halfRate} rps`, ...c })),
-      ...createCosts.map((c) => ({ at: `create at ${createRate}/s, until quiet`, ...c })),
-    ],
+    costs: [...costsOf(`feed page at ${halfRate} rps`, feed.costs), ...costsOf(`create at ${createRate}/s, until quiet`, create.costs), ...costsOf('idle, per second', idle.costs)],
     details,
   };
 };

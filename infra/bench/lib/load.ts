@@ -31,6 +31,12 @@ export interface StepResult {
   max: number;
   /** What the machine and the load generator were doing during the step (lib/conditions.ts). */
   conditions?: StepConditions;
+  /**
+   * For a target with work behind its answers (a create's relay, consumers and
+   * fan-out): whether that work was done within a bound of the step's end. A
+   * rate whose backlog grows is not sustained, however fast the answers came.
+   */
+  keptUp?: boolean;
 }
 
 export interface OpenLoopOptions {
@@ -167,7 +173,7 @@ export interface Capacity {
 
 /** A step holds when it answered everything, kept pace with the offered rate and stayed under the p99 target. */
 export const holds = (step: StepResult, targetP99Ms: number) =>
-  step.errors === 0 && step.achievedRps >= step.offeredRps * 0.9 && step.p99 <= targetP99Ms;
+  step.errors === 0 && step.achievedRps >= step.offeredRps * 0.9 && step.p99 <= targetP99Ms && step.keptUp !== false;
 
 /**
  * Steps the rate up the ladder, one rung (×1.4) at a time from `start`,

@@ -57,6 +57,7 @@ export const stepSummary = (s: StepResult) => ({
   max: round(s.max),
   ...(s.errors > 0 ? { statuses: s.statuses } : {}),
   ...(s.conditions ? { conditions: s.conditions } : {}),
+  ...(s.keptUp === undefined ? {} : { keptUp: s.keptUp }),
 });
 
 /** A capacity against a capacity: both the medians of their runs, with their spreads and floors. */

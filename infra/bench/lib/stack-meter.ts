@@ -27,13 +27,15 @@ export async function measureIdle(ctx: BenchContext, seconds: number): Promise<{
  * purgers finishing): a second whose whole-stack CPU is within 50 % of the
  * idle stack's, or `boundMs` at most.
  */
-export async function untilQuiet(ctx: BenchContext, idle: number, boundMs = 30_000): Promise<void> {
-  const by = performance.now() + boundMs;
+export async function untilQuiet(ctx: BenchContext, idle: number, boundMs = 30_000): Promise<{ quiet: boolean; ms: number }> {
+  const started = performance.now();
   for (;;) {
     const probe = ProcessMeter.of(stackProcesses(ctx));
     probe.begin();
     await new Promise((r) => setTimeout(r, 1_000));
-    if (stackCpu(probe.end(1)) / 1000 <= idle * 1.5 + 0.01 || performance.now() > by) return;
+    const quiet = stackCpu(probe.end(1)) / 1000 <= idle * 1.5 + 0.01;
+    const ms = performance.now() - started;
+    if (quiet || ms > boundMs) return { quiet, ms };
   }
 }
 
