@@ -15,6 +15,7 @@ import { openLoopCalls, summarise, type StepResult } from './lib/load';
 import { ENGINES, LOAD_GENERATOR, ProcessMeter, type ProcessCost } from './lib/procstat';
 import { capacitySummary, compare, figureFields, round } from './lib/report';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
+import { againstGoal, stackCpu } from './lib/stack-meter';
 import { measureCapacity } from './lib/targets';
 import { seededSessionIdSql, userId } from './seed';
 
@@ -56,6 +57,8 @@ const run = promisify(execFile);
 const FANOUT_QUEUE = 'feed-fanout';
 /** Its consumer of the sessions' events (FANOUT_CONSUMER's default, `-sessions`). */
 const FANOUT_SESSIONS_CONSUMER = 'sessions-fanout-sessions';
+/** Issue 41's goal for one timeline insert at drain, whole stack. */
+const FANOUT_GOAL_CPU_MS = 0.02;
 /** TIMELINE_CAP's default: a timeline at it may have been trimmed, so a count over it is a floor. */
 const TIMELINE_CAP = 120;
 /** A rung holds while the create → last friend lag stays under this at p99 (5-second steps: 1.4× over capacity piles ~2 s). */
@@ -439,6 +442,12 @@ export const benchFanout: Benchmark = async (ctx) => {
     );
 
     const drainRuns = drains.map((d) => d.insertsPerSecond);
+    const insertCosts = drains.map((d) => (d.inserts > 0 ? stackCpu(d.costs) / d.inserts : 0)).sort((a, b) => a - b);
+    const perInsert = {
+      value: round(insertCosts[Math.floor(insertCosts.length / 2)] ?? 0, 4),
+      runs: drains.map((d) => round(d.inserts > 0 ? stackCpu(d.costs) / d.inserts : 0, 4)),
+      spread: { min: round(insertCosts[0] ?? 0, 4), max: round(insertCosts.at(-1) ?? 0, 4) },
+    };
     const drainSpread = { min: sortedDrains[0]?.insertsPerSecond ?? 0, max: sortedDrains.at(-1)?.insertsPerSecond ?? 0 };
     const drainMeasure = `Fan-out worker capacity: timeline inserts/s draining a backlog of ${medianDrain.sessions.toLocaleString('en-GB')} sessions by ordinary people (counted from Redis; each a ZADD + trim + EXPIRE)`;
     const drainNote =
@@ -458,6 +467,13 @@ export const benchFanout: Benchmark = async (ctx) => {
           note: drainNote,
           runs: drainRuns,
           spread: drainSpread,
+        }),
+        // Issue 41's row: what one insert costs every process of the stack while the worker drains.
+        againstGoal({
+          measure: 'Fan-out CPU-ms per timeline insert at drain (whole stack, load generator apart; the same drains)',
+          ...perInsert,
+          unit: 'ms',
+          referenceValue: FANOUT_GOAL_CPU_MS,
         }),
         compare({
           measure: 'Fan-out worker capacity (the same drains)',
