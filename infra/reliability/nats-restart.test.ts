@@ -122,11 +122,17 @@ describe('NATS killed and restarted during publishing', () => {
     expect(run.stored).toBe(TOTAL);
   });
 
-  it('control: a republish under a new msg id stores the events NATS had kept before the kill a second time', { timeout: 180_000 }, async () => {
+  it('control: a republish under a new msg id stores the events NATS had kept before the kill a second time', { timeout: 300_000 }, async () => {
     const total = 2000;
-    const run = await publishThroughKill(total, 'restart-control', (eventId, attempt) => (attempt === 0 ? eventId : `${eventId}-${attempt}`));
-    console.info(`[figure] control, a new msg id per republish: ${run.unknown} unknown at the kill; stored ${run.stored} for ${total} events (duplicated ${run.stored - total})`);
-    expect(run.unknown).toBeGreaterThan(0);
-    expect(run.stored).toBeGreaterThan(total);
+    // The control shows something only when NATS had stored some of the unacknowledged publishes when it died.
+    // On a starved machine it may have read none of them off its socket yet (CI, 2026-12-04: 256 unknown, 0
+    // kept): then the kill is tried again, three times at most, and the last try is what is asserted.
+    let run: Awaited<ReturnType<typeof publishThroughKill>> | undefined;
+    for (let attempt = 1; attempt <= 3 && !(run && run.stored > total); attempt++) {
+      run = await publishThroughKill(total, `restart-control-${attempt}`, (eventId, republish) => (republish === 0 ? eventId : `${eventId}-${republish}`));
+      console.info(`[figure] control (try ${attempt}), a new msg id per republish: ${run.unknown} unknown at the kill; stored ${run.stored} for ${total} events (duplicated ${run.stored - total})`);
+    }
+    expect(run?.unknown).toBeGreaterThan(0);
+    expect(run?.stored).toBeGreaterThan(total);
   });
 });
