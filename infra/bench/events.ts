@@ -18,6 +18,7 @@ import {
   type TransactionalSqlClient,
 } from '@hoptrack/runtime';
 import { bullConnection, bullmq, createQueueWorker, observeQueueWorker, type QueueSettings } from '@hoptrack/runtime/queues';
+import { fanoutJobOptions } from '../../services/sessions/src/feed/queue';
 import type { BenchContext, Benchmark } from './lib/context';
 import { cpuMs } from './lib/procstat';
 import { compare, round } from './lib/report';
@@ -381,13 +382,8 @@ async function appJobs(ctx: BenchContext, data: FanoutLikeJob[], prefix: string,
   const jobs = data.map((d, i) => ({
     name: d.kind,
     data: d,
-    opts: {
-      jobId: `${d.sessionId}-${i}`,
-      attempts: settings.attempts,
-      backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: { count: 5000 },
-      removeOnFail: { count: 5000 },
-    },
+    // The fan-out's own job options (services/sessions/src/feed/queue.ts), not a copy of them.
+    opts: fanoutJobOptions(`${d.sessionId}-${i}`, settings.attempts),
   }));
   return runJobs(queue, worker, jobs, 'app jobs');
 }

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
 import type { FanoutJob } from '../../services/sessions/src/feed/fanout';
+import { fanoutJobOptions } from '../../services/sessions/src/feed/queue';
 import { memberOf } from '../../services/sessions/src/feed/timelines';
 import type { BenchContext, Benchmark } from './lib/context';
 import { openLoopCalls, summarise, type StepResult } from './lib/load';
@@ -257,13 +258,8 @@ export const benchFanout: Benchmark = async (ctx) => {
           name: 'fanout',
           // The session's own creation time: the timelines end as the product's own fan-out would leave them.
           data: { kind: 'fanout', sessionId: s.id, authorId: s.user_id, score: s.created_at.getTime(), after: null } satisfies FanoutJob,
-          opts: {
-            jobId: `bench-drain-${label}-${s.id}`,
-            attempts: 8,
-            backoff: { type: 'exponential', delay: 500 },
-            removeOnComplete: { count: 5000 },
-            removeOnFail: { count: 5000 },
-          },
+          // The product's own options: a job kept after it completed would be read by every erasure after this section.
+          opts: fanoutJobOptions(`bench-drain-${label}-${s.id}`, 8),
         }));
         for (let i = 0; i < jobs.length; i += 1000) await queue.addBulk(jobs.slice(i, i + 1000));
       } catch (err) {

@@ -41,14 +41,22 @@ export function createFanoutQueue(settings: FanoutQueueSettings): Queue<FanoutJo
  * and a later redelivery runs it again — harmless, every write is idempotent.
  */
 export async function enqueueFanout(queue: Queue<FanoutJob>, job: FanoutJob, jobId: string, attempts: number): Promise<void> {
-  await queue.add(job.kind, job, {
-    jobId,
-    attempts,
-    backoff: { type: 'exponential', delay: 500 },
-    removeOnComplete: true,
-    removeOnFail: { count: 5000 },
-  });
+  await queue.add(job.kind, job, fanoutJobOptions(jobId, attempts));
 }
+
+/**
+ * A fan-out job's options, wherever one is queued (the bench's drains too): a
+ * completed job is not kept, since the erasure's queue sweep reads every job
+ * kept (a bench that kept 5,000 made an erasure cost 3 CPU-s, 2026-12-04);
+ * failed ones stay for operators, 5,000 at most.
+ */
+export const fanoutJobOptions = (jobId: string, attempts: number) => ({
+  jobId,
+  attempts,
+  backoff: { type: 'exponential' as const, delay: 500 },
+  removeOnComplete: true,
+  removeOnFail: { count: 5000 },
+});
 
 export function createFanoutWorker(settings: FanoutQueueSettings, run: (job: FanoutJob, jobId: string) => Promise<void>, logger: Logger): Worker<FanoutJob, void> {
   return createQueueWorker<FanoutJob, void>(settings, (job) => run(job.data, job.id ?? job.name), logger);
