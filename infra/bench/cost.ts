@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { BenchContext, Benchmark } from './lib/context';
 import { openLoop } from './lib/load';
 import { ProcessMeter, type ProcessCost } from './lib/procstat';
-import { capacitySummary, compare, round, stepSummary, type Comparison } from './lib/report';
+import { capacitySummary, compare, medianOf, round, stepSummary } from './lib/report';
 import { againstGoal, measureIdle, stackCpu, stackProcesses, untilQuiet } from './lib/stack-meter';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
 import { describeCapacity, httpStep, measureCapacity, warmUp, type RunStep } from './lib/targets';
@@ -93,16 +93,6 @@ async function firstRead(ctx: BenchContext, token: string): Promise<void> {
       ctx.log(`  a first feed read failed (${String((err as { cause?: unknown }).cause ?? err)}); trying again`);
     }
   }
-}
-
-/** The median of a figure measured several times, with every run and their range (the table shows "median (min–max)"). */
-function medianOf(values: number[], digits: number): Pick<Comparison, 'value' | 'runs' | 'spread'> {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    value: round(sorted[Math.floor(sorted.length / 2)] ?? 0, digits),
-    runs: values.map((v) => round(v, digits)),
-    spread: { min: round(sorted[0] ?? 0, digits), max: round(sorted[sorted.length - 1] ?? 0, digits) },
-  };
 }
 
 /** The run whose value is the median: its per-process costs are the ones reported. */

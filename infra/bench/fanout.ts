@@ -14,7 +14,7 @@ import { memberOf } from '../../services/sessions/src/feed/timelines';
 import type { BenchContext, Benchmark } from './lib/context';
 import { openLoopCalls, summarise, type StepResult } from './lib/load';
 import { ENGINES, LOAD_GENERATOR, ProcessMeter, type ProcessCost } from './lib/procstat';
-import { capacitySummary, compare, figureFields, round } from './lib/report';
+import { capacitySummary, compare, figureFields, medianOf, round } from './lib/report';
 import { SESSION_FORM_CONTENT_TYPE, sessionFormBody } from './lib/session-form';
 import { againstGoal, stackCpu } from './lib/stack-meter';
 import { measureCapacity } from './lib/targets';
@@ -438,12 +438,7 @@ export const benchFanout: Benchmark = async (ctx) => {
     );
 
     const drainRuns = drains.map((d) => d.insertsPerSecond);
-    const insertCosts = drains.map((d) => (d.inserts > 0 ? stackCpu(d.costs) / d.inserts : 0)).sort((a, b) => a - b);
-    const perInsert = {
-      value: round(insertCosts[Math.floor(insertCosts.length / 2)] ?? 0, 4),
-      runs: drains.map((d) => round(d.inserts > 0 ? stackCpu(d.costs) / d.inserts : 0, 4)),
-      spread: { min: round(insertCosts[0] ?? 0, 4), max: round(insertCosts.at(-1) ?? 0, 4) },
-    };
+    const perInsert = medianOf(drains.map((d) => (d.inserts > 0 ? stackCpu(d.costs) / d.inserts : 0)), 4);
     const drainSpread = { min: sortedDrains[0]?.insertsPerSecond ?? 0, max: sortedDrains.at(-1)?.insertsPerSecond ?? 0 };
     const drainMeasure = `Fan-out worker capacity: timeline inserts/s draining a backlog of ${medianDrain.sessions.toLocaleString('en-GB')} sessions by ordinary people (counted from Redis; each a ZADD + trim + EXPIRE)`;
     const drainNote =

@@ -95,3 +95,13 @@ export const capacitySummary = (f: CapacityFigure) => ({
 });
 
 export const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** A figure measured several times as a comparison's value: the median, every run and their range (the table shows "median (min–max)"). */
+export function medianOf(values: number[], digits: number): Pick<Comparison, 'value' | 'runs' | 'spread'> {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    value: round(sorted[Math.floor(sorted.length / 2)] ?? 0, digits),
+    runs: values.map((v) => round(v, digits)),
+    spread: { min: round(sorted[0] ?? 0, digits), max: round(sorted[sorted.length - 1] ?? 0, digits) },
+  };
+}
