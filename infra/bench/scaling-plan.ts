@@ -153,7 +153,11 @@ const w = (s = '') => out.push(s);
 const cells = (values: string[]) => values.join(' | ');
 w('# Scaling: a capacity plan from measured costs');
 w();
-w(`Dated ${run.startedAt.slice(0, 10)}, written by \`infra/bench/scaling-plan.ts\` from one run of \`make bench BENCH_SCALE=community\``);
+// Dated when written (after the run it reads, whose start is named beside it), so the plan says how old it is.
+const ranFinishedAt = new Date(new Date(run.startedAt).getTime() + run.durationSeconds * 1000).toISOString().slice(0, 16).replace('T', ' ');
+w(
+  `Dated ${new Date().toISOString().slice(0, 10)}, written by \`infra/bench/scaling-plan.ts\` from one run of \`make bench BENCH_SCALE=community\` (started ${run.startedAt.slice(0, 16).replace('T', ' ')} UTC, finished ${ranFinishedAt} UTC)`,
+);
 w(`(\`bench/results/${path.basename(file)}\`, the Results table of docs/benchmarks.md): ${run.machine.cpu}, ${run.machine.cores} cores, ${run.machine.memoryGiB} GiB,`);
 w(`on the community data set (${run.seed.scale.users.toLocaleString('en-GB')} people, ${run.seed.friendships.toLocaleString('en-GB')} friendships, ${run.seed.scale.sessions.toLocaleString('en-GB')} sessions over a year; the median person`);
 w('about 100 friends). Every cost below is a row of that run, named by its first words, or arithmetic on rows and on the assumptions');
