@@ -70,6 +70,7 @@ export const COMMANDS = [
   { dir: 'gateway', entry: 'src/plugin/index.ts' },
   { dir: 'services/auth', entry: 'src/seed.ts' },
   { dir: 'services/auth', entry: 'src/reapply-erasures.ts' },
+  { dir: 'services/auth', entry: 'src/staff-command.ts' },
   { dir: 'services/places', entry: 'src/catalogue/seed-main.ts' },
   { dir: 'infra/ops', entry: 'migrate.ts' },
   { dir: 'infra/ops', entry: 'dead-letters.ts' },

@@ -201,6 +201,9 @@ const EXCLUDED: Record<string, { reason: string; probe?: (fx: Fixture) => Fill[]
     exposes: ['review'],
   },
   '/api/beers/:id': { reason: 'the beer catalogue is public to signed-in users' },
+  '/api/moderation/staff/:userId': {
+    reason: "an admin's change of someone's roles (issue 42): B and E hold no role and are refused before anything is read (403); staff-roles.test.ts sweeps every staff route",
+  },
   '/api/users/profile/:username': {
     reason: "a user's profile by username: name, username and picture are public by design (private details: visibility matrix)",
     probe: (fx) => [{ username: fx.a.username }],

@@ -1,4 +1,4 @@
-import { allContracts, METHODS, SERVICE_NAMES, type Method, type RouteContract } from '@hoptrack/proto';
+import { allContracts, METHODS, needsToken, SERVICE_NAMES, type Method, type RouteContract } from '@hoptrack/proto';
 import { ROUTES_LOG_MESSAGE } from '@hoptrack/runtime';
 
 /**
@@ -37,7 +37,7 @@ export function openRoutes(): Map<string, string> {
   const open = new Map<string, string>();
   for (const route of apiRoutes()) {
     const access = route.contract.access;
-    if (access.level !== 'signed-in') open.set(keyOf(route), `${access.level}: ${access.reason}`);
+    if (!needsToken(access)) open.set(keyOf(route), `${access.level}: ${access.reason}`);
   }
   return open;
 }

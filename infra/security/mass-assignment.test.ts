@@ -47,13 +47,13 @@ describe('extra fields in write bodies are never stored', () => {
     const res = await fetch(`${stack.baseUrl}/api/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...user, ...forged(bob), isEmailVerified: true, tokenVersion: 99, isProfilePrivate: true, allowDirectMessages: false }),
+      body: JSON.stringify({ ...user, ...forged(bob), isEmailVerified: true, tokenVersion: 99, isProfilePrivate: true, allowDirectMessages: false, roles: ['admin'] }),
     });
     expect(res.status).toBe(201);
     const { user: created } = (await res.json()) as AuthResponse;
     expect(created.id).not.toBe(forgedId);
     expect(created.id).not.toBe(bob.id);
-    expect(created).toMatchObject({ isEmailVerified: false, isProfilePrivate: false, allowDirectMessages: true });
+    expect(created).toMatchObject({ isEmailVerified: false, isProfilePrivate: false, allowDirectMessages: true, roles: [] });
     recent(created.createdAt);
   });
 
@@ -65,8 +65,9 @@ describe('extra fields in write bodies are never stored', () => {
       username: 'attacker',
       password: 'owned-password',
       isEmailVerified: true,
+      roles: ['admin', 'moderator'],
     });
-    expect(me).toMatchObject({ id: alice.id, displayName: 'Alice Renamed', email: alice.email, username: alice.username, isEmailVerified: false });
+    expect(me).toMatchObject({ id: alice.id, displayName: 'Alice Renamed', email: alice.email, username: alice.username, isEmailVerified: false, roles: [] });
     // The password did not change: the old one still signs in.
     expect((await callApi(stack.baseUrl, '', 'POST', '/api/auth/login', { email: alice.email, password: alice.password })).status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BIO_MAX, DISPLAY_NAME_MAX, PASSWORD_MIN, PRIVACY_KEYS, USERNAME_MAX, USERNAME_MIN } from './constants';
 import { uuid } from './common';
+import { roleList } from './roles';
 
 /**
  * Auth, current user and privacy contracts (spec sections 3, 5 and 7).
@@ -90,6 +91,8 @@ export const currentUser = z.object({
   isEmailVerified: z.boolean(),
   /** A new address waiting for its verification link (PUT /api/me/email); the e-mail above stays until then. */
   pendingEmail: z.string().nullable(),
+  /** The staff roles held (issue 42): what shows the moderation console; every service checks them on its own. */
+  roles: roleList,
   createdAt: z.string(),
   joinDate: z.string(),
 });

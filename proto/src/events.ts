@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuid } from './common';
+import { ROLES } from './roles';
 import { liveMessageEvent, liveReadEvent } from './messaging';
 
 /**
@@ -27,6 +28,20 @@ export const userSnapshot = z.object({
   showEmailToFriends: z.boolean().optional(),
   /** Bumped by a password reset: tokens carrying an older version are void everywhere. */
   tokenVersion: z.number().int().nonnegative(),
+  /**
+   * The staff roles the person holds (issue 42), checked by every service
+   * from its people table like the token version. Absent on events published
+   * before: none.
+   */
+  roles: z.array(z.enum(ROLES)).optional(),
+  /**
+   * A moderator's restriction of the account (issue 42): suspended until
+   * this time, or banned until an unban. Every service refuses the person's
+   * tokens while either holds, from its people table. Absent on events
+   * published before: none.
+   */
+  suspendedUntil: z.string().nullable().optional(),
+  banned: z.boolean().optional(),
   createdAt: z.string(),
   /** Information only: written by whichever replica made the change, from its own clock, so it orders nothing. */
   updatedAt: z.string(),

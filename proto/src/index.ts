@@ -1,5 +1,7 @@
 export * from './constants';
 export * from './common';
+export * from './roles';
+export * from './moderation';
 export * from './auth';
 export * from './events';
 export * from './social';

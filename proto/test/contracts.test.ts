@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ZodType } from 'zod';
-import { allContracts, api, DEFAULT_BODY_LIMIT, defineRoutes, paramsOf, SERVICE_NAMES, type RouteContract } from '../src/index';
+import { allContracts, api, DEFAULT_BODY_LIMIT, defineRoutes, needsToken, paramsOf, SERVICE_NAMES, type RouteContract } from '../src/index';
 
 /**
  * Issue 37: the contract table is the API. These are the rules a table must
@@ -53,8 +53,15 @@ describe('the contract table', () => {
   });
 
   it('gives every opened route a reason', () => {
-    const silent = contracts.filter((c) => c.access.level !== 'signed-in' && !(c.access.reason.trim().length > 20)).map(key);
+    const silent = contracts.filter((c) => !needsToken(c.access) && !(c.access.reason.trim().length > 20)).map(key);
     expect(silent).toEqual([]);
+  });
+
+  it('keeps the staff routes under /api/moderation, and every route there behind a role (issue 42)', () => {
+    const wrong = contracts
+      .filter((c) => (c.access.level === 'role') !== c.path.startsWith('/api/moderation/'))
+      .map((c) => `${key(c)} (${c.access.level})`);
+    expect(wrong).toEqual([]);
   });
 
   it("validates every path parameter with the contract's params schema, and no other", () => {

@@ -24,7 +24,8 @@ import {
   jsonWebKeySet,
 } from '../auth';
 import { messageResponse } from '../common';
-import { defineRoutes, internalOnly, publicAccess } from './define';
+import { moderationAction, moderationActionList, moderationActionRequest, staffList, staffMember, staffParams, staffRolesRequest } from '../moderation';
+import { adminsOnly, defineRoutes, internalOnly, moderatorsOnly, publicAccess } from './define';
 
 /**
  * Accounts: registration, login and the password-reset and e-mail links
@@ -188,5 +189,37 @@ export const authApi = defineRoutes('auth', {
     summary: 'The public keys tokens are verified with',
     access: internalOnly('The other services fetch the token keys from auth directly; the gateway routes /api only.'),
     responses: { 200: jsonWebKeySet },
+  },
+  // The staff (issue 42): who holds a role, and an admin's change of someone's roles.
+  staff: {
+    method: 'GET',
+    path: '/api/moderation/staff',
+    summary: 'Everyone holding a staff role',
+    access: adminsOnly,
+    responses: { 200: staffList },
+  },
+  setStaffRoles: {
+    method: 'PUT',
+    path: '/api/moderation/staff/:userId',
+    summary: "Set someone's staff roles; answers once every service applied them",
+    access: adminsOnly,
+    params: staffParams,
+    body: staffRolesRequest,
+    responses: { 200: staffMember },
+  },
+  // A moderator's actions on an account (issue 42, item 4), and the person's own notices of them.
+  takeAction: {
+    method: 'POST',
+    path: '/api/moderation/actions',
+    summary: 'Warn, suspend, ban or unban an account; a restriction answers once every service refuses the tokens',
+    access: moderatorsOnly,
+    body: moderationActionRequest,
+    responses: { 201: moderationAction },
+  },
+  myActions: {
+    method: 'GET',
+    path: '/api/me/actions',
+    summary: "Moderators' actions concerning the signed-in person, newest first",
+    responses: { 200: moderationActionList },
   },
 });

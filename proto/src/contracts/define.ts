@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { Role } from '../roles';
 
 /**
  * A route contract: everything about one HTTP endpoint that is not its
@@ -20,6 +21,10 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  * level names its reason, read by a reviewer and listed by the scans.
  *
  * - `signed-in`: a valid, current bearer token; the handler gets the identity.
+ * - `role`: signed-in, and the person holds the role (an admin holds every
+ *   moderator's right); anyone else is answered 403 before the handler runs
+ *   (issue 42). The role is read from the service's people table, like the
+ *   token version, never from the token.
  * - `public`: anyone (registration, login, the token-carrying mail links).
  * - `signed-link`: the path or query carries a credential the handler checks
  *   (a signed file URL, an upload token); no bearer token.
@@ -28,12 +33,19 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  */
 export type Access =
   | { readonly level: 'signed-in' }
+  | { readonly level: 'role'; readonly role: Role }
   | { readonly level: 'public'; readonly reason: string }
   | { readonly level: 'signed-link'; readonly reason: string }
   | { readonly level: 'internal'; readonly reason: string };
 export type AccessLevel = Access['level'];
 
+/** The levels a bearer token opens (signed-in, and a role on top of it): every other level names its reason. */
+export type TokenAccess = Extract<Access, { readonly level: 'signed-in' | 'role' }>;
+export const needsToken = (access: Access): access is TokenAccess => access.level === 'signed-in' || access.level === 'role';
+
 export const signedIn = { level: 'signed-in' } as const satisfies Access;
+export const moderatorsOnly = { level: 'role', role: 'moderator' } as const satisfies Access;
+export const adminsOnly = { level: 'role', role: 'admin' } as const satisfies Access;
 export const publicAccess = (reason: string) => ({ level: 'public', reason }) as const satisfies Access;
 export const signedLink = (reason: string) => ({ level: 'signed-link', reason }) as const satisfies Access;
 export const internalOnly = (reason: string) => ({ level: 'internal', reason }) as const satisfies Access;

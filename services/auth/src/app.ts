@@ -22,6 +22,7 @@ import type { AuthConfig } from './config';
 import type { PrismaClient } from './db';
 import { Accounts } from './domain/accounts';
 import { UnclaimedSweep } from './domain/unclaimed-sweep';
+import { StaffRoles } from './domain/staff-roles';
 import { DataExports } from './domain/exports';
 import type { ErasureLedger } from './repositories/erasure-ledger.repository';
 import { createMailer, type Mailer } from './domain/mailer';
@@ -32,6 +33,9 @@ import { mailLimits } from './domain/mail-limits';
 import { authHandlers, passwordAttempts } from './routes/auth.handlers';
 import { exportHandlers } from './routes/export.handlers';
 import { meHandlers } from './routes/me.handlers';
+import { staffHandlers } from './routes/staff.handlers';
+import { moderationHandlers } from './routes/moderation.handlers';
+import { AccountActions } from './domain/account-actions';
 
 export interface AuthDeps {
   config: AuthConfig;
@@ -59,6 +63,8 @@ export interface AuthApp {
   scrubber: ErasureScrubber;
   /** Data exports: auth's own part of each, and media's ready reports (the consumers in service.ts). */
   exports: DataExports;
+  /** The staff roles (issue 42): the console's routes and the operator command. */
+  staffRoles: StaffRoles;
   /** Erases unclaimed accounts past their 7 days (issue 40, item 14); started with the service's consumers. */
   unclaimedSweep: UnclaimedSweep;
 }
@@ -90,11 +96,13 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
       dayMax: 5,
     },
   };
+  // With the relay off here (another replica publishes), this process cannot hurry its events out.
+  const accountsSettle =
+    config.READ_MODEL_BARRIER_MS > 0 && config.OUTBOX_RELAY === 'on' ? (eventIds: string[]) => barrier.await(eventIds, 'USERS') : undefined;
   const accounts = new Accounts({
     passwordAttempts: passwordAttempts(limits),
     mailLimits: mailLimits({ perMinute: limits.resend.perMinute, perDay: limits.resend.perDay, senderDayMax: 5, addressDayMax: 3 }),
-    // With the relay off here (another replica publishes), this process cannot hurry its events out.
-    settle: config.READ_MODEL_BARRIER_MS > 0 && config.OUTBOX_RELAY === 'on' ? (eventIds) => barrier.await(eventIds, 'USERS') : undefined,
+    settle: accountsSettle,
     prisma,
     ledger: deps.ledger,
     outbox: new Outbox(config.BUS_NAMESPACE, clock),
@@ -106,6 +114,9 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     exposeResetToken: config.NODE_ENV !== 'production',
     logger,
   });
+
+  // The staff roles (issue 42) change like the rest of an account: answered once every service applied them.
+  const staffRoles = new StaffRoles({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), settle: accountsSettle, clock });
 
   const app = createServer({
     logger,
@@ -129,6 +140,8 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
       ...authHandlers(accounts, limits),
       ...meHandlers(accounts, new UploadTokens(config.FILE_URL_SECRET, clock)),
       ...exportHandlers(exports),
+      ...staffHandlers(staffRoles),
+      ...moderationHandlers(new AccountActions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), settle: accountsSettle, clock })),
       // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
       jwks: async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');
@@ -154,5 +167,5 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     clock,
   });
   const unclaimedSweep = new UnclaimedSweep(accounts, logger.child({ component: 'unclaimed-sweep' }));
-  return { app, accounts, relay, tokens, mail, scrubber, exports, unclaimedSweep };
+  return { app, accounts, staffRoles, relay, tokens, mail, scrubber, exports, unclaimedSweep };
 }

@@ -13,7 +13,7 @@ export {
 } from './config';
 export { createLogger, type Logger } from './logger';
 export { createServer, type ServiceApp, type ReadinessCheck, type ServerOptions } from './http/server';
-export { mountRoutes, ContractMismatchError, type Handlers, type Page, type RouteHandler, type ContractRequest, type ContractReply, type MountOptions } from './http/routes';
+export { mountRoutes, ContractMismatchError, STAFF_ONLY, type Handlers, type Page, type RouteHandler, type ContractRequest, type ContractReply, type MountOptions } from './http/routes';
 export { registeredRoutes, describeRoute, ROUTES_LOG_MESSAGE, type RegisteredRoute } from './http/route-table';
 export { createMetrics, type ServiceMetrics } from './http/metrics';
 export * from './http/errors';
@@ -38,7 +38,7 @@ export {
   type TokenService,
   type TokenVerifier,
 } from './auth/tokens';
-export { bearerAuth, type Authenticate } from './auth/authenticate';
+export { bearerAuth, type Authenticate, type CurrentCheck, type Identity } from './auth/authenticate';
 export { connectBus, ensureStreams, deleteStreams, type Bus, type BusOptions } from './bus/connection';
 export { instrumentBus, type BusMetrics } from './bus/metrics';
 export { Outbox, OutboxRelay, type OutboxValues, type RelayOptions } from './bus/outbox';

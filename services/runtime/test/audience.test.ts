@@ -217,9 +217,9 @@ describe('the token-version check', () => {
     const id = randomUUID();
     await pool.query(`INSERT INTO users (id, username, display_name, token_version, updated_at) VALUES ($1, 'v', 'v', 2, now())`, [id]);
     const check = tokenVersionCheck(pgSqlClient(pool));
-    expect(await check({ userId: id, tokenVersion: 1 })).toBe(false);
-    expect(await check({ userId: id, tokenVersion: 2 })).toBe(true);
-    expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toBe(true);
+    expect(await check({ userId: id, tokenVersion: 1 })).toBeNull();
+    expect(await check({ userId: id, tokenVersion: 2 })).toEqual({ roles: [] });
+    expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toEqual({ roles: [] });
   });
 });
 
@@ -235,7 +235,7 @@ describe('an erased person', () => {
     await publishEvent(bus, 'social.friend.muted.v1', { userId: stays.id, friendId: gone.id });
     await settled();
     const check = tokenVersionCheck(pgSqlClient(pool));
-    expect(await check({ userId: gone.id, tokenVersion: 0 })).toBe(true);
+    expect(await check({ userId: gone.id, tokenVersion: 0 })).toEqual({ roles: [] });
     const named = async (id: string) =>
       (
         await pool.query<{ n: number }>(
@@ -249,9 +249,9 @@ describe('an erased person', () => {
     await publishEvent(bus, 'user.deleted.v1', { userId: gone.id });
     await settled();
     expect(Number(await named(gone.id))).toBe(0);
-    expect(await check({ userId: gone.id, tokenVersion: 0 })).toBe(false);
+    expect(await check({ userId: gone.id, tokenVersion: 0 })).toBeNull();
     // Someone simply not heard of yet still passes: only the erased are refused.
-    expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toBe(true);
+    expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toEqual({ roles: [] });
     // Published before the deletion, delivered after: a profile update and a friendship would bring them back.
     await publishEvent(bus, 'user.updated.v1', { ...gone, displayName: 'Back?', updatedAt: new Date(Date.now() + 60_000).toISOString() });
     await publishEvent(bus, 'social.friendship.accepted.v1', { friendshipId: randomUUID(), requesterId: third.id, recipientId: gone.id });

@@ -205,7 +205,7 @@ describe('PeopleCache', () => {
       await publishEvent(bus, 'user.registered.v1', registered);
       await consumerSettled(bus, 'USERS', audienceDurables(durable).people.durable);
       const check = tokenVersionCheck(db, cache);
-      expect(await check({ userId: registered.id, tokenVersion: 0 })).toBe(true);
+      expect(await check({ userId: registered.id, tokenVersion: 0 })).toEqual({ roles: [] });
       // The reset: a newer snapshot with the next token version.
       const reset = { ...registered, tokenVersion: 1, version: (registered.version ?? 0) + 1 };
       await publishEvent(bus, 'user.updated.v1', reset);
@@ -213,11 +213,42 @@ describe('PeopleCache', () => {
       const stored = await redis.get(`${prefix}:personv:${registered.id}`);
       expect(stored).toMatch(/"tokenVersion":1/);
       const before = counter.statements;
-      expect(await check({ userId: registered.id, tokenVersion: 0 })).toBe(false);
-      expect(await check({ userId: registered.id, tokenVersion: 1 })).toBe(true);
+      expect(await check({ userId: registered.id, tokenVersion: 0 })).toBeNull();
+      expect(await check({ userId: registered.id, tokenVersion: 1 })).toEqual({ roles: [] });
       // Someone not heard of yet passes (as without the cache), after one look at the table and one at the tombstones (issue 24).
-      expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toBe(true);
+      expect(await check({ userId: randomUUID(), tokenVersion: 0 })).toEqual({ roles: [] });
       expect(counter.statements - before).toBe(2);
+    } finally {
+      await Promise.all(running.map((c) => c.stop()));
+    }
+  });
+
+  it("answers a person's roles with the token check, from Redis and from the table; a revoke's snapshot takes them away before its ack (issue 42)", async () => {
+    const { db } = counting();
+    const prefix = `${namespace}:svc`;
+    const cache = new PeopleCache(redis, prefix, db);
+    const durable = `caches-${randomUUID().slice(0, 8)}`;
+    const running = await startAudience({ bus, db: pgSqlClient(pool), durable, logger, parts: ['people'], peopleCache: cache });
+    try {
+      const person = testUserSnapshot(randomUUID());
+      const granted = { ...person, roles: ['moderator' as const], version: (person.version ?? 0) + 1 };
+      await publishEvent(bus, 'user.registered.v1', person);
+      await publishEvent(bus, 'user.updated.v1', granted);
+      await consumerSettled(bus, 'USERS', audienceDurables(durable).people.durable);
+      const check = tokenVersionCheck(db, cache);
+      expect(await check({ userId: person.id, tokenVersion: 0 })).toEqual({ roles: ['moderator'] });
+      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0 })).toEqual({ roles: ['moderator'] });
+      // Redis lost the entry: filled again from the table, roles included.
+      await redis.del(`${prefix}:personv:${person.id}`);
+      expect(await check({ userId: person.id, tokenVersion: 0 })).toEqual({ roles: ['moderator'] });
+      // The revoke: a newer snapshot without the role. A late copy of the grant changes nothing (ordered by version).
+      await publishEvent(bus, 'user.updated.v1', { ...granted, roles: [], version: (granted.version ?? 0) + 1 });
+      await publishEvent(bus, 'user.updated.v1', granted);
+      await consumerSettled(bus, 'USERS', audienceDurables(durable).people.durable);
+      expect(await check({ userId: person.id, tokenVersion: 0 })).toEqual({ roles: [] });
+      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0 })).toEqual({ roles: [] });
+      // Someone who holds no role costs a card nothing: their cached entry carries no roles key.
+      expect(await redis.get(`${prefix}:personv:${person.id}`)).not.toMatch(/roles/);
     } finally {
       await Promise.all(running.map((c) => c.stop()));
     }
@@ -236,17 +267,17 @@ describe('PeopleCache', () => {
       await publishEvent(bus, 'user.device.revoked.v1', { userId: person.id, deviceId: phone, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
       await consumerSettled(bus, 'USERS', audienceDurables(durable).people.durable);
       const check = tokenVersionCheck(db, cache);
-      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBe(false);
-      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toBe(true);
-      expect(await check({ userId: person.id, tokenVersion: 0 })).toBe(true);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBeNull();
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toEqual({ roles: [] });
+      expect(await check({ userId: person.id, tokenVersion: 0 })).toEqual({ roles: [] });
       // Redis lost its data: the person's entry is filled again from the table, and the device with it.
       await redis.del(`${prefix}:personv:${person.id}`, `${prefix}:revoked-device:${phone}`);
-      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toBe(true);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toEqual({ roles: [] });
       expect(await redis.exists(`${prefix}:revoked-device:${phone}`)).toBe(1);
-      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBe(false);
+      expect(await check({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBeNull();
       // Without the cache, the table says the same.
-      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBe(false);
-      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toBe(true);
+      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0, sessionId: phone })).toBeNull();
+      expect(await tokenVersionCheck(db)({ userId: person.id, tokenVersion: 0, sessionId: laptop })).toEqual({ roles: [] });
     } finally {
       await Promise.all(running.map((c) => c.stop()));
     }

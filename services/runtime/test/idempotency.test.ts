@@ -83,7 +83,7 @@ const handlers: Handlers<typeof table> = {
 async function authenticate(request: FastifyRequest): Promise<void> {
   const user = request.headers.authorization?.replace(/^Bearer /, '');
   if (!user) throw unauthorized();
-  request.auth = { userId: user, tokenVersion: 1 };
+  request.auth = { userId: user, tokenVersion: 1, roles: [] };
 }
 
 function server(): ServiceApp {

@@ -1,4 +1,4 @@
-import { defineRoutes, publicAccess, signedLink } from '@hoptrack/proto';
+import { adminsOnly, defineRoutes, moderatorsOnly, publicAccess, signedLink, type Role } from '@hoptrack/proto';
 import { memoryLogger } from '@hoptrack/testing';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { unauthorized } from '../src/http/errors';
 import { createMetrics } from '../src/http/metrics';
 import { registeredRoutes } from '../src/http/route-table';
-import { ContractMismatchError, mountRoutes, type Handlers } from '../src/http/routes';
+import { ContractMismatchError, mountRoutes, STAFF_ONLY, type Handlers } from '../src/http/routes';
 import { createServer } from '../src/http/server';
 
 /** The platform's idempotent-requests table, which every mounted write keeps its Idempotency-Key answers in. */
@@ -26,10 +26,15 @@ afterAll(() => requests.close());
 const TOKEN = 'the-one-good-token';
 const USER = '7b0f2a4e-1111-4c1a-9f00-000000000001';
 
+/** The staff's tokens of the stand-in (issue 42): the roles come with the bearer check's read, as from the people table. */
+const STAFF_TOKENS: Record<string, Role[]> = { 'a-moderator-token': ['moderator'], 'an-admin-token': ['admin'] };
+
 /** A stand-in for the bearer check: the real one (bearerAuth) has its own tests in tokens.test.ts. */
 async function authenticate(request: FastifyRequest): Promise<void> {
-  if (request.headers.authorization !== `Bearer ${TOKEN}`) throw unauthorized();
-  request.auth = { userId: USER, tokenVersion: 1 };
+  const token = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
+  const roles = token === TOKEN ? [] : STAFF_TOKENS[token];
+  if (!roles) throw unauthorized();
+  request.auth = { userId: USER, tokenVersion: 1, roles };
 }
 
 const table = defineRoutes('places', {
@@ -45,6 +50,15 @@ const table = defineRoutes('places', {
   open: { method: 'GET', path: '/api/things', summary: 'a public list', access: publicAccess('a test of the public level'), responses: { 200: z.array(z.string()) } },
   link: { method: 'GET', path: '/api/things/files/*', summary: 'a signed link', access: signedLink('a test of the signed-link level') },
   small: { method: 'PUT', path: '/api/things/:id/small', summary: 'a tiny body', body: z.object({ text: z.string() }), bodyLimit: 100 },
+  queue: {
+    method: 'POST',
+    path: '/api/moderation/things',
+    summary: "a moderator's write",
+    access: moderatorsOnly,
+    body: z.object({ reason: z.string().min(1) }),
+    responses: { 200: z.object({ roles: z.array(z.string()) }) },
+  },
+  audit: { method: 'GET', path: '/api/moderation/things/audit', summary: "an admin's read", access: adminsOnly, responses: { 200: z.array(z.string()) } },
   pages: {
     method: 'GET',
     path: '/api/things/pages',
@@ -62,6 +76,8 @@ const handlers: Handlers<typeof table> = {
   link: async (_request, reply) => reply.code(204).send(),
   // Nothing returned, nothing sent: the runtime answers 204.
   small: async () => undefined,
+  queue: async (request) => ({ roles: [...request.auth.roles] }),
+  audit: async () => ['seen'],
   // A paged contract's handler returns a page; the runtime answers its items and puts the cursor in a header.
   pages: async (request) => (request.query.cursor ? { items: ['c'], next: null } : { items: ['a', 'b'], next: 'page-2' }),
 };
@@ -101,6 +117,29 @@ describe('routes mounted from contracts', () => {
     expect((await app.inject({ method: 'GET', url: '/api/things/files/a/b.webp' })).statusCode).toBe(204);
     expect(table.open.access).toEqual({ level: 'public', reason: 'a test of the public level' });
     expect(table.mine.access).toEqual({ level: 'signed-in' });
+    await app.close();
+  });
+
+  it('answers a staff route only to its role, before the body is read: 401 without a token, 403 without the role (issue 42)', async () => {
+    const app = server();
+    mountRoutes(app, table, handlers, { authenticate, db: requests.db });
+    const call = (method: 'GET' | 'POST', url: string, token?: string, payload?: object) =>
+      app.inject({ method, url, ...(payload ? { payload } : {}), headers: token ? { authorization: `Bearer ${token}` } : {} });
+    expect((await call('POST', '/api/moderation/things', undefined, { reason: 'x' })).statusCode).toBe(401);
+    const plain = await call('POST', '/api/moderation/things', TOKEN, { reason: 'x' });
+    expect(plain.statusCode).toBe(403);
+    expect(plain.json()).toMatchObject({ message: STAFF_ONLY.moderator });
+    // Refused before validation: an invalid body from someone without the role learns nothing of the schema.
+    expect((await call('POST', '/api/moderation/things', TOKEN, { nope: 1 })).statusCode).toBe(403);
+    expect((await call('POST', '/api/moderation/things', 'a-moderator-token', { nope: 1 })).statusCode).toBe(400);
+    expect((await call('POST', '/api/moderation/things', 'a-moderator-token', { reason: 'x' })).json()).toEqual({ roles: ['moderator'] });
+    // An admin may do what a moderator may; a moderator may not do what only an admin may.
+    expect((await call('POST', '/api/moderation/things', 'an-admin-token', { reason: 'x' })).statusCode).toBe(200);
+    const moderatorAudit = await call('GET', '/api/moderation/things/audit', 'a-moderator-token');
+    expect(moderatorAudit.statusCode).toBe(403);
+    expect(moderatorAudit.json()).toMatchObject({ message: STAFF_ONLY.admin });
+    expect((await call('GET', '/api/moderation/things/audit', 'an-admin-token')).json()).toEqual(['seen']);
+    expect(table.audit.access).toEqual({ level: 'role', role: 'admin' });
     await app.close();
   });
 
@@ -149,6 +188,8 @@ describe('routes mounted from contracts', () => {
         'GET /api/things/files/* places.link',
         'PUT /api/things/:id/small places.small',
         'GET /api/things/pages places.pages',
+        'POST /api/moderation/things places.queue',
+        'GET /api/moderation/things/audit places.audit',
         'GET /healthz runtime',
         'GET /readyz runtime',
         'GET /metrics runtime',
@@ -186,6 +227,6 @@ describe('handler types follow the contract', () => {
       // @ts-expect-error -- a public contract's request carries no identity
       open: async (request) => [request.auth.userId],
     };
-    expect(Object.keys(typed).sort()).toEqual(['link', 'mine', 'open', 'pages', 'small']);
+    expect(Object.keys(typed).sort()).toEqual(['audit', 'link', 'mine', 'open', 'pages', 'queue', 'small']);
   });
 });

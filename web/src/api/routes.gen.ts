@@ -27,6 +27,10 @@ export const auth = {
   requestExport: { method: 'POST', path: '/api/me/export' },
   exports: { method: 'GET', path: '/api/me/exports' },
   downloadExport: { method: 'GET', path: '/api/me/export/:id' },
+  staff: { method: 'GET', path: '/api/moderation/staff' },
+  setStaffRoles: { method: 'PUT', path: '/api/moderation/staff/:userId' },
+  takeAction: { method: 'POST', path: '/api/moderation/actions' },
+  myActions: { method: 'GET', path: '/api/me/actions' },
 } as const;
 
 export const socialGraph = {

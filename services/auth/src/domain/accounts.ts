@@ -9,7 +9,7 @@ import type {
   ProfileUpdateRequest,
   RegisterRequest,
 } from '@hoptrack/proto';
-import { PASSWORD_CHANGED_SIGN_IN_AGAIN, SIGNED_OUT_ON_ANOTHER_DEVICE } from '@hoptrack/proto';
+import { PASSWORD_CHANGED_SIGN_IN_AGAIN, SIGNED_OUT_ON_ANOTHER_DEVICE, type Role } from '@hoptrack/proto';
 import { conflict, forbidden, HttpError, notFound, unauthorized, type Logger, type Outbox, type TokenClaims, type TokenService } from '@hoptrack/runtime';
 import type { PrismaClient, User } from '../db';
 import type { Prisma } from '../generated/prisma/client';
@@ -22,7 +22,8 @@ import { passwordResetsRepository as passwordResets } from '../repositories/pass
 import { isUniqueViolation, usersRepository as users, type UserChanges } from '../repositories/users.repository';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 import { hashResetToken, newResetToken, newVerificationToken } from './reset-tokens';
-import { toSnapshot } from './user-views';
+import { rolesOf, toSnapshot } from './user-views';
+import { restrictionMessage } from './account-actions';
 import { devicesRepository as devices } from '../repositories/devices.repository';
 import { deviceName, networkOf, placeOf, type SignInClient } from './devices';
 import { addressTakenVariable } from './mailer';
@@ -142,7 +143,12 @@ export class Accounts {
     const owner = await users.findByEmail(this.deps.prisma, input.email);
     const candidates = owner ? [...unclaimed, owner] : unclaimed;
     for (const user of candidates) {
-      if (await verifyPassword(user.password, input.password)) return { user, token: await this.signIn(user, client) };
+      if (await verifyPassword(user.password, input.password)) {
+        // Suspended or banned (issue 42): told so, with the end date, only to whoever knows the password.
+        const restricted = restrictionMessage(user, this.deps.clock());
+        if (restricted) throw forbidden(restricted);
+        return { user, token: await this.signIn(user, client) };
+      }
     }
     for (let checks = candidates.length; checks < UNCLAIMED_TRIED_AT_LOGIN + 1; checks += 1) await burnPasswordCheck(input.password);
     throw unauthorized('Invalid email or password');
@@ -463,15 +469,19 @@ export class Accounts {
   }
 
   /** Tokens issued before the last password reset are refused, and those of a device signed out; the device's last use is noted. */
-  async isTokenCurrent(claims: TokenClaims): Promise<boolean> {
+  async isTokenCurrent(claims: TokenClaims): Promise<{ roles: Role[] } | null> {
     const user = await users.findById(this.deps.prisma, claims.userId);
-    if (user === null) return false;
+    if (user === null) return null;
     // Refused with the reason, which the app's sign-in screen shows (issue 40, item 15).
     if (user.tokenVersion !== claims.tokenVersion) throw unauthorized(PASSWORD_CHANGED_SIGN_IN_AGAIN);
-    if (!claims.sessionId) return true;
+    const restricted = restrictionMessage(user, this.deps.clock());
+    if (restricted) throw unauthorized(restricted);
+    // The roles from the same row: auth's own staff routes check them as every service does (issue 42).
+    const current = { roles: rolesOf(user) };
+    if (!claims.sessionId) return current;
     if (!(await devices.find(this.deps.prisma, claims.userId, claims.sessionId))) throw unauthorized(SIGNED_OUT_ON_ANOTHER_DEVICE);
     await devices.touch(this.deps.prisma, claims.sessionId, this.deps.clock());
-    return true;
+    return current;
   }
 
   /** The password of a signed-in person, asked again before a change of credentials or a deletion. */

@@ -7,6 +7,8 @@ import { dataExportsRepository as dataExports } from '../repositories/data-expor
 import { mailJobsRepository as mailJobs } from '../repositories/mail-jobs.repository';
 import { usersRepository as users } from '../repositories/users.repository';
 import { toCurrentUser } from './user-views';
+import { toModerationAction } from './account-actions';
+import { moderationActionsRepository as moderationActions } from '../repositories/moderation-actions.repository';
 
 export interface DataExportsDeps {
   prisma: PrismaClient;
@@ -92,12 +94,20 @@ export class DataExports {
     if (queued) this.deps.onMailQueued();
   }
 
-  /** Auth's own part: the account as the person sees it on /api/me, and their privacy switches. */
+  /** Auth's own part: the account as the person sees it on /api/me, their privacy switches, and moderators' actions concerning them (issue 42). */
   async part(userId: string): Promise<{ data: unknown }> {
     const user = await users.findById(this.deps.prisma, userId);
     if (!user) return { data: null };
     const { isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends, socialMediaPublic, ...profile } = toCurrentUser(user);
-    return { data: { profile, privacy: { isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends, socialMediaPublic } } };
+    // As the person reads them (GET /api/me/actions): the action and its reason, never the moderator's identity.
+    const actions = await moderationActions.allConcerning(this.deps.prisma, userId);
+    return {
+      data: {
+        profile,
+        privacy: { isProfilePrivate, allowDirectMessages, showOnlineStatus, showEmailToFriends, socialMediaPublic },
+        moderation: actions.map(toModerationAction),
+      },
+    };
   }
 
   private view(row: ExportRow): DataExport {

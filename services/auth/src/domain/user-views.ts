@@ -1,4 +1,4 @@
-import type { CurrentUser, UserSnapshot } from '@hoptrack/proto';
+import { ROLES, type CurrentUser, type Role, type UserSnapshot } from '@hoptrack/proto';
 import type { User } from '../db';
 
 /** The signed-in user's own view (GET /api/me). */
@@ -18,6 +18,7 @@ export function toCurrentUser(user: User): CurrentUser {
     socialMediaPublic: user.socialMediaPublic,
     isEmailVerified: user.isEmailVerified,
     pendingEmail: user.pendingEmail,
+    roles: rolesOf(user),
     createdAt: user.createdAt.toISOString(),
     joinDate: user.createdAt.toISOString(),
   };
@@ -38,8 +39,16 @@ export function toSnapshot(user: User): UserSnapshot {
     showOnlineStatus: user.showOnlineStatus,
     showEmailToFriends: user.showEmailToFriends,
     tokenVersion: user.tokenVersion,
+    roles: rolesOf(user),
+    suspendedUntil: user.suspendedUntil?.toISOString() ?? null,
+    banned: user.banned,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
     version: user.version,
   };
+}
+
+/** The roles a stored account holds, in the one order ROLES lists them (the column is text[]; anything else in it is no role). */
+export function rolesOf(user: Pick<User, 'roles'>): Role[] {
+  return ROLES.filter((role) => user.roles.includes(role));
 }

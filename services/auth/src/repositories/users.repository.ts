@@ -117,6 +117,18 @@ export const usersRepository = {
       },
     });
   },
+  /** The staff roles, replaced (issue 42); a change like the others, so its snapshot is newer. */
+  setRoles(db: Db, id: string, roles: string[], now: Date): Promise<User> {
+    return db.user.update({ where: { id }, data: { roles, ...changed(now) } });
+  },
+  /** A moderator's restriction, replaced (issue 42): a change like the others, so its snapshot is newer. */
+  setRestriction(db: Db, id: string, restriction: { banned: boolean; suspendedUntil: Date | null }, now: Date): Promise<User> {
+    return db.user.update({ where: { id }, data: { ...restriction, ...changed(now) } });
+  },
+  /** Everyone holding a staff role, by username (a handful: the console's list). */
+  staff(db: Db): Promise<User[]> {
+    return db.user.findMany({ where: { NOT: { roles: { isEmpty: true } } }, orderBy: { username: 'asc' }, take: 500 });
+  },
   delete(db: Db, id: string): Promise<User> {
     return db.user.delete({ where: { id } });
   },

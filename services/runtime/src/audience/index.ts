@@ -1,5 +1,5 @@
 export { AUDIENCE_PARTS, audienceMigrationDirs, audienceTables, type AudiencePart } from './tables';
-export { applyPerson, personRow, peopleByIds, personById, type Person, type PersonExtras } from './people';
+export { applyPerson, isRestricted, personRow, peopleByIds, personById, type Person, type PersonExtras } from './people';
 export { startAudience, audienceDurables, graphHandlers, type AudienceOptions } from './consumer';
 export { accessOf, accessToMany, audienceSql, blockedBetween, canSee, decideAccess, type Access, type AccessFacts, type BlocksSource } from './policy';
 export { tokenVersionCheck, type RevocationCheck } from './revocation';

@@ -1,4 +1,5 @@
 import type { LiveReactions } from '../live/feed';
+import { isRestricted } from './people';
 
 /**
  * The audience's part in live streams, given to the platform's live feed
@@ -19,6 +20,8 @@ export const audienceLiveReactions: LiveReactions = {
   },
   'user.updated.v1'({ data }, hub) {
     hub.revoke(data.id, data.tokenVersion);
+    // Suspended or banned (issue 42): every stream of theirs closes; the reconnect is refused with 401.
+    if (isRestricted({ banned: data.banned ?? false, suspendedUntil: data.suspendedUntil ?? null }, Date.now())) hub.disconnect([data.id], 'account restricted');
   },
   // A block ends both people's streams; their clients reconnect and refetch without each other.
   'social.user.blocked.v1'({ data }, hub) {

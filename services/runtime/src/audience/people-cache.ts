@@ -40,7 +40,13 @@ type PeopleRedis = Redis & { [PUT_NEWER_COMMAND](...args: Array<string | number>
  * dozens of these, and parsing them was the sessions service's largest cost
  * (docs/benchmarks.md).
  */
-export type CachedPerson = Pick<Person, 'id' | 'username' | 'displayName' | 'avatar' | 'profilePicture' | 'tokenVersion'>;
+export type CachedPerson = Pick<Person, 'id' | 'username' | 'displayName' | 'avatar' | 'profilePicture' | 'tokenVersion'> & {
+  /** The staff roles (issue 42), every request's role check; absent for the many who hold none, so a card decodes no more. */
+  roles?: Person['roles'];
+  /** A suspension's end (ISO) and a ban (issue 42), every request's token check; absent when none. */
+  suspendedUntil?: string;
+  banned?: true;
+};
 
 const slim = (p: Person): CachedPerson => ({
   id: p.id,
@@ -49,13 +55,24 @@ const slim = (p: Person): CachedPerson => ({
   avatar: p.avatar,
   profilePicture: p.profilePicture,
   tokenVersion: p.tokenVersion,
+  ...(p.roles.length > 0 ? { roles: p.roles } : {}),
+  ...(p.suspendedUntil ? { suspendedUntil: p.suspendedUntil.toISOString() } : {}),
+  ...(p.banned ? { banned: true as const } : {}),
 });
 const decode = (text: string): CachedPerson => JSON.parse(text.slice(text.indexOf('|', text.indexOf('|') + 1) + 1)) as CachedPerson;
 
 /** The person a user snapshot describes (the people table's columns, without the e-mail address). */
 export function personOfSnapshot(user: UserSnapshot): Person {
-  const { email: _email, createdAt, updatedAt, version, ...person } = user;
-  return { ...person, createdAt: new Date(createdAt), updatedAt: new Date(updatedAt), version: version ?? 0 };
+  const { email: _email, createdAt, updatedAt, version, roles, suspendedUntil, banned, ...person } = user;
+  return {
+    ...person,
+    roles: roles ?? [],
+    suspendedUntil: suspendedUntil ? new Date(suspendedUntil) : null,
+    banned: banned ?? false,
+    createdAt: new Date(createdAt),
+    updatedAt: new Date(updatedAt),
+    version: version ?? 0,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { UserSnapshot } from '@hoptrack/proto';
+import type { Role, UserSnapshot } from '@hoptrack/proto';
 import type { SqlClient } from '../db/sql';
 import { upsertNewerSnapshot, type SnapshotRow } from '../db/snapshot';
 
@@ -14,6 +14,12 @@ export interface Person {
   allowDirectMessages: boolean;
   showOnlineStatus: boolean;
   tokenVersion: number;
+  /** The staff roles held (issue 42); empty for nearly everyone. */
+  roles: Role[];
+  /** Suspended by a moderator until then (issue 42); null: not suspended. */
+  suspendedUntil: Date | null;
+  /** Banned by a moderator, until an unban. */
+  banned: boolean;
   createdAt: Date;
   updatedAt: Date;
   /** auth's version of the account (0: known only from snapshots published before versions): what orders two snapshots. */
@@ -36,6 +42,9 @@ export function personRow(user: UserSnapshot): SnapshotRow {
     allow_direct_messages: user.allowDirectMessages,
     show_online_status: user.showOnlineStatus,
     token_version: user.tokenVersion,
+    roles: user.roles ?? [],
+    suspended_until: user.suspendedUntil ? new Date(user.suspendedUntil) : null,
+    banned: user.banned ?? false,
     created_at: new Date(user.createdAt),
     updated_at: new Date(user.updatedAt),
     version: user.version ?? 0,
@@ -49,7 +58,8 @@ export function applyPerson(tx: SqlClient, user: UserSnapshot, extras?: PersonEx
 
 const PERSON_SELECT = `SELECT "id", "username", "display_name" AS "displayName", "bio", "avatar", "profile_picture" AS "profilePicture",
   "is_profile_private" AS "isProfilePrivate", "allow_direct_messages" AS "allowDirectMessages", "show_online_status" AS "showOnlineStatus",
-  "token_version" AS "tokenVersion", "created_at" AS "createdAt", "updated_at" AS "updatedAt", "version" FROM "users"`;
+  "token_version" AS "tokenVersion", "roles",
+  "suspended_until" AS "suspendedUntil", "banned", "created_at" AS "createdAt", "updated_at" AS "updatedAt", "version" FROM "users"`;
 
 /** The people of `ids` the module knows, by id (someone not heard of yet is absent). */
 export async function peopleByIds(db: SqlClient, ids: readonly string[]): Promise<Map<string, Person>> {
@@ -61,4 +71,10 @@ export async function peopleByIds(db: SqlClient, ids: readonly string[]): Promis
 
 export async function personById(db: SqlClient, id: string): Promise<Person | null> {
   return (await peopleByIds(db, [id])).get(id) ?? null;
+}
+
+/** Whether a person's account is restricted at `now` (issue 42): banned, or suspended until later. Their tokens are refused. */
+export function isRestricted(person: { banned?: boolean | null; suspendedUntil?: Date | string | null }, now: number): boolean {
+  if (person.banned) return true;
+  return person.suspendedUntil != null && new Date(person.suspendedUntil).getTime() > now;
 }

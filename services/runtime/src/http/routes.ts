@@ -1,13 +1,13 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import multipart from '@fastify/multipart';
-import { NEXT_CURSOR_HEADER, type RouteContract, type RouteSpec, type RouteTable } from '@hoptrack/proto';
+import { hasRole, needsToken, NEXT_CURSOR_HEADER, type RouteContract, type RouteSpec, type RouteTable } from '@hoptrack/proto';
 import type { ContextConfigDefault, FastifyReply, FastifyRequest, RawServerDefault, RouteGenericInterface, RouteOptions } from 'fastify';
 import type { z, ZodType } from 'zod';
 import type { Authenticate } from '../auth/authenticate';
-import type { TokenClaims } from '../auth/tokens';
+import type { Identity } from '../auth/authenticate';
 import type { SqlClient } from '../db/sql';
-import { unauthorized } from './errors';
+import { forbidden, unauthorized } from './errors';
 import { idempotency, type Idempotency } from './idempotency';
 import type { ServiceApp } from './server';
 import type { ZodTypeProvider } from './validation';
@@ -28,10 +28,10 @@ interface SchemaOf<C extends RouteSpec> {
   response: C['responses'];
 }
 
-/** The caller's identity, there because the contract says signed-in; no other handler may read one. */
-type IdentityOf<C extends RouteSpec> = C['access'] extends { level: infer L } ? (L extends 'signed-in' ? Signed : Unsigned) : Signed;
+/** The caller's identity, there because the contract needs a token (signed-in, or a role); no other handler may read one. */
+type IdentityOf<C extends RouteSpec> = C['access'] extends { level: infer L } ? (L extends 'signed-in' | 'role' ? Signed : Unsigned) : Signed;
 interface Signed {
-  auth: TokenClaims;
+  auth: Identity;
 }
 interface Unsigned {
   auth?: never;
@@ -78,7 +78,7 @@ export type RouteHandler<C extends RouteSpec> = (request: ContractRequest<C>, re
 export type Handlers<T extends RouteTable> = { readonly [K in keyof T]: RouteHandler<T[K]> };
 
 export interface MountOptions {
-  /** The bearer check of signed-in contracts (runtime audienceAuth, or auth's own). */
+  /** The bearer check of the contracts that need a token (runtime audienceAuth, or auth's own). */
   authenticate: Authenticate;
   /** The service's database: every write contract keeps its Idempotency-Key answers there (http/idempotency.ts). */
   db: SqlClient;
@@ -173,7 +173,8 @@ function routeOf(
   keys: Idempotency,
   gate: WriteFaultGate | undefined,
 ): RouteOptions {
-  const signedIn = contract.access.level === 'signed-in';
+  const signedIn = needsToken(contract.access);
+  const role = contract.access.level === 'role' ? contract.access.role : undefined;
   const success = successStatusOf(contract);
   // Every write takes an Idempotency-Key (issue 38): a retried request answers the first's answer.
   const write = contract.method !== 'GET';
@@ -185,7 +186,9 @@ function routeOf(
     config: { contract: `${contract.service}.${contract.name}` },
     // Identity first, before the body is read or validated: a caller without a token learns nothing
     // from a 400 and makes the service parse nothing (a 100 MB upload included).
-    ...(signedIn ? { onRequest: options.authenticate } : {}),
+    // A staff route's role is checked there too, from what the bearer check read (issue 42): someone
+    // without it is refused before anything of theirs is parsed, with the same answer on every route.
+    ...(signedIn ? { onRequest: role ? [options.authenticate, requireRole(role)] : options.authenticate } : {}),
     ...(write
       ? {
           onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -202,6 +205,7 @@ function routeOf(
     handler: async (request, reply) => {
       // The identity check is the contract's, not the handler's: a signed-in handler never runs without one.
       if (signedIn && !request.auth) throw unauthorized();
+      if (role && !hasRole(request.auth?.roles, role)) throw forbidden(STAFF_ONLY[role]);
       // Fault tests only: a write that asks to be held waits here, its identity already checked.
       if (write && gate && request.headers[FAULT_HOLD_HEADER] === 'write') await gate.hold();
       // A repeat of a request already answered is answered from the first, and the handler does not run.
@@ -219,6 +223,15 @@ function routeOf(
       }
       return result;
     },
+  };
+}
+
+/** What someone without a staff route's role is told (403). */
+export const STAFF_ONLY = { moderator: 'Only moderators can do that', admin: 'Only admins can do that' } as const;
+
+function requireRole(role: keyof typeof STAFF_ONLY) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!hasRole(request.auth?.roles, role)) throw forbidden(STAFF_ONLY[role]);
   };
 }
 
