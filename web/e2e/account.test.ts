@@ -232,6 +232,55 @@ describe('signed out by the server', () => {
   });
 });
 
+describe("the moderators' decisions (issue 42)", () => {
+  const moderator = inject('e2eModerator');
+  const act = (body: Record<string, unknown>) => callApi(stack.baseUrl, moderator.token, 'POST', '/api/moderation/actions', body);
+
+  it('a suspension signs the open tab out and says until when, at sign-in too; after an unban the notices tell what happened and why', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctsuspended');
+    expect((await act({ targetType: 'person', targetId: user.id, action: 'warn', reason: 'Please keep comments friendly' })).status).toBe(201);
+    const page = await openAccount(user);
+    const notices = section(page, 'Notices from the moderators');
+    await notices.getByText('A warning', { exact: true }).waitFor();
+    await notices.getByText(/Please keep comments friendly/).waitFor();
+
+    const suspended = await act({ targetType: 'person', targetId: user.id, action: 'suspend', reason: 'Spam after a warning', days: 2 });
+    expect(suspended.status).toBe(201);
+    const endsAt = (suspended.body as { endsAt: string }).endsAt;
+    // The open tab, untouched: its live stream closes, its next look at the account is refused, and it says why.
+    const until = page.getByRole('alert').filter({ hasText: /^This account is suspended until / });
+    await until.waitFor();
+    expect(await until.textContent()).not.toContain(endsAt);
+    await page.getByRole('heading', { name: 'Sign in to continue', exact: true }).waitFor();
+
+    // Signing in says the same, with the date in the reader's words.
+    await page.getByRole('main').getByRole('button', { name: 'Sign In', exact: true }).click();
+    await logInViaDialog(page, user.email, user.password);
+    await expectToast(page, 'Login Failed');
+    await notifications(page).getByText(/^This account is suspended until \w{3} \d{1,2}, \d{4}/).waitFor();
+    await dismissToast(page);
+
+    // The appeal's outcome: an unban, and the same sign-in works again.
+    expect((await act({ targetType: 'person', targetId: user.id, action: 'unban', reason: 'Appeal upheld' })).status).toBe(201);
+    await logInViaDialog(page, user.email, user.password);
+    await expectToast(page, 'Welcome back!');
+    const again = await openAccount(user);
+    const list = section(again, 'Notices from the moderators');
+    await list.getByText('Your account was restored', { exact: true }).waitFor();
+    expect(await list.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringMatching(/^Your account was restored.*Appeal upheld$/),
+      expect.stringMatching(/^A suspension, until .*Spam after a warning$/),
+      expect.stringMatching(/^A warning.*Please keep comments friendly$/),
+    ]);
+  });
+
+  it('shows no notices section to someone with none', async () => {
+    const user = await registerUser(stack.baseUrl, 'acctnonotice');
+    const page = await openAccount(user);
+    expect(await section(page, 'Notices from the moderators').count()).toBe(0);
+  });
+});
+
 describe('change e-mail', () => {
   it('mails a link to the new address and tells the old one; the link makes the new address the account’s', async () => {
     const user = await registerUser(stack.baseUrl, 'acctmail');

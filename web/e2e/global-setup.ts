@@ -1,6 +1,8 @@
 import type { TestProject } from 'vitest/node';
 import { storesOf, type StackStores } from '@hoptrack/testing/erasure-search';
+import { registerUser, type RegisteredUser } from '@hoptrack/testing/api';
 import { startStack } from '@hoptrack/testing/stack';
+import { makeStaff } from '@hoptrack/testing/staff';
 
 /**
  * One stack (every service, and the gateway serving the built web app) for
@@ -18,6 +20,8 @@ declare module 'vitest' {
     e2eMailUrl: string;
     /** Where the shared stack keeps its data (databases, Redis, streams, S3): the erasure search of a deleted account. */
     e2eStores: StackStores;
+    /** A moderator of the shared stack (issue 42), made by the operators' command: the browser files act as one through the API. */
+    e2eModerator: RegisteredUser;
   }
 }
 
@@ -42,5 +46,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('e2eBaseUrl', stack.baseUrl);
   project.provide('e2eMailUrl', stack.mailUrl ?? '');
   project.provide('e2eStores', storesOf(stack));
+  try {
+    project.provide('e2eModerator', await makeStaff(stack, await registerUser(stack.baseUrl, 'e2emoderator'), 'moderator'));
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
   return () => stack.stop();
 }

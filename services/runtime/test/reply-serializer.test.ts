@@ -75,7 +75,7 @@ describe('compiled reply serializer', () => {
     const out = page([card()]);
     for (const secret of ['passwordHash', 'internalNote', 'hidden@example.com', 'authorEmail', '"extra"']) expect(out).not.toContain(secret);
     const auth = compileReplySerializer(authResponse, 'POST /api/auth/login 200');
-    const user = { ...person(1), email: 'a@example.com', bio: null, isProfilePrivate: false, allowDirectMessages: true, showOnlineStatus: true, showEmailToFriends: false, socialMediaPublic: false, isEmailVerified: false, pendingEmail: null, createdAt: 'x', joinDate: 'y', emailVerificationToken: 'tok', tokenVersion: 3 };
+    const user = { ...person(1), email: 'a@example.com', bio: null, isProfilePrivate: false, allowDirectMessages: true, showOnlineStatus: true, showEmailToFriends: false, socialMediaPublic: false, isEmailVerified: false, pendingEmail: null, roles: [], createdAt: 'x', joinDate: 'y', emailVerificationToken: 'tok', tokenVersion: 3 };
     const written = JSON.parse(auth({ token: 't', message: 'ok', user })) as { user: Record<string, unknown> };
     expect(Object.keys(written.user)).toEqual(Object.keys(authResponse.shape.user.shape));
   });

@@ -4,6 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { api, errorStatus, serverError } from '../api';
 import { CURRENT_USER_KEY } from './authApi';
 import { TOKEN_KEY, readStoredToken, sessionIdOf, writeStoredToken } from './tokenStorage';
+import { readableTimes } from './format';
 
 /**
  * Auth state (spec section 4): the token in memory and in localStorage, and
@@ -52,11 +53,15 @@ const LOGOUT_WAIT_MS = 3000;
  * GET /api/me as the provider reads it: a refused token (401) is null. main.tsx
  * also starts it before the first render (app/firstScreen.ts).
  */
-/** The reason of /api/me's last refusal, when auth gave one meant for the person (its messages end 'Sign in again.'). */
+/**
+ * The reason of /api/me's last refusal, when auth gave one meant for the person: its messages end
+ * 'Sign in again.', or begin 'This account ' (suspended or banned by a moderator, issue 42), their
+ * times in the viewer's words.
+ */
 let lastRefusal: string | null = null;
 const refusalOf = (error: unknown): string | null => {
   const message = serverError(error)?.message;
-  return message?.endsWith('Sign in again.') ? message : null;
+  return message?.endsWith('Sign in again.') || message?.startsWith('This account ') ? readableTimes(message) : null;
 };
 
 export const currentUserQuery = queryOptions({

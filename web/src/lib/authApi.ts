@@ -25,6 +25,10 @@ export const dataExportsQuery = () => queryOptions({ queryKey: DATA_EXPORTS_KEY,
 export const DEVICES_KEY = api.auth.devices.key();
 export const devicesQuery = () => queryOptions({ queryKey: DEVICES_KEY, queryFn: () => api.auth.devices() });
 
+/** Moderators' actions concerning the signed-in person (issue 42): the account page's notices. */
+export const MY_ACTIONS_KEY = api.auth.myActions.key();
+export const myActionsQuery = () => queryOptions({ queryKey: MY_ACTIONS_KEY, queryFn: () => api.auth.myActions() });
+
 /** Whether a reset link's token is still good, before the new-password form shows. */
 export const verifyResetTokenQuery = (token: string) =>
   queryOptions({

@@ -40,6 +40,17 @@ export function dateTime(isoDate: string): string {
   return Number.isNaN(date.getTime()) ? '' : DAY_AND_TIME.format(date);
 }
 
+const ISO_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g;
+
+/**
+ * A server's message with its instants in the viewer's words: sign-in's
+ * "This account is suspended until 2026-12-08T10:00:00.000Z." (issue 42)
+ * reads "…until Dec 8, 2026, 11:00 AM.".
+ */
+export function readableTimes(message: string): string {
+  return message.replace(ISO_INSTANT, (iso) => dateTime(iso) || iso);
+}
+
 /** Hours with one decimal: 2 → '2.0'. */
 export function hoursLabel(hours: number): string {
   return hours.toFixed(1);

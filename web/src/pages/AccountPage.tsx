@@ -5,6 +5,7 @@ import { DeleteAccountSection } from '../components/account/DeleteAccountSection
 import { DevicesSection } from '../components/account/DevicesSection';
 import { DownloadDataSection } from '../components/account/DownloadDataSection';
 import { EmailSection } from '../components/account/EmailSection';
+import { NoticesSection } from '../components/account/NoticesSection';
 import { PageHeader } from '../components/PageHeader';
 import { useAuth } from '../lib/auth';
 
@@ -13,7 +14,8 @@ import { useAuth } from '../lib/auth';
  * change of e-mail (confirmed by a link to the new address), a change of
  * password (which signs out every other device), where the person is signed
  * in with a sign-out per device (issue 40), a download of the person's
- * data (a zip prepared by the services) and the deletion of the account.
+ * data (a zip prepared by the services) and the deletion of the account;
+ * above them, the moderators' notices, when there are any (issue 42).
  */
 export function AccountPage() {
   const { user } = useAuth();
@@ -29,6 +31,7 @@ export function AccountPage() {
           </Link>
         }
       />
+      <NoticesSection />
       <EmailSection user={user} />
       <ChangeEmailForm />
       <ChangePasswordForm />

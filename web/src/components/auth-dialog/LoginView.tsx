@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { serverMessage } from '../../api';
 import { authApi } from '../../lib/authApi';
 import { useAuth } from '../../lib/auth';
+import { readableTimes } from '../../lib/format';
 import { useToast } from '../../lib/toast';
 import { EmailField } from '../EmailField';
 import { Field } from '../Field';
@@ -30,7 +31,7 @@ export function LoginView({ onSuccess, onRegister, onForgotPassword }: LoginView
     onError: (error) => {
       toast({
         title: 'Login Failed',
-        description: serverMessage(error, 'Invalid email or password'),
+        description: readableTimes(serverMessage(error, 'Invalid email or password')),
         variant: 'destructive',
       });
     },
