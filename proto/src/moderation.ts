@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { uuid } from './common';
-import { role, roleList } from './roles';
+import { role, roleList, ROLES } from './roles';
 
 /**
  * Trust and safety (issue 42): the staff, and what the moderation console
@@ -24,7 +24,7 @@ export const staffParams = z.object({ userId: uuid });
 export const staffRolesRequest = z.object({
   roles: z
     .array(role, { error: 'roles must be a list of roles' })
-    .max(4, { error: 'roles must not repeat' })
+    .max(ROLES.length, { error: 'roles must not repeat' })
     .refine((roles) => new Set(roles).size === roles.length, { error: 'roles must not repeat' }),
 });
 export type StaffRolesRequest = z.infer<typeof staffRolesRequest>;

@@ -115,8 +115,9 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
     logger,
   });
 
-  // The staff roles (issue 42) change like the rest of an account: answered once every service applied them.
-  const staffRoles = new StaffRoles({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), settle: accountsSettle, clock });
+  // Staff changes of an account (issue 42: roles, suspensions) answer once every service applied them (domain/account-change.ts).
+  const accountChanges = { prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), settle: accountsSettle, clock };
+  const staffRoles = new StaffRoles(accountChanges);
 
   const app = createServer({
     logger,
@@ -141,7 +142,7 @@ export async function buildAuthApp(deps: AuthDeps): Promise<AuthApp> {
       ...meHandlers(accounts, new UploadTokens(config.FILE_URL_SECRET, clock)),
       ...exportHandlers(exports),
       ...staffHandlers(staffRoles),
-      ...moderationHandlers(new AccountActions({ prisma, outbox: new Outbox(config.BUS_NAMESPACE, clock), onEventsCommitted: () => relay.poke(), settle: accountsSettle, clock })),
+      ...moderationHandlers(new AccountActions(accountChanges)),
       // The public keys every other service verifies tokens with (internal: the gateway routes /api only).
       jwks: async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=300');

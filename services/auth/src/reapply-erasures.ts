@@ -1,7 +1,4 @@
-import { createLogger, createMetrics, loadConfig, migrateDatabase } from '@hoptrack/runtime';
-import { buildAuthApp } from './app';
-import { authConfigSchema } from './config';
-import { database, openConnections } from './connections';
+import { runAuthCommand } from './command';
 
 /**
  * The last step of `make restore` (issue 38, item 7): every account the
@@ -15,13 +12,8 @@ import { database, openConnections } from './connections';
  */
 const PAGE = 500;
 
-const config = loadConfig('auth-reapply-erasures', authConfigSchema);
-const logger = createLogger('auth-reapply-erasures', config.LOG_LEVEL);
-await migrateDatabase(database, config, logger);
-const connections = await openConnections(config, logger);
-const { accounts, relay } = await buildAuthApp({ config, logger, metrics: createMetrics('auth-reapply-erasures'), ...connections });
-let erased = 0;
-try {
+await runAuthCommand('auth-reapply-erasures', async ({ app: { accounts }, connections, logger }) => {
+  let erased = 0;
   // Page by page, in id order: the ledger's size is the number of deletions ever, never read at once.
   for (let after: string | null = null; ; ) {
     const ids = await connections.ledger.page(after, PAGE);
@@ -29,9 +21,6 @@ try {
     if (ids.length < PAGE) break;
     after = ids.at(-1) ?? null;
   }
-  await relay.drain();
   logger.info({ erased }, 'erasures re-applied');
   process.stdout.write(`${JSON.stringify({ erased })}\n`);
-} finally {
-  await connections.close();
-}
+});

@@ -1,8 +1,5 @@
 import type { Role } from '@hoptrack/proto';
-import { createLogger, createMetrics, loadConfig, migrateDatabase } from '@hoptrack/runtime';
-import { buildAuthApp } from './app';
-import { authConfigSchema } from './config';
-import { database, openConnections } from './connections';
+import { runAuthCommand } from './command';
 import { usersRepository as users } from './repositories/users.repository';
 
 /**
@@ -20,12 +17,7 @@ export const DEMO_USERS: ReadonlyArray<{ email: string; username: string; displa
   { email: 'admin@hoptrack.dev', username: 'admin', displayName: 'Ada Admin', bio: 'Runs this Hoptrack.', roles: ['admin'] },
 ];
 
-const config = loadConfig('auth-seed', authConfigSchema);
-const logger = createLogger('auth-seed', config.LOG_LEVEL);
-await migrateDatabase(database, config, logger);
-const connections = await openConnections(config, logger);
-const { accounts, staffRoles, relay } = await buildAuthApp({ config, logger, metrics: createMetrics('auth-seed'), ...connections });
-try {
+await runAuthCommand('auth-seed', async ({ app: { accounts, staffRoles }, connections, logger }) => {
   for (const demo of DEMO_USERS) {
     const existing = await users.findByEmail(connections.prisma, demo.email);
     // Issue 40, item 9: the demo addresses count as verified, so alice does not greet newcomers with the banner
@@ -43,7 +35,4 @@ try {
     if (demo.roles) await staffRoles.set(user.id, demo.roles, 'seed', null);
     logger.info({ username: demo.username }, 'demo user created');
   }
-  await relay.drain();
-} finally {
-  await connections.close();
-}
+});

@@ -1,8 +1,5 @@
 import { ROLES, type Role } from '@hoptrack/proto';
-import { createLogger, createMetrics, loadConfig, migrateDatabase } from '@hoptrack/runtime';
-import { buildAuthApp } from './app';
-import { authConfigSchema } from './config';
-import { database, openConnections } from './connections';
+import { runAuthCommand } from './command';
 import { usersRepository as users } from './repositories/users.repository';
 import { rolesOf } from './domain/user-views';
 
@@ -28,29 +25,20 @@ if (!(verb === 'list' || ((verb === 'grant' || verb === 'revoke') && isRole(role
   process.exit(2);
 }
 
-const config = loadConfig('auth-staff-command', authConfigSchema);
-const logger = createLogger('auth-staff-command', config.LOG_LEVEL);
-await migrateDatabase(database, config, logger);
-const connections = await openConnections(config, logger);
-const { staffRoles, relay } = await buildAuthApp({ config, logger, metrics: createMetrics('auth-staff-command'), ...connections });
-let exitCode = 0;
-try {
+const exitCode = await runAuthCommand('auth-staff-command', async ({ app: { staffRoles }, connections, logger }) => {
   if (verb === 'list') {
     for (const user of await staffRoles.staff()) process.stdout.write(`${JSON.stringify({ email: user.email, username: user.username, roles: rolesOf(user) })}\n`);
-  } else {
-    const user = await users.findByEmail(connections.prisma, email ?? '');
-    if (!user) {
-      process.stderr.write(`no account with the e-mail address ${email}\n`);
-      exitCode = 1;
-    } else {
-      const role = roleArg as Role;
-      const changed = verb === 'grant' ? await staffRoles.grant(user, role, 'staff-command') : await staffRoles.revoke(user, role, 'staff-command');
-      await relay.drain();
-      logger.info({ userId: user.id, verb, role }, 'staff roles changed');
-      process.stdout.write(`${JSON.stringify({ email: changed.email, username: changed.username, roles: rolesOf(changed) })}\n`);
-    }
+    return 0;
   }
-} finally {
-  await connections.close();
-}
+  const user = await users.findByEmail(connections.prisma, email ?? '');
+  if (!user) {
+    process.stderr.write(`no account with the e-mail address ${email}\n`);
+    return 1;
+  }
+  const role = roleArg as Role;
+  const changed = verb === 'grant' ? await staffRoles.grant(user, role, 'staff-command') : await staffRoles.revoke(user, role, 'staff-command');
+  logger.info({ userId: user.id, verb, role }, 'staff roles changed');
+  process.stdout.write(`${JSON.stringify({ email: changed.email, username: changed.username, roles: rolesOf(changed) })}\n`);
+  return 0;
+});
 process.exit(exitCode);

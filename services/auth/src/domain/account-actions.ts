@@ -1,11 +1,10 @@
 import { ACCOUNT_BANNED, hasRole, suspendedUntil, type ModerationAction, type ModerationActionRequest, type Role } from '@hoptrack/proto';
-import { conflict, forbidden, notFound } from '@hoptrack/runtime';
+import { conflict, forbidden } from '@hoptrack/runtime';
 import type { User } from '../db';
 import type { ModerationAction as ActionRow } from '../generated/prisma/client';
 import { moderationActionsRepository as moderationActions } from '../repositories/moderation-actions.repository';
 import { usersRepository as users } from '../repositories/users.repository';
-import type { AccountsDeps } from './accounts';
-import { toSnapshot } from './user-views';
+import { changeAccount, type AccountChangeDeps } from './account-change';
 
 export const CANNOT_ACT_ON_YOURSELF = 'You cannot act on your own account';
 export const ONLY_ADMINS_ACT_ON_STAFF = 'Only admins can act on the account of a moderator or an admin';
@@ -30,23 +29,17 @@ export interface Actor {
  * streams close), until the suspension's end passes or an unban.
  */
 export class AccountActions {
-  constructor(private readonly deps: Pick<AccountsDeps, 'prisma' | 'outbox' | 'onEventsCommitted' | 'settle' | 'clock'>) {}
+  constructor(private readonly deps: AccountChangeDeps) {}
 
   async take(actor: Actor, request: ModerationActionRequest, requestId: string): Promise<ActionRow> {
     if (request.targetId === actor.userId) throw forbidden(CANNOT_ACT_ON_YOURSELF);
     const now = this.deps.clock();
-    let eventId: string | undefined;
-    const action = await this.deps.prisma.$transaction(async (tx) => {
-      const target = await users.lockById(tx, request.targetId);
-      if (!target) throw notFound('User not found');
+    return changeAccount(this.deps, request.targetId, requestId, async (tx, target) => {
       if (target.roles.length > 0 && !hasRole(actor.roles, 'admin')) throw forbidden(ONLY_ADMINS_ACT_ON_STAFF);
-      const endsAt = request.action === 'suspend' ? new Date(now.getTime() + (request.days ?? 1) * DAY_MS) : null;
+      const endsAt = request.action === 'suspend' && request.days ? new Date(now.getTime() + request.days * DAY_MS) : null;
       const restriction = restrictionAfter(target, request.action, endsAt, now);
-      if (restriction) {
-        const updated = await users.setRestriction(tx, target.id, restriction, now);
-        eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
-      }
-      return moderationActions.create(tx, {
+      const updated = restriction ? await users.setRestriction(tx, target.id, restriction, now) : null;
+      const result = await moderationActions.create(tx, {
         subjectId: target.id,
         moderatorId: actor.userId,
         action: request.action,
@@ -55,12 +48,8 @@ export class AccountActions {
         endsAt,
         createdAt: now,
       });
+      return { updated, result };
     });
-    if (eventId) {
-      this.deps.onEventsCommitted();
-      await this.deps.settle?.([eventId]);
-    }
-    return action;
   }
 
   /** The actions concerning a person, newest first (their notices). */

@@ -1,9 +1,9 @@
 import { ROLES, type Role } from '@hoptrack/proto';
-import { forbidden, notFound } from '@hoptrack/runtime';
+import { forbidden } from '@hoptrack/runtime';
 import type { User } from '../db';
 import { usersRepository as users } from '../repositories/users.repository';
-import type { AccountsDeps } from './accounts';
-import { rolesOf, toSnapshot } from './user-views';
+import { changeAccount, type AccountChangeDeps } from './account-change';
+import { rolesOf } from './user-views';
 
 export const CANNOT_CHANGE_OWN_ROLES = 'You cannot change your own roles';
 
@@ -17,7 +17,7 @@ export const CANNOT_CHANGE_OWN_ROLES = 'You cannot change your own roles';
  * when the revoke answers, within the barrier's wait.
  */
 export class StaffRoles {
-  constructor(private readonly deps: Pick<AccountsDeps, 'prisma' | 'outbox' | 'onEventsCommitted' | 'settle' | 'clock'>) {}
+  constructor(private readonly deps: AccountChangeDeps) {}
 
   /**
    * Sets `userId`'s roles. `by` is the admin asking (the console), or null
@@ -27,20 +27,12 @@ export class StaffRoles {
   async set(userId: string, wanted: readonly Role[], requestId: string, by: string | null): Promise<User> {
     if (by !== null && by === userId) throw forbidden(CANNOT_CHANGE_OWN_ROLES);
     const roles = ROLES.filter((role) => wanted.includes(role));
-    let eventId: string | undefined;
-    const user = await this.deps.prisma.$transaction(async (tx) => {
-      const current = await users.lockById(tx, userId);
-      if (!current) throw notFound('User not found');
-      if (rolesOf(current).join() === roles.join()) return current;
+    return changeAccount(this.deps, userId, requestId, async (tx, current) => {
+      // Unchanged roles publish nothing (the seed sets them at every start).
+      if (rolesOf(current).join() === roles.join()) return { updated: null, result: current };
       const updated = await users.setRoles(tx, userId, roles, this.deps.clock());
-      eventId = (await this.deps.outbox.enqueue(tx, 'user.updated.v1', toSnapshot(updated), requestId)).id;
-      return updated;
+      return { updated, result: updated };
     });
-    if (eventId) {
-      this.deps.onEventsCommitted();
-      await this.deps.settle?.([eventId]);
-    }
-    return user;
   }
 
   /** Grants one role (the operator command's `grant`). */
